@@ -1,0 +1,12 @@
+//! Prompt Inspector core: the prompt-injection engine of TFRobot's PRD (seed 000) and xbot's
+//! cache-friendly run loop (seed 002), with no GUI dependency.
+//!
+//! Data flows from a scene file through [`value`] (JSON as Python reads it) into [`template`]s
+//! (Python `str.format_map` and Jinja2), which render each prompt piece.
+
+pub mod py;
+pub mod template;
+pub mod value;
+
+pub use template::{Engine, ErrorKind, Template, TemplateError, Vars};
+pub use value::{PyInt, Value};

@@ -1,0 +1,111 @@
+//! The `prompt-inspector` command line (contract §4).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use prompt_inspector::{Engine, Template, Value, Vars};
+
+#[derive(Parser)]
+#[command(name = "prompt-inspector", version, about = "Inspect how tools inject prompts into LLM segments")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Render one template with JSON variables; stdout is the text only, no newline added.
+    Template {
+        /// Template engine: `fstring` (Python str.format_map) or `jinja2` (Jinja2 3.x).
+        #[arg(long, value_parser = parse_engine)]
+        engine: Engine,
+        /// File holding the template text (UTF-8).
+        #[arg(long = "template", value_name = "FILE")]
+        template: PathBuf,
+        /// File holding the variables as a JSON object.
+        #[arg(long, value_name = "FILE")]
+        vars: PathBuf,
+    },
+}
+
+fn parse_engine(s: &str) -> Result<Engine, String> {
+    s.parse()
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PROMPT_INSPECTOR_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Template {
+            engine,
+            template,
+            vars,
+        } => run_template(engine, &template, &vars),
+    }
+}
+
+/// Reads a UTF-8 text file, naming the file in the error.
+fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        format!("{}: not valid UTF-8 (byte offset {at})", path.display())
+    })
+}
+
+fn run_template(engine: Engine, template_path: &Path, vars_path: &Path) -> ExitCode {
+    let fail = |message: String| {
+        eprint!("error: {message}");
+        if !message.ends_with('\n') {
+            eprintln!();
+        }
+        ExitCode::from(1)
+    };
+    let source = match read_text(template_path) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let vars_text = match read_text(vars_path) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let vars = match Value::from_json_str(&vars_text) {
+        Ok(v @ Value::Dict(_)) => v,
+        Ok(other) => {
+            return fail(format!(
+                "{}: the variables must be a JSON object, found {}",
+                vars_path.display(),
+                other.type_name()
+            ))
+        }
+        Err(e) => {
+            return fail(format!(
+                "{}:{}:{}: invalid JSON: {e}",
+                vars_path.display(),
+                e.line(),
+                e.column()
+            ))
+        }
+    };
+    let name = template_path.display().to_string();
+    let rendered =
+        Template::compile(engine, &source).and_then(|t| t.render(&Vars::new(vars)));
+    match rendered {
+        Ok(text) => {
+            let mut out = std::io::stdout().lock();
+            if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() {
+                return ExitCode::from(1);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e.excerpt(&source, &name)),
+    }
+}

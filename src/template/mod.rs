@@ -1,0 +1,148 @@
+//! Template engines: Python's `str.format_map` (`fstring`) and Jinja2 (`jinja2`).
+//!
+//! Both compile once into a [`Template`] and render many times over shared [`Vars`]; both report
+//! failures as one [`TemplateError`] type carrying the Python exception name and a position.
+
+mod error;
+pub mod fstring;
+pub mod jinja;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
+
+pub use error::{ErrorKind, TemplateError};
+
+use crate::value::Value;
+
+/// Which engine renders a template (`Template.engine` in a scene file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    Fstring,
+    Jinja2,
+}
+
+impl Engine {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Engine::Fstring => "fstring",
+            Engine::Jinja2 => "jinja2",
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Engine, String> {
+        match s {
+            "fstring" => Ok(Engine::Fstring),
+            "jinja2" => Ok(Engine::Jinja2),
+            other => Err(format!(
+                "unknown template engine {other:?}: expected \"fstring\" or \"jinja2\""
+            )),
+        }
+    }
+}
+
+/// Variables for rendering, converted once and shared by every template that renders over them.
+///
+/// The Jinja2 engine needs its own value representation; it is built lazily, once, the first
+/// time a Jinja2 template renders over these variables.
+pub struct Vars {
+    value: Value,
+    jinja: OnceLock<minijinja::Value>,
+}
+
+impl Vars {
+    pub fn new(value: Value) -> Vars {
+        Vars {
+            value,
+            jinja: OnceLock::new(),
+        }
+    }
+
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    pub(crate) fn jinja(&self) -> &minijinja::Value {
+        self.jinja.get_or_init(|| jinja::to_jinja_value(&self.value))
+    }
+}
+
+impl From<Value> for Vars {
+    fn from(value: Value) -> Vars {
+        Vars::new(value)
+    }
+}
+
+enum Compiled {
+    Fstring(fstring::Compiled),
+    Jinja2(jinja::Compiled),
+}
+
+/// A parsed template, reusable across renders.
+pub struct Template {
+    engine: Engine,
+    source: Arc<str>,
+    compiled: Compiled,
+}
+
+impl Template {
+    /// Parses `source`.
+    ///
+    /// Jinja2 reports syntax errors here, as `Environment.from_string` does. Python's
+    /// `str.format_map` parses as it renders, so an fstring syntax error is only raised when
+    /// rendering reaches it (a missing key before it wins, as in CPython); editors can ask for it
+    /// up front with [`Template::syntax_error`].
+    pub fn compile(engine: Engine, source: &str) -> Result<Template, TemplateError> {
+        let compiled = match engine {
+            Engine::Fstring => Compiled::Fstring(fstring::compile(source)),
+            Engine::Jinja2 => {
+                Compiled::Jinja2(jinja::compile(source).map_err(|e| e.locate(source))?)
+            }
+        };
+        Ok(Template {
+            engine,
+            source: Arc::from(source),
+            compiled,
+        })
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The first syntax error in the template, if any, without rendering it.
+    pub fn syntax_error(&self) -> Option<TemplateError> {
+        match &self.compiled {
+            Compiled::Fstring(c) => c.syntax_error().map(|e| e.locate(&self.source)),
+            Compiled::Jinja2(_) => None,
+        }
+    }
+
+    /// Renders over `vars`; errors carry their line and column in this template.
+    pub fn render(&self, vars: &Vars) -> Result<String, TemplateError> {
+        let result = match &self.compiled {
+            Compiled::Fstring(c) => fstring::render(c, vars.value()),
+            Compiled::Jinja2(c) => jinja::render(c, vars.jinja()),
+        };
+        result.map_err(|e| e.locate(&self.source))
+    }
+}
+
+/// Escapes literal text for the `fstring` engine (`{` → `{{`, `}` → `}}`), so that it renders back
+/// to exactly itself. This is what `format_2_prompt` does to a tool's string return.
+pub fn escape_fstring(text: &str) -> String {
+    text.replace('{', "{{").replace('}', "}}")
+}

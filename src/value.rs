@@ -1,0 +1,173 @@
+//! The value model templates render over: JSON as Python's `json.loads` sees it.
+//!
+//! Scenes are recorded from Python (`model_dump(mode="json")`), so a template must see exactly what
+//! Python would: integers of any size (never rounded through `f64`), floats, and objects whose keys
+//! keep their file order (Python dicts preserve insertion order, and `{ctx!r}` prints them in it).
+
+use std::fmt;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use num_bigint::BigInt;
+
+/// A Python integer: `i64` when it fits, otherwise arbitrary precision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PyInt {
+    Small(i64),
+    Big(Arc<BigInt>),
+}
+
+impl PyInt {
+    /// Builds the canonical form: `Small` whenever the value fits in `i64`.
+    pub fn from_bigint(b: BigInt) -> PyInt {
+        match i64::try_from(&b) {
+            Ok(v) => PyInt::Small(v),
+            Err(_) => PyInt::Big(Arc::new(b)),
+        }
+    }
+
+    pub fn to_bigint(&self) -> BigInt {
+        match self {
+            PyInt::Small(v) => BigInt::from(*v),
+            PyInt::Big(b) => (**b).clone(),
+        }
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            PyInt::Small(v) => Some(*v),
+            PyInt::Big(_) => None,
+        }
+    }
+
+    /// Parses a decimal integer literal as JSON writes it (optional `-`, digits).
+    pub fn parse(text: &str) -> Option<PyInt> {
+        if let Ok(v) = text.parse::<i64>() {
+            return Some(PyInt::Small(v));
+        }
+        text.parse::<BigInt>().ok().map(PyInt::from_bigint)
+    }
+}
+
+impl fmt::Display for PyInt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PyInt::Small(v) => write!(f, "{v}"),
+            PyInt::Big(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// A JSON value with Python's reading of it. Cheap to clone (shared containers).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(PyInt),
+    Float(f64),
+    Str(Arc<str>),
+    List(Arc<Vec<Value>>),
+    Dict(Arc<IndexMap<Arc<str>, Value>>),
+}
+
+impl Value {
+    /// Python's type name (`type(v).__name__`), used in error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::List(_) => "list",
+            Value::Dict(_) => "dict",
+        }
+    }
+
+    pub fn str(s: &str) -> Value {
+        Value::Str(Arc::from(s))
+    }
+
+    /// Parses JSON text the way Python's `json.loads` does: a number with `.`, `e` or `E` is a
+    /// float (overflowing to infinity), any other number an exact integer; object keys keep their
+    /// first position and the last value, as a Python dict built from the pairs would.
+    pub fn from_json_str(text: &str) -> Result<Value, serde_json::Error> {
+        let raw: serde_json::Value = serde_json::from_str(text)?;
+        Ok(Value::from_json(&raw))
+    }
+
+    /// Converts an already parsed `serde_json::Value` (parsed with `arbitrary_precision`).
+    pub fn from_json(raw: &serde_json::Value) -> Value {
+        match raw {
+            serde_json::Value::Null => Value::None,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => number_from_text(&n.to_string()),
+            serde_json::Value::String(s) => Value::str(s),
+            serde_json::Value::Array(items) => {
+                Value::List(Arc::new(items.iter().map(Value::from_json).collect()))
+            }
+            serde_json::Value::Object(map) => Value::Dict(Arc::new(
+                map.iter()
+                    .map(|(k, v)| (Arc::from(k.as_str()), Value::from_json(v)))
+                    .collect(),
+            )),
+        }
+    }
+}
+
+/// JSON number text to a Python int or float. serde_json has already validated the syntax.
+fn number_from_text(text: &str) -> Value {
+    if text.contains(['.', 'e', 'E']) {
+        // Rust's parse is correctly rounded like CPython's, and yields ±inf on overflow as
+        // `float('1e400')` does.
+        Value::Float(text.parse::<f64>().unwrap_or(f64::NAN))
+    } else {
+        match PyInt::parse(text) {
+            Some(i) => Value::Int(i),
+            None => Value::Float(f64::NAN),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn big_integers_stay_exact() {
+        let v = Value::from_json_str("[123456789012345678901234567890, -9223372036854775808]")
+            .expect("valid json");
+        let Value::List(items) = v else {
+            panic!("expected a list")
+        };
+        assert_eq!(
+            items[0],
+            Value::Int(PyInt::parse("123456789012345678901234567890").expect("int"))
+        );
+        assert!(matches!(items[0], Value::Int(PyInt::Big(_))));
+        assert_eq!(items[1], Value::Int(PyInt::Small(i64::MIN)));
+    }
+
+    #[test]
+    fn floats_follow_json_loads() {
+        let v = Value::from_json_str("[1.0, 1e400, -0.0, 2E3]").expect("valid json");
+        let Value::List(items) = v else {
+            panic!("expected a list")
+        };
+        assert_eq!(items[0], Value::Float(1.0));
+        assert_eq!(items[1], Value::Float(f64::INFINITY));
+        assert!(matches!(items[2], Value::Float(z) if z == 0.0 && z.is_sign_negative()));
+        assert_eq!(items[3], Value::Float(2000.0));
+    }
+
+    #[test]
+    fn keys_keep_file_order_and_last_value_wins() {
+        let v = Value::from_json_str(r#"{"b": 1, "a": 2, "b": 3}"#).expect("valid json");
+        let Value::Dict(map) = v else {
+            panic!("expected a dict")
+        };
+        let keys: Vec<&str> = map.keys().map(|k| &**k).collect();
+        assert_eq!(keys, ["b", "a"]);
+        assert_eq!(map["b"], Value::Int(PyInt::Small(3)));
+    }
+}
