@@ -1,3 +1,4 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
 mod cli_template;
+mod escape;

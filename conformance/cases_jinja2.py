@@ -1,0 +1,1 @@
+CASES = [("print-none", "{{ x }}", '{"x": null}')]
