@@ -71,6 +71,7 @@ def ensure_venv_and_reexec():
 
 
 def load_cases(module_name):
+    sys.dont_write_bytecode = True  # keep conformance/ free of __pycache__
     sys.path.insert(0, HERE)
     try:
         module = __import__(module_name)

@@ -4,7 +4,12 @@
 //! Data flows from a scene file through [`value`] (JSON as Python reads it) into [`template`]s
 //! (Python `str.format_map` and Jinja2), which render each prompt piece.
 
+pub mod check;
+pub mod inject;
+pub mod json;
 pub mod py;
+pub mod scene;
+pub mod segments;
 pub mod template;
 pub mod value;
 

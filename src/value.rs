@@ -171,3 +171,37 @@ mod tests {
         assert_eq!(map["b"], Value::Int(PyInt::Small(3)));
     }
 }
+
+/// Serialises as JSON: big integers stay exact (serde_json's arbitrary-precision numbers);
+/// non-finite floats, which JSON cannot hold, become `null`.
+impl serde::Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Value::None => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Int(PyInt::Small(i)) => s.serialize_i64(*i),
+            Value::Int(PyInt::Big(b)) => match b.to_string().parse::<serde_json::Number>() {
+                Ok(n) => n.serialize(s),
+                Err(_) => s.serialize_str(&b.to_string()),
+            },
+            Value::Float(f) if f.is_finite() => s.serialize_f64(*f),
+            Value::Float(_) => s.serialize_unit(),
+            Value::Str(v) => s.serialize_str(v),
+            Value::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items.iter() {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Value::Dict(map) => {
+                let mut m = s.serialize_map(Some(map.len()))?;
+                for (k, v) in map.iter() {
+                    m.serialize_entry(&**k, v)?;
+                }
+                m.end()
+            }
+        }
+    }
+}

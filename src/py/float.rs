@@ -1,55 +1,16 @@
 //! `repr(float)` as CPython 3 writes it (`float_repr_style == 'short'`).
 
+use super::dtoa::{double_to_string, DtoaFlags};
+
 /// `repr(x)` (equal to `str(x)` in Python 3): the shortest digits that round-trip, in fixed
-/// notation when the decimal exponent is in `-4 <= exp < 16`, else `d.ddde±XX`.
+/// notation when the decimal exponent is in `-4 <= exp < 16`, else `d.ddde±XX`. This is
+/// `PyOS_double_to_string(x, 'r', 0, Py_DTSF_ADD_DOT_0)`.
 pub fn float_repr(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".to_owned();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.to_owned();
-    }
-    // Rust's `{:e}` yields the shortest round-trip digits, like CPython's dtoa mode 0.
-    let sci = format!("{:e}", x);
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let (neg, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => (true, m),
-        None => (false, mantissa),
+    let flags = DtoaFlags {
+        add_dot_0: true,
+        ..DtoaFlags::default()
     };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let mut out = String::with_capacity(digits.len() + 8);
-    if neg {
-        out.push('-');
-    }
-    // CPython: decpt = exp + 1; scientific when decpt <= -4 or decpt > 16.
-    let decpt = exp + 1;
-    if !(-4 < decpt && decpt <= 16) {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        out.push_str(&format!("{:02}", exp.unsigned_abs()));
-    } else if decpt <= 0 {
-        out.push_str("0.");
-        out.push_str(&"0".repeat(decpt.unsigned_abs() as usize));
-        out.push_str(&digits);
-    } else {
-        let decpt = decpt as usize;
-        if digits.len() <= decpt {
-            out.push_str(&digits);
-            out.push_str(&"0".repeat(decpt - digits.len()));
-            out.push_str(".0");
-        } else {
-            out.push_str(&digits[..decpt]);
-            out.push('.');
-            out.push_str(&digits[decpt..]);
-        }
-    }
-    out
+    double_to_string(x, 'r', 0, flags).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -80,6 +41,7 @@ mod tests {
             (9999999999999998.0, "9999999999999998.0"),
             (0.3, "0.3"),
             (100.0, "100.0"),
+            (902216185232470.2, "902216185232470.2"),
         ];
         for (x, want) in cases {
             assert_eq!(float_repr(*x), *want, "repr({x:e})");

@@ -1,8 +1,17 @@
-//! Python's printing of values: `str()`, `repr()`, `ascii()` and float formatting, shared by both
-//! template engines so that every value prints as CPython would print it.
+//! Python's printing of values: `str()`, `repr()`, `ascii()`, `format()` and float formatting,
+//! shared by both template engines so that every value prints as CPython would print it.
 
+mod attr_table;
+pub mod attrs;
+mod dtoa;
 mod float;
+pub mod format;
+mod printable_table;
 mod strings;
+mod value_repr;
 
+pub use dtoa::{double_to_string, DtoaFlags};
 pub use float::float_repr;
-pub use strings::{ascii_str, is_printable, repr_str};
+pub use format::{format, write_format};
+pub use strings::{ascii_str, decimal_value, is_printable, repr_str};
+pub use value_repr::{ascii, repr, to_str, write_ascii, write_repr, write_str};

@@ -53,9 +53,12 @@ impl FromStr for Engine {
 /// Variables for rendering, converted once and shared by every template that renders over them.
 ///
 /// The Jinja2 engine needs its own value representation; it is built lazily, once, the first
-/// time a Jinja2 template renders over these variables.
+/// time a Jinja2 template renders over these variables. [`Vars::compose`] builds a dict of named
+/// parts that reuses each part's conversion, so a tool's `{state, ctx}` does not convert the whole
+/// context again for every tool.
 pub struct Vars {
     value: Value,
+    parts: Vec<(Arc<str>, Arc<Vars>)>,
     jinja: OnceLock<minijinja::Value>,
 }
 
@@ -63,6 +66,22 @@ impl Vars {
     pub fn new(value: Value) -> Vars {
         Vars {
             value,
+            parts: Vec::new(),
+            jinja: OnceLock::new(),
+        }
+    }
+
+    /// A dict whose entries are the given parts, in order, sharing their converted values.
+    pub fn compose(parts: Vec<(Arc<str>, Arc<Vars>)>) -> Vars {
+        let value = Value::Dict(Arc::new(
+            parts
+                .iter()
+                .map(|(k, v)| (k.clone(), v.value.clone()))
+                .collect(),
+        ));
+        Vars {
+            value,
+            parts,
             jinja: OnceLock::new(),
         }
     }
@@ -72,7 +91,15 @@ impl Vars {
     }
 
     pub(crate) fn jinja(&self) -> &minijinja::Value {
-        self.jinja.get_or_init(|| jinja::to_jinja_value(&self.value))
+        self.jinja.get_or_init(|| {
+            if self.parts.is_empty() {
+                jinja::to_jinja_value(&self.value)
+            } else {
+                minijinja::Value::from_pairs(self.parts.iter().map(|(k, v)| {
+                    (minijinja::Value::from(k.clone()), v.jinja().clone())
+                }))
+            }
+        })
     }
 }
 

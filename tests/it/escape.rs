@@ -1,9 +1,9 @@
 //! Property: escaping any string for the fstring engine and rendering it gives the string back.
 //! This is what `format_2_prompt` relies on when it wraps a tool's literal string return.
 
-use proptest::prelude::*;
 use prompt_inspector::template::escape_fstring;
 use prompt_inspector::{Engine, Template, Value, Vars};
+use proptest::prelude::*;
 
 fn render_escaped(s: &str) -> Result<String, String> {
     let t = Template::compile(Engine::Fstring, &escape_fstring(s)).map_err(|e| e.to_string())?;

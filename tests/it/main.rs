@@ -1,4 +1,7 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
 mod cli_template;
+mod conformance;
 mod escape;
+mod seed_000;
+mod support;

@@ -1,0 +1,123 @@
+//! The `prompt-inspector` command line (contract §4): a thin layer over the core library that
+//! reads files, calls the core and prints.
+
+mod check_cmd;
+mod render_cmd;
+mod rules_cmd;
+mod style;
+mod template_cmd;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use prompt_inspector::segments::Family;
+use prompt_inspector::Engine;
+
+#[derive(Parser)]
+#[command(
+    name = "prompt-inspector",
+    version,
+    about = "Inspect how tools inject prompts into LLM segments",
+    long_about = "Inspect how tools inject prompts into the 7 ChatLLM and 7 DeskLLM segments of a \
+                  recorded call site (a scene file), which positions the rules forbid and why."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Llm {
+    Chat,
+    Desk,
+}
+
+impl From<Llm> for Family {
+    fn from(l: Llm) -> Family {
+        match l {
+            Llm::Chat => Family::Chat,
+            Llm::Desk => Family::Desk,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Json,
+    Text,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Render one scene: segments, pieces and their sources, tool statuses, diagnostics, metrics.
+    Render {
+        /// The scene file (`*.scene.json`).
+        scene: PathBuf,
+        /// Which LLM family to assemble.
+        #[arg(long, value_enum, default_value = "chat")]
+        llm: Llm,
+        /// `json`: the report of contract §4; `text`: a readable summary.
+        #[arg(long, value_enum, default_value = "json")]
+        format: Format,
+        /// Colour in the text form: auto (when stdout is a terminal and NO_COLOR is unset).
+        #[arg(long, value_enum, default_value = "auto")]
+        color: style::ColorChoice,
+    },
+    /// Replay scenes (files or folders, recursively) against the goldens beside them.
+    Check {
+        /// Scene files or folders holding `*.scene.json`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Write the goldens instead of comparing (review the diff before committing them).
+        #[arg(long)]
+        bless: bool,
+    },
+    /// Render one template with JSON variables; stdout is the text only, no newline added.
+    Template {
+        /// Template engine: `fstring` (Python str.format_map) or `jinja2` (Jinja2 3.x).
+        #[arg(long, value_parser = parse_engine)]
+        engine: Engine,
+        /// File holding the template text (UTF-8).
+        #[arg(long = "template", value_name = "FILE")]
+        template: PathBuf,
+        /// File holding the variables as a JSON object.
+        #[arg(long, value_name = "FILE")]
+        vars: PathBuf,
+    },
+    /// The 14 segments: legal or forbidden, and the rule with its reason.
+    Rules {
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+}
+
+fn parse_engine(s: &str) -> Result<Engine, String> {
+    s.parse()
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PROMPT_INSPECTOR_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Render {
+            scene,
+            llm,
+            format,
+            color,
+        } => render_cmd::run(&scene, llm.into(), format == Format::Json, color),
+        Command::Check { paths, bless } => check_cmd::run(&paths, bless),
+        Command::Template {
+            engine,
+            template,
+            vars,
+        } => template_cmd::run(engine, &template, &vars),
+        Command::Rules { format } => rules_cmd::run(format == Format::Json),
+    }
+}

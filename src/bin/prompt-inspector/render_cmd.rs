@@ -1,0 +1,180 @@
+//! `prompt-inspector render`: the JSON report of contract §4, or a readable text form.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use prompt_inspector::inject::{self, Level, Report, Source, Status};
+use prompt_inspector::scene;
+use prompt_inspector::segments::{self, Family};
+use prompt_inspector::Value;
+
+use crate::style::{ColorChoice, Style};
+
+pub fn run(path: &Path, family: Family, as_json: bool, color: ColorChoice) -> ExitCode {
+    let scene = match scene::load_file(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = inject::render(&scene, family);
+    let out = if as_json {
+        let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+        s.push('\n');
+        s
+    } else {
+        text(&scene.name, &report, Style::new(color))
+    };
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Indents every line of `body` under a gutter.
+fn indented(out: &mut String, gutter: &str, body: &str) {
+    for line in body.split('\n') {
+        let _ = writeln!(out, "{gutter}{line}");
+    }
+}
+
+fn status_colored(st: Style, s: Status) -> String {
+    let name = s.as_str();
+    match s {
+        Status::Injected => st.green(name),
+        Status::Invalid | Status::Error | Status::ProtocolError => st.red(name),
+        Status::RenderedEmpty | Status::Empty => st.yellow(name),
+        Status::Silent | Status::Undeclared => st.dim(name),
+    }
+}
+
+/// The readable form: each segment with its pieces and where they came from, then messages,
+/// tools, diagnostics and the seed 000 §7 figures.
+pub fn text(name: &str, r: &Report, st: Style) -> String {
+    let mut out = String::new();
+    let family = if r.llm == "desk" {
+        Family::Desk
+    } else {
+        Family::Chat
+    };
+    let injected = r
+        .tools
+        .iter()
+        .filter(|t| t.status == Status::Injected)
+        .count();
+    let _ = writeln!(
+        out,
+        "{} {}: {} tools, {injected} injected\n",
+        st.bold(family.class_name()),
+        st.bold(&format!("{name:?}")),
+        r.tools.len()
+    );
+    for (i, seg) in r.segments.iter().enumerate() {
+        let verdict = match seg.rule {
+            None => st.green("legal"),
+            Some(rule) => st.red(&format!("forbidden to tools: {rule}")),
+        };
+        let _ = writeln!(
+            out,
+            "{} · {verdict} · {} bytes",
+            st.bold(&format!("{}. {}", i + 1, seg.name)),
+            seg.bytes
+        );
+        if seg.pieces.is_empty() {
+            let _ = writeln!(out, "   {}", st.dim("(empty)"));
+        }
+        for p in &seg.pieces {
+            let label = match (p.source, &p.tool, p.index, p.role) {
+                (Source::Tool, Some(tool), _, _) => st.magenta(&format!("tool {tool}")),
+                (Source::Config, _, Some(i), _) => st.cyan(&format!("config #{i}")),
+                (Source::Message, _, Some(i), Some(role)) => {
+                    st.dim(&format!("message #{i} {role}"))
+                }
+                _ => String::new(),
+            };
+            let _ = writeln!(out, "   [{label}] {} bytes", p.text.len());
+            indented(&mut out, "   │ ", &p.text);
+        }
+        out.push('\n');
+    }
+    if let Some(messages) = &r.messages {
+        let _ = writeln!(out, "{}", st.bold("Messages sent:"));
+        for (i, m) in messages.iter().enumerate() {
+            let content = match &m.content {
+                Value::Str(s) => s.to_string(),
+                other => serde_json::to_string(other).unwrap_or_default(),
+            };
+            let first = content.lines().next().unwrap_or("");
+            let more = if content.contains('\n') { " …" } else { "" };
+            let _ = writeln!(
+                out,
+                "  {:>2}. {:<9} {:<30} {first}{more}",
+                i + 1,
+                m.role,
+                st.dim(&format!("({})", m.segment.unwrap_or("")))
+            );
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "{}", st.bold("Tools (in call order):"));
+    if r.tools.is_empty() {
+        let _ = writeln!(out, "  {}", st.dim("(none)"));
+    }
+    for t in &r.tools {
+        let target = match &t.position {
+            Some(p) => {
+                let rule = segments::find(family, p).and_then(|s| s.rule);
+                match rule {
+                    Some(rule) => format!("→ {p} ({})", st.red(rule.id())),
+                    None => format!("→ {p}"),
+                }
+            }
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "  {:<24} {:<16} {target}",
+            t.name,
+            status_colored(st, t.status)
+        );
+    }
+    out.push('\n');
+    let _ = writeln!(out, "{}", st.bold("Diagnostics:"));
+    if r.diagnostics.is_empty() {
+        let _ = writeln!(out, "  {}", st.dim("(none)"));
+    }
+    for d in &r.diagnostics {
+        let level = match d.level {
+            Level::Error => st.red("error"),
+            Level::Warning => st.yellow("warning"),
+            Level::Info => st.dim("info"),
+        };
+        let _ = writeln!(out, "  {level} [{}] {}", d.code, d.message);
+    }
+    out.push('\n');
+    let m = &r.metrics;
+    let positions: Vec<String> = m
+        .positions
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let _ =
+        writeln!(
+        out,
+        "{} tools declaring a position: {} · rendered: {} · injected bytes: {} · per segment: {}",
+        st.bold("Metrics:"),
+        m.tools_total,
+        m.tools_rendered,
+        m.bytes,
+        if positions.is_empty() { "-".to_owned() } else { positions.join(", ") }
+    );
+    out
+}

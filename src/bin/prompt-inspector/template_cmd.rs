@@ -1,0 +1,68 @@
+//! `prompt-inspector template`: one template, JSON variables, text on stdout.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use prompt_inspector::{Engine, Template, Value, Vars};
+
+/// Reads a UTF-8 text file, naming the file in the error.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        format!("{}: not valid UTF-8 (byte offset {at})", path.display())
+    })
+}
+
+pub fn run(engine: Engine, template_path: &Path, vars_path: &Path) -> ExitCode {
+    let fail = |message: String| {
+        eprint!("error: {message}");
+        if !message.ends_with('\n') {
+            eprintln!();
+        }
+        ExitCode::from(1)
+    };
+    let source = match read_text(template_path) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let vars_text = match read_text(vars_path) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let vars = match Value::from_json_str(&vars_text) {
+        Ok(v @ Value::Dict(_)) => v,
+        Ok(other) => {
+            return fail(format!(
+                "{}: the variables must be a JSON object, found {}",
+                vars_path.display(),
+                other.type_name()
+            ))
+        }
+        Err(e) => {
+            return fail(format!(
+                "{}:{}:{}: invalid JSON: {e}",
+                vars_path.display(),
+                e.line(),
+                e.column()
+            ))
+        }
+    };
+    let name = template_path.display().to_string();
+    let rendered = Template::compile(engine, &source).and_then(|t| t.render(&Vars::new(vars)));
+    match rendered {
+        Ok(text) => {
+            let mut out = std::io::stdout().lock();
+            if out
+                .write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                return ExitCode::from(1);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e.excerpt(&source, &name)),
+    }
+}

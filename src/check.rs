@@ -1,0 +1,165 @@
+//! Replaying scenes against goldens (contract §4 `check`): `x.scene.json` is checked against
+//! `x.golden.json` beside it, which holds the chat and desk reports of the scene.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::inject::{self, Report};
+use crate::scene::{self, SceneError};
+use crate::segments::Family;
+
+pub const SCENE_SUFFIX: &str = ".scene.json";
+pub const GOLDEN_SUFFIX: &str = ".golden.json";
+
+/// What a golden file holds: both families' reports of one scene.
+#[derive(Serialize)]
+pub struct Golden<'a> {
+    pub scene: &'a str,
+    pub chat: Report,
+    pub desk: Report,
+}
+
+/// The golden text of a loaded scene: pretty JSON, two-space indent, trailing newline.
+pub fn golden_text(scene: &scene::Scene) -> String {
+    let golden = Golden {
+        scene: &scene.name,
+        chat: inject::render(scene, Family::Chat),
+        desk: inject::render(scene, Family::Desk),
+    };
+    // Serialising plain data into a String cannot fail.
+    let mut text = serde_json::to_string_pretty(&golden).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// `x.scene.json` → `x.golden.json`.
+pub fn golden_path(scene_path: &Path) -> PathBuf {
+    let name = scene_path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let stem = name.strip_suffix(SCENE_SUFFIX).unwrap_or(&name);
+    scene_path.with_file_name(format!("{stem}{GOLDEN_SUFFIX}"))
+}
+
+/// The scene files under the given paths: files as given, folders searched recursively for
+/// `*.scene.json`, in sorted order.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        if meta.is_dir() {
+            walk(p, &mut out).map_err(|e| format!("{}: {e}", p.display()))?;
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = e.path();
+        let ty = e.file_type()?;
+        if ty.is_dir() {
+            walk(&path, out)?;
+        } else if path.to_string_lossy().ends_with(SCENE_SUFFIX) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// How one scene compares with its golden.
+#[derive(Debug)]
+pub enum Outcome {
+    Match,
+    /// A unified diff, golden (`-`) to now (`+`).
+    Mismatch(String),
+    MissingGolden,
+    /// The scene does not load.
+    Unreadable(SceneError),
+    /// The golden exists but cannot be read.
+    GoldenUnreadable(String),
+    /// `--bless` wrote the golden.
+    Blessed,
+}
+
+impl Outcome {
+    pub fn ok(&self) -> bool {
+        matches!(self, Outcome::Match | Outcome::Blessed)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Match => "ok",
+            Outcome::Mismatch(_) => "MISMATCH",
+            Outcome::MissingGolden => "MISSING GOLDEN",
+            Outcome::Unreadable(_) => "UNREADABLE",
+            Outcome::GoldenUnreadable(_) => "GOLDEN UNREADABLE",
+            Outcome::Blessed => "blessed",
+        })
+    }
+}
+
+/// Checks (or, with `bless`, writes) the golden of one scene file.
+pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
+    let scene = match scene::load_file(scene_path) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Unreadable(e),
+    };
+    let now = golden_text(&scene);
+    let golden = golden_path(scene_path);
+    if bless {
+        return match write_atomic(&golden, now.as_bytes()) {
+            Ok(()) => Outcome::Blessed,
+            Err(e) => Outcome::GoldenUnreadable(format!("{}: {e}", golden.display())),
+        };
+    }
+    match std::fs::read_to_string(&golden) {
+        Ok(before) if before == now => Outcome::Match,
+        Ok(before) => Outcome::Mismatch(unified_diff(&before, &now, &golden.display().to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Outcome::MissingGolden,
+        Err(e) => Outcome::GoldenUnreadable(format!("{}: {e}", golden.display())),
+    }
+}
+
+/// A unified diff with 3 lines of context.
+pub fn unified_diff(before: &str, after: &str, name: &str) -> String {
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("{name} (golden)"), &format!("{name} (now)"))
+        .to_string()
+}
+
+/// Writes through a temporary file in the same folder and renames it over the target, so a
+/// reader never sees half a file and a failed write leaves the old one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

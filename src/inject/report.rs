@@ -1,0 +1,151 @@
+//! The render report of contract §4: what `prompt-inspector render --format json` prints and what
+//! goldens hold. Fields may be added, never renamed.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use crate::value::Value;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// `chat` or `desk`.
+    pub llm: &'static str,
+    /// The final messages (chat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Vec<MessageOut>>,
+    /// The segments of the family, in assembly order.
+    pub segments: Vec<SegmentOut>,
+    pub tools: Vec<ToolOut>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub metrics: Metrics,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MessageOut {
+    pub role: &'static str,
+    /// A string, or the list of parts as written.
+    pub content: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SegmentOut {
+    pub name: &'static str,
+    pub legal: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
+    /// The segment's text as the model sees it: non-empty pieces joined with `\n`.
+    pub text: String,
+    pub bytes: usize,
+    pub pieces: Vec<PieceOut>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// One of the LLM's configured prompts.
+    Config,
+    /// A tool's contribution.
+    Tool,
+    /// A recorded message of a message segment (`conversation_msgs`, `intermediate_msgs`).
+    Message,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PieceOut {
+    pub source: Source,
+    /// The tool's name, for tool pieces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The configured prompt's index in its segment list, or the message's index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
+    pub text: String,
+    /// The prompt's attachments (image parts) as written; they never change the text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Value>,
+    /// Byte range of this piece in the segment's `text`.
+    pub range: [usize; 2],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Injected,
+    RenderedEmpty,
+    Empty,
+    Silent,
+    Undeclared,
+    Invalid,
+    Error,
+    ProtocolError,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Injected => "injected",
+            Status::RenderedEmpty => "rendered_empty",
+            Status::Empty => "empty",
+            Status::Silent => "silent",
+            Status::Undeclared => "undeclared",
+            Status::Invalid => "invalid",
+            Status::Error => "error",
+            Status::ProtocolError => "protocol_error",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolOut {
+    pub name: String,
+    pub status: Status,
+    /// The segment the tool targets in this family, when it declares one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Error,
+    Warning,
+    Info,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub level: Level,
+    /// Stable code (see docs/diagnostics.md).
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment: Option<&'static str>,
+    /// The configured prompt's index in its segment, for configuration diagnostics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<usize>,
+}
+
+/// The observability figures of seed 000 §7.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Tools of this call that declare `prompt_position` (valid, distinct).
+    pub tools_total: usize,
+    /// Tools whose contribution rendered non-empty.
+    pub tools_rendered: usize,
+    /// Bytes of all rendered tool text.
+    pub bytes: usize,
+    /// Contributing tools per segment (non-zero segments only).
+    pub positions: IndexMap<String, usize>,
+}

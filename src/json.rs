@@ -1,0 +1,529 @@
+//! A strict JSON reader that keeps the byte span of every value and key.
+//!
+//! Scene files are written by people and by recorders; every mistake must be reported at its line
+//! and column with the path of the field (`tools[2].prompt_position[0]`). serde's positions are
+//! approximate inside tagged enums and lost after buffering, so the scene loader reads this tree
+//! instead. Numbers are read as Python's `json.loads` reads them (exact integers of any size,
+//! `NaN`/`Infinity` accepted as Python writes them).
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use crate::value::{PyInt, Value};
+
+/// Nesting deeper than this is refused rather than risking the stack.
+pub const MAX_DEPTH: usize = 256;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Json {
+    pub span: Range<usize>,
+    pub kind: Kind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    Null,
+    Bool(bool),
+    Int(PyInt),
+    Float(f64),
+    Str(String),
+    Array(Vec<Json>),
+    Object(Vec<Member>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Member {
+    pub key: String,
+    pub key_span: Range<usize>,
+    pub value: Json,
+}
+
+/// A syntax error at a byte offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonError {
+    pub offset: usize,
+    pub message: String,
+}
+
+impl Kind {
+    /// What the value is, for "expected X, found Y" messages.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Kind::Null => "null",
+            Kind::Bool(_) => "a boolean",
+            Kind::Int(_) => "an integer",
+            Kind::Float(_) => "a number",
+            Kind::Str(_) => "a string",
+            Kind::Array(_) => "an array",
+            Kind::Object(_) => "an object",
+        }
+    }
+}
+
+impl Json {
+    /// The value as Python would hold it after `json.loads`: duplicate keys keep their first
+    /// position and their last value.
+    pub fn to_value(&self) -> Value {
+        match &self.kind {
+            Kind::Null => Value::None,
+            Kind::Bool(b) => Value::Bool(*b),
+            Kind::Int(i) => Value::Int(i.clone()),
+            Kind::Float(f) => Value::Float(*f),
+            Kind::Str(s) => Value::str(s),
+            Kind::Array(items) => Value::List(Arc::new(items.iter().map(Json::to_value).collect())),
+            Kind::Object(members) => {
+                let mut map = IndexMap::with_capacity(members.len());
+                for m in members {
+                    map.insert(Arc::from(m.key.as_str()), m.value.to_value());
+                }
+                Value::Dict(Arc::new(map))
+            }
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match &self.kind {
+            Kind::Object(members) => members
+                .iter()
+                .rev()
+                .find(|m| m.key == key)
+                .map(|m| &m.value),
+            _ => None,
+        }
+    }
+}
+
+/// Parses one JSON document (surrounding whitespace allowed, nothing else after it).
+pub fn parse(text: &str) -> Result<Json, JsonError> {
+    let mut p = Parser {
+        src: text.as_bytes(),
+        text,
+        pos: 0,
+        depth: 0,
+    };
+    p.skip_ws();
+    let value = p.value()?;
+    p.skip_ws();
+    if p.pos < p.src.len() {
+        return Err(p.err("unexpected text after the JSON value"));
+    }
+    Ok(value)
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, text[start..offset].chars().count() + 1)
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn err(&self, message: impl Into<String>) -> JsonError {
+        JsonError {
+            offset: self.pos,
+            message: message.into(),
+        }
+    }
+
+    fn err_at(&self, offset: usize, message: impl Into<String>) -> JsonError {
+        JsonError {
+            offset,
+            message: message.into(),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn found(&self) -> String {
+        match self.text[self.pos..].chars().next() {
+            None => "the end of the file".to_owned(),
+            Some(c) => format!("{c:?}"),
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, JsonError> {
+        let start = self.pos;
+        let kind = match self.peek() {
+            Some(b'{') => self.nested(Self::object)?,
+            Some(b'[') => self.nested(Self::array)?,
+            Some(b'"') => Kind::Str(self.string()?),
+            Some(b'-' | b'0'..=b'9') => self.number()?,
+            Some(b't') => self.literal("true", Kind::Bool(true))?,
+            Some(b'f') => self.literal("false", Kind::Bool(false))?,
+            Some(b'n') => self.literal("null", Kind::Null)?,
+            // Python's json.dumps writes these for non-finite floats, and json.loads reads them.
+            Some(b'N') => self.literal("NaN", Kind::Float(f64::NAN))?,
+            Some(b'I') => self.literal("Infinity", Kind::Float(f64::INFINITY))?,
+            _ => return Err(self.err(format!("expected a JSON value, found {}", self.found()))),
+        };
+        Ok(Json {
+            span: start..self.pos,
+            kind,
+        })
+    }
+
+    fn nested(&mut self, f: fn(&mut Self) -> Result<Kind, JsonError>) -> Result<Kind, JsonError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    fn literal(&mut self, word: &str, kind: Kind) -> Result<Kind, JsonError> {
+        if self.src[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(kind)
+        } else {
+            Err(self.err(format!("expected a JSON value, found {}", self.found())))
+        }
+    }
+
+    fn array(&mut self) -> Result<Kind, JsonError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Kind::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value()?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Kind::Array(items));
+                }
+                _ => return Err(self.err(format!("expected ',' or ']', found {}", self.found()))),
+            }
+        }
+    }
+
+    fn object(&mut self) -> Result<Kind, JsonError> {
+        self.pos += 1;
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Kind::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.err(format!("expected a string key, found {}", self.found())));
+            }
+            let key_start = self.pos;
+            let key = self.string()?;
+            let key_span = key_start..self.pos;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.err(format!(
+                    "expected ':' after the key, found {}",
+                    self.found()
+                )));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value()?;
+            members.push(Member {
+                key,
+                key_span,
+                value,
+            });
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Kind::Object(members));
+                }
+                _ => return Err(self.err(format!("expected ',' or '}}', found {}", self.found()))),
+            }
+        }
+    }
+
+    fn string(&mut self) -> Result<String, JsonError> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            // Copy the run of plain characters in one go.
+            let run_start = self.pos;
+            while let Some(b) = self.peek() {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            out.push_str(&self.text[run_start..self.pos]);
+            match self.peek() {
+                None => return Err(self.err_at(open, "unterminated string")),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    self.escape(&mut out)?;
+                }
+                Some(_) => {
+                    return Err(self
+                        .err("control character in a string (write it as an escape such as \\n)"))
+                }
+            }
+        }
+    }
+
+    fn escape(&mut self, out: &mut String) -> Result<(), JsonError> {
+        let at = self.pos - 1;
+        let c = match self.peek() {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                self.pos += 1;
+                let hi = self.hex4()?;
+                let c =
+                    if (0xD800..0xDC00).contains(&hi) {
+                        if !self.src[self.pos..].starts_with(b"\\u") {
+                            return Err(self
+                                .err_at(at, "lone surrogate escape (not representable in UTF-8)"));
+                        }
+                        self.pos += 2;
+                        let lo = self.hex4()?;
+                        if !(0xDC00..0xE000).contains(&lo) {
+                            return Err(self
+                                .err_at(at, "lone surrogate escape (not representable in UTF-8)"));
+                        }
+                        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                    } else {
+                        char::from_u32(hi)
+                    };
+                out.push(c.ok_or_else(|| {
+                    self.err_at(at, "lone surrogate escape (not representable in UTF-8)")
+                })?);
+                return Ok(());
+            }
+            _ => return Err(self.err_at(at, format!("invalid escape, found \\{}", self.found()))),
+        };
+        self.pos += 1;
+        out.push(c);
+        Ok(())
+    }
+
+    fn hex4(&mut self) -> Result<u32, JsonError> {
+        let digits = self
+            .src
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.err("expected 4 hex digits"))?;
+        let mut v = 0u32;
+        for d in digits {
+            let n = (*d as char)
+                .to_digit(16)
+                .ok_or_else(|| self.err("expected 4 hex digits"))?;
+            v = v * 16 + n;
+        }
+        self.pos += 4;
+        Ok(v)
+    }
+
+    fn number(&mut self) -> Result<Kind, JsonError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+            if self.src[self.pos..].starts_with(b"Infinity") {
+                self.pos += "Infinity".len();
+                return Ok(Kind::Float(f64::NEG_INFINITY));
+            }
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.err(format!("expected a digit, found {}", self.found()))),
+        }
+        let mut float = false;
+        if self.peek() == Some(b'.') {
+            float = true;
+            self.pos += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.err(format!(
+                    "expected a digit after '.', found {}",
+                    self.found()
+                )));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            float = true;
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.err(format!(
+                    "expected a digit in the exponent, found {}",
+                    self.found()
+                )));
+            }
+            self.digits();
+        }
+        let text = &self.text[start..self.pos];
+        if float {
+            // Correctly rounded like CPython's float(); overflow gives ±inf as json.loads does.
+            text.parse::<f64>()
+                .map(Kind::Float)
+                .map_err(|_| self.err_at(start, "invalid number"))
+        } else {
+            PyInt::parse(text)
+                .map(Kind::Int)
+                .ok_or_else(|| self.err_at(start, "invalid number"))
+        }
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> (usize, usize, String) {
+        let e = parse(text).expect_err("should fail");
+        let (l, c) = line_col(text, e.offset);
+        (l, c, e.message)
+    }
+
+    #[test]
+    fn spans_point_at_values_and_keys() {
+        let text = r#"{"a": [1, "x"], "b": {"c": null}}"#;
+        let j = parse(text).expect("valid");
+        let Kind::Object(m) = &j.kind else {
+            panic!("object")
+        };
+        assert_eq!(&text[m[0].key_span.clone()], "\"a\"");
+        assert_eq!(&text[m[0].value.span.clone()], "[1, \"x\"]");
+        assert_eq!(&text[m[1].value.span.clone()], "{\"c\": null}");
+    }
+
+    #[test]
+    fn numbers_read_as_python_does() {
+        let j = parse("[1, 1.0, 1e400, -0.0, 123456789012345678901234567890, NaN, -Infinity, 2E2]")
+            .expect("valid");
+        let v = j.to_value();
+        let Value::List(items) = v else {
+            panic!("list")
+        };
+        assert_eq!(items[0], Value::Int(PyInt::Small(1)));
+        assert_eq!(items[1], Value::Float(1.0));
+        assert_eq!(items[2], Value::Float(f64::INFINITY));
+        assert!(matches!(items[3], Value::Float(z) if z == 0.0 && z.is_sign_negative()));
+        assert!(matches!(items[4], Value::Int(PyInt::Big(_))));
+        assert!(matches!(items[5], Value::Float(n) if n.is_nan()));
+        assert_eq!(items[6], Value::Float(f64::NEG_INFINITY));
+        assert_eq!(items[7], Value::Float(200.0));
+    }
+
+    #[test]
+    fn strings_decode_escapes_and_surrogate_pairs() {
+        let j = parse(r#""a\n\u4f60\ud83d\ude00\/""#).expect("valid");
+        assert_eq!(j.kind, Kind::Str("a\n你😀/".to_owned()));
+        assert_eq!(
+            err(r#""\ud800x""#).2,
+            "lone surrogate escape (not representable in UTF-8)"
+        );
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(
+            err("{\n  \"a\": 1,\n}"),
+            (3, 1, "expected a string key, found '}'".to_owned())
+        );
+        assert_eq!(
+            err("[1 2]"),
+            (1, 4, "expected ',' or ']', found '2'".to_owned())
+        );
+        assert_eq!(
+            err("{\"a\" 1}"),
+            (1, 6, "expected ':' after the key, found '1'".to_owned())
+        );
+        assert_eq!(
+            err("[01]"),
+            (1, 3, "expected ',' or ']', found '1'".to_owned())
+        );
+        assert_eq!(err("\"abc"), (1, 1, "unterminated string".to_owned()));
+        assert_eq!(
+            err("[1] x"),
+            (1, 5, "unexpected text after the JSON value".to_owned())
+        );
+        assert_eq!(
+            err(""),
+            (
+                1,
+                1,
+                "expected a JSON value, found the end of the file".to_owned()
+            )
+        );
+        assert_eq!(
+            err("[tru]"),
+            (1, 2, "expected a JSON value, found 't'".to_owned())
+        );
+        assert_eq!(
+            err("\"a\tb\"").2,
+            "control character in a string (write it as an escape such as \\n)"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let text = "[".repeat(100_000);
+        assert!(err(&text).2.starts_with("nesting deeper than"));
+    }
+
+    #[test]
+    fn duplicate_keys_keep_first_position_last_value() {
+        let v = parse(r#"{"b": 1, "a": 2, "b": 3}"#)
+            .expect("valid")
+            .to_value();
+        assert_eq!(
+            v,
+            Value::from_json_str(r#"{"b": 3, "a": 2}"#).expect("valid")
+        );
+    }
+}

@@ -1,0 +1,580 @@
+//! Strict reading of a scene from its JSON tree: unknown fields, wrong types and unknown names are
+//! errors at the offending line and column, naming the field path and what was expected.
+
+use std::path::Path;
+
+use indexmap::IndexMap;
+
+use super::{
+    Adapter, ChatConfig, Content, DeskConfig, Image, ImageSource, Message, Part, Position, Prompt,
+    Returns, Role, Scene, SceneError, TemplateSpec, Tool, FORMAT,
+};
+use crate::json::{self, Json, Kind, Member};
+use crate::template::Engine;
+use crate::value::Value;
+
+/// Scene files larger than this are refused before reading (a recording gone wrong, not a scene).
+pub const MAX_SCENE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Reads and loads a scene file. Nothing is kept from a scene that fails to load.
+pub fn load_file(path: &Path) -> Result<Scene, SceneError> {
+    let meta = std::fs::metadata(path).map_err(|e| SceneError::io(path, e.to_string()))?;
+    if meta.len() > MAX_SCENE_BYTES {
+        return Err(SceneError::io(
+            path,
+            format!(
+                "the file has {} bytes, more than the {MAX_SCENE_BYTES} a scene may have",
+                meta.len()
+            ),
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| SceneError::io(path, e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(e.as_bytes());
+        SceneError::at(&text, offset, "", "the file is not valid UTF-8").in_file(path)
+    })?;
+    load_str(&text).map_err(|e| e.in_file(path))
+}
+
+/// Loads a scene from its text.
+pub fn load_str(text: &str) -> Result<Scene, SceneError> {
+    let root = json::parse(text)
+        .map_err(|e| SceneError::at(text, e.offset, "", format!("invalid JSON: {}", e.message)))?;
+    Reader { text }.scene(&root)
+}
+
+struct Reader<'t> {
+    text: &'t str,
+}
+
+/// An object's members after checking for unknown and duplicate keys.
+struct Obj<'j> {
+    members: &'j [Member],
+}
+
+impl<'j> Obj<'j> {
+    /// The member's value; JSON `null` reads as absent, as Python's `None` default would.
+    fn get(&self, key: &str) -> Option<&'j Json> {
+        self.members
+            .iter()
+            .find(|m| m.key == key)
+            .map(|m| &m.value)
+            .filter(|v| v.kind != Kind::Null)
+    }
+
+    /// The member's value including an explicit `null`.
+    fn get_raw(&self, key: &str) -> Option<&'j Json> {
+        self.members.iter().find(|m| m.key == key).map(|m| &m.value)
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+impl Reader<'_> {
+    fn err(&self, j: &Json, path: &str, message: impl Into<String>) -> SceneError {
+        SceneError::at(self.text, j.span.start, path, message)
+    }
+
+    fn expected(&self, j: &Json, path: &str, what: &str) -> SceneError {
+        self.err(
+            j,
+            path,
+            format!("expected {what}, found {}", j.kind.describe()),
+        )
+    }
+
+    fn object<'j>(&self, j: &'j Json, path: &str, allowed: &[&str]) -> Result<Obj<'j>, SceneError> {
+        let Kind::Object(members) = &j.kind else {
+            return Err(self.expected(j, path, "an object"));
+        };
+        for (i, m) in members.iter().enumerate() {
+            if !allowed.contains(&m.key.as_str()) {
+                return Err(SceneError::at(
+                    self.text,
+                    m.key_span.start,
+                    &join(path, &m.key),
+                    format!(
+                        "unknown field {:?}, expected one of: {}",
+                        m.key,
+                        allowed.join(", ")
+                    ),
+                ));
+            }
+            if members[..i].iter().any(|p| p.key == m.key) {
+                return Err(SceneError::at(
+                    self.text,
+                    m.key_span.start,
+                    &join(path, &m.key),
+                    format!("duplicate field {:?}", m.key),
+                ));
+            }
+        }
+        Ok(Obj { members })
+    }
+
+    fn string(&self, j: &Json, path: &str) -> Result<String, SceneError> {
+        match &j.kind {
+            Kind::Str(s) => Ok(s.clone()),
+            _ => Err(self.expected(j, path, "a string")),
+        }
+    }
+
+    fn opt_string(&self, o: &Obj, path: &str, key: &str) -> Result<Option<String>, SceneError> {
+        o.get(key)
+            .map(|j| self.string(j, &join(path, key)))
+            .transpose()
+    }
+
+    fn required<'j>(
+        &self,
+        o: &Obj<'j>,
+        parent: &Json,
+        path: &str,
+        key: &str,
+    ) -> Result<&'j Json, SceneError> {
+        o.get(key)
+            .ok_or_else(|| self.err(parent, path, format!("missing field {key:?}")))
+    }
+
+    fn array<'j>(&self, j: &'j Json, path: &str) -> Result<&'j [Json], SceneError> {
+        match &j.kind {
+            Kind::Array(items) => Ok(items),
+            _ => Err(self.expected(j, path, "an array")),
+        }
+    }
+
+    fn list<T>(
+        &self,
+        o: &Obj,
+        path: &str,
+        key: &str,
+        item: impl Fn(&Self, &Json, &str) -> Result<T, SceneError>,
+    ) -> Result<Vec<T>, SceneError> {
+        let Some(j) = o.get(key) else {
+            return Ok(Vec::new());
+        };
+        let path = join(path, key);
+        self.array(j, &path)?
+            .iter()
+            .enumerate()
+            .map(|(i, x)| item(self, x, &format!("{path}[{i}]")))
+            .collect()
+    }
+
+    fn scene(&self, root: &Json) -> Result<Scene, SceneError> {
+        let o = self.object(
+            root,
+            "",
+            &[
+                "format",
+                "name",
+                "description",
+                "context",
+                "intermediate_msgs",
+                "chat_llm",
+                "desk_llm",
+                "tools",
+                "run",
+            ],
+        )?;
+        let format = self.required(&o, root, "", "format")?;
+        let format_text = self.string(format, "format")?;
+        if format_text != FORMAT {
+            return Err(self.err(
+                format,
+                "format",
+                format!("unsupported scene format {format_text:?}: this build reads {FORMAT:?}"),
+            ));
+        }
+        let context = match o.get("context") {
+            None => Value::Dict(Default::default()),
+            Some(
+                j @ Json {
+                    kind: Kind::Object(_),
+                    ..
+                },
+            ) => j.to_value(),
+            Some(j) => return Err(self.expected(j, "context", "an object")),
+        };
+        Ok(Scene {
+            name: self.opt_string(&o, "", "name")?.unwrap_or_default(),
+            description: self.opt_string(&o, "", "description")?,
+            context,
+            intermediate_msgs: self.list(&o, "", "intermediate_msgs", Self::message)?,
+            chat_llm: match o.get("chat_llm") {
+                Some(j) => self.chat(j)?,
+                None => ChatConfig::default(),
+            },
+            desk_llm: match o.get("desk_llm") {
+                Some(j) => self.desk(j)?,
+                None => DeskConfig::default(),
+            },
+            tools: self.list(&o, "", "tools", Self::tool)?,
+            run: o.get("run").map(|j| self.run(j)).transpose()?,
+        })
+    }
+
+    fn run(&self, j: &Json) -> Result<Value, SceneError> {
+        // The run loop's own reader checks the inside; here it must at least be an object.
+        match j.kind {
+            Kind::Object(_) => Ok(j.to_value()),
+            _ => Err(self.expected(j, "run", "an object")),
+        }
+    }
+
+    pub(super) fn message(&self, j: &Json, path: &str) -> Result<Message, SceneError> {
+        let o = self.object(
+            j,
+            path,
+            &["role", "content", "name", "tool_call_id", "tool_calls"],
+        )?;
+        let role_j = self.required(&o, j, path, "role")?;
+        let role_path = join(path, "role");
+        let role = match self.string(role_j, &role_path)?.as_str() {
+            "system" => Role::System,
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            "tool" => Role::Tool,
+            other => {
+                return Err(self.err(
+                    role_j,
+                    &role_path,
+                    format!(
+                        "unknown role {other:?}, expected one of: system, user, assistant, tool"
+                    ),
+                ))
+            }
+        };
+        let content = match o.get_raw("content") {
+            None => Content::Text(String::new()),
+            Some(Json {
+                kind: Kind::Null, ..
+            }) => Content::Text(String::new()),
+            Some(Json {
+                kind: Kind::Str(s), ..
+            }) => Content::Text(s.clone()),
+            Some(Json {
+                kind: Kind::Array(items),
+                ..
+            }) => {
+                let cpath = join(path, "content");
+                Content::Parts(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| self.part(p, &format!("{cpath}[{i}]")))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            Some(other) => {
+                return Err(self.expected(
+                    other,
+                    &join(path, "content"),
+                    "a string or an array of parts",
+                ))
+            }
+        };
+        let tool_calls = match o.get("tool_calls") {
+            None => None,
+            Some(
+                tc @ Json {
+                    kind: Kind::Array(_),
+                    ..
+                },
+            ) => Some(tc.to_value()),
+            Some(other) => return Err(self.expected(other, &join(path, "tool_calls"), "an array")),
+        };
+        Ok(Message {
+            role,
+            content,
+            name: self.opt_string(&o, path, "name")?,
+            tool_call_id: self.opt_string(&o, path, "tool_call_id")?,
+            tool_calls,
+        })
+    }
+
+    fn part(&self, j: &Json, path: &str) -> Result<Part, SceneError> {
+        let Kind::Object(_) = j.kind else {
+            return Err(self.expected(j, path, "a part object"));
+        };
+        let ty_j = j
+            .get("type")
+            .ok_or_else(|| self.err(j, path, "missing field \"type\""))?;
+        let ty_path = join(path, "type");
+        match self.string(ty_j, &ty_path)?.as_str() {
+            "text" => {
+                let o = self.object(j, path, &["type", "text"])?;
+                let text = self.required(&o, j, path, "text")?;
+                Ok(Part::Text(self.string(text, &join(path, "text"))?))
+            }
+            "image" => {
+                let o = self.object(
+                    j,
+                    path,
+                    &["type", "url", "path", "data_base64", "mime_type"],
+                )?;
+                let mut sources = Vec::new();
+                for (key, make) in [
+                    ("url", ImageSource::Url as fn(String) -> ImageSource),
+                    ("path", ImageSource::Path),
+                    ("data_base64", ImageSource::DataBase64),
+                ] {
+                    if let Some(v) = o.get(key) {
+                        sources.push(make(self.string(v, &join(path, key))?));
+                    }
+                }
+                if sources.len() != 1 {
+                    return Err(self.err(
+                        j,
+                        path,
+                        "an image part needs exactly one of \"url\", \"path\", \"data_base64\"",
+                    ));
+                }
+                Ok(Part::Image(Image {
+                    source: sources.remove(0),
+                    mime_type: self.opt_string(&o, path, "mime_type")?,
+                }))
+            }
+            other => Err(self.err(
+                ty_j,
+                &ty_path,
+                format!("unknown part type {other:?}, expected \"text\" or \"image\""),
+            )),
+        }
+    }
+
+    fn template(&self, j: &Json, path: &str) -> Result<TemplateSpec, SceneError> {
+        let o = self.object(j, path, &["engine", "templates", "active_language"])?;
+        let engine_j = self.required(&o, j, path, "engine")?;
+        let engine_path = join(path, "engine");
+        let engine: Engine = self
+            .string(engine_j, &engine_path)?
+            .parse()
+            .map_err(|e: String| self.err(engine_j, &engine_path, e))?;
+        let templates_j = self.required(&o, j, path, "templates")?;
+        let tpath = join(path, "templates");
+        let Kind::Object(members) = &templates_j.kind else {
+            return Err(self.expected(templates_j, &tpath, "an object of locale → template text"));
+        };
+        let mut templates = IndexMap::new();
+        let mut spans = IndexMap::new();
+        for m in members {
+            let mpath = join(&tpath, &m.key);
+            if templates.contains_key(&m.key) {
+                return Err(SceneError::at(
+                    self.text,
+                    m.key_span.start,
+                    &mpath,
+                    format!("duplicate locale {:?}", m.key),
+                ));
+            }
+            templates.insert(m.key.clone(), self.string(&m.value, &mpath)?);
+            spans.insert(m.key.clone(), m.value.span.clone());
+        }
+        Ok(TemplateSpec {
+            engine,
+            templates,
+            active_language: self.opt_string(&o, path, "active_language")?,
+            spans,
+        })
+    }
+
+    pub(super) fn prompt(&self, j: &Json, path: &str) -> Result<Prompt, SceneError> {
+        let Kind::Object(_) = j.kind else {
+            return Err(self.expected(j, path, "a prompt object"));
+        };
+        let kind_j = j
+            .get("kind")
+            .ok_or_else(|| self.err(j, path, "missing field \"kind\""))?;
+        let kind_path = join(path, "kind");
+        match self.string(kind_j, &kind_path)?.as_str() {
+            "normalize" => {
+                let o = self.object(j, path, &["kind", "template", "attachments"])?;
+                let t = self.required(&o, j, path, "template")?;
+                Ok(Prompt::Normalize {
+                    template: self.template(t, &join(path, "template"))?,
+                    attachments: self.list(&o, path, "attachments", Self::part)?,
+                })
+            }
+            "additional_info" => {
+                let o = self.object(j, path, &["kind", "template"])?;
+                let t = self.required(&o, j, path, "template")?;
+                Ok(Prompt::AdditionalInfo {
+                    template: self.template(t, &join(path, "template"))?,
+                })
+            }
+            other => Err(self.err(
+                kind_j,
+                &kind_path,
+                format!(
+                    "unknown prompt kind {other:?}, expected \"normalize\" or \"additional_info\""
+                ),
+            )),
+        }
+    }
+
+    fn chat(&self, j: &Json) -> Result<ChatConfig, SceneError> {
+        let o = self.object(j, "chat_llm", &ChatConfig::FIELDS)?;
+        let p = "chat_llm";
+        Ok(ChatConfig {
+            system_msg_prompt: self.list(&o, p, "system_msg_prompt", Self::prompt)?,
+            before_input_msg_prompt: self.list(&o, p, "before_input_msg_prompt", Self::prompt)?,
+            reformat_input_prompt: self.list(&o, p, "reformat_input_prompt", Self::prompt)?,
+            after_input_msg_prompt: self.list(&o, p, "after_input_msg_prompt", Self::prompt)?,
+            after_intermediate_msg_prompt: self.list(
+                &o,
+                p,
+                "after_intermediate_msg_prompt",
+                Self::prompt,
+            )?,
+        })
+    }
+
+    fn desk(&self, j: &Json) -> Result<DeskConfig, SceneError> {
+        let mut allowed = vec!["adapter"];
+        allowed.extend(DeskConfig::FIELDS);
+        let o = self.object(j, "desk_llm", &allowed)?;
+        let p = "desk_llm";
+        let adapter = match o.get("adapter") {
+            None => Adapter::OpenaiDesk,
+            Some(a) => {
+                let name = self.string(a, "desk_llm.adapter")?;
+                Adapter::parse(&name).ok_or_else(|| {
+                    let all: Vec<_> = Adapter::ALL.iter().map(|a| a.as_str()).collect();
+                    self.err(
+                        a,
+                        "desk_llm.adapter",
+                        format!(
+                            "unknown adapter {name:?}, expected one of: {}",
+                            all.join(", ")
+                        ),
+                    )
+                })?
+            }
+        };
+        Ok(DeskConfig {
+            adapter,
+            system_prompt: self.list(&o, p, "system_prompt", Self::prompt)?,
+            instruction_prompt: self.list(&o, p, "instruction_prompt", Self::prompt)?,
+            original_desk_screenshot_prompt: self.list(
+                &o,
+                p,
+                "original_desk_screenshot_prompt",
+                Self::prompt,
+            )?,
+            intermediate_prompt: self.list(&o, p, "intermediate_prompt", Self::prompt)?,
+            current_desk_screenshot_prompt: self.list(
+                &o,
+                p,
+                "current_desk_screenshot_prompt",
+                Self::prompt,
+            )?,
+            purpose_prompt: self.list(&o, p, "purpose_prompt", Self::prompt)?,
+            prefix_prompt: self.list(&o, p, "prefix_prompt", Self::prompt)?,
+        })
+    }
+
+    fn tool(&self, j: &Json, path: &str) -> Result<Tool, SceneError> {
+        let o = self.object(
+            j,
+            path,
+            &[
+                "name",
+                "description",
+                "prompt_position",
+                "state",
+                "format_2_prompt",
+            ],
+        )?;
+        let name_j = self.required(&o, j, path, "name")?;
+        let name = self.string(name_j, &join(path, "name"))?;
+        if name.is_empty() {
+            return Err(self.err(name_j, &join(path, "name"), "a tool name must not be empty"));
+        }
+        let prompt_position = match o.get("prompt_position") {
+            None => None,
+            Some(pp) => Some(self.position(pp, &join(path, "prompt_position"))?),
+        };
+        Ok(Tool {
+            name,
+            description: self.opt_string(&o, path, "description")?,
+            prompt_position,
+            state: o.get_raw("state").map_or(Value::None, Json::to_value),
+            format_2_prompt: o
+                .get("format_2_prompt")
+                .map(|r| self.returns(r, &join(path, "format_2_prompt")))
+                .transpose()?,
+            span: j.span.clone(),
+        })
+    }
+
+    fn position(&self, j: &Json, path: &str) -> Result<Position, SceneError> {
+        let items = self.array(j, path)?;
+        if items.len() != 2 {
+            return Err(self.err(
+                j,
+                path,
+                format!("expected a pair [chat position or null, desk position or null], found {} items", items.len()),
+            ));
+        }
+        let side = |k: usize| -> Result<Option<String>, SceneError> {
+            match &items[k].kind {
+                Kind::Null => Ok(None),
+                Kind::Str(s) => Ok(Some(s.clone())),
+                _ => {
+                    Err(self.expected(&items[k], &format!("{path}[{k}]"), "a segment name or null"))
+                }
+            }
+        };
+        Ok(Position {
+            chat: side(0)?,
+            desk: side(1)?,
+        })
+    }
+
+    fn returns(&self, j: &Json, path: &str) -> Result<Returns, SceneError> {
+        let Kind::Object(_) = j.kind else {
+            return Err(self.expected(j, path, "an object with \"returns\""));
+        };
+        let r_j = j
+            .get("returns")
+            .ok_or_else(|| self.err(j, path, "missing field \"returns\""))?;
+        let r_path = join(path, "returns");
+        match self.string(r_j, &r_path)?.as_str() {
+            "str" => {
+                let o = self.object(j, path, &["returns", "source"])?;
+                let s = self.required(&o, j, path, "source")?;
+                Ok(Returns::Str { source: self.template(s, &join(path, "source"))? })
+            }
+            "prompt" => {
+                let o = self.object(j, path, &["returns", "prompt"])?;
+                let p = self.required(&o, j, path, "prompt")?;
+                Ok(Returns::Prompt(self.prompt(p, &join(path, "prompt"))?))
+            }
+            "none" => {
+                self.object(j, path, &["returns"])?;
+                Ok(Returns::None)
+            }
+            "raise" => {
+                let o = self.object(j, path, &["returns", "error"])?;
+                Ok(Returns::Raise { error: self.opt_string(&o, path, "error")?.unwrap_or_default() })
+            }
+            "invalid" => {
+                let o = self.object(j, path, &["returns", "value"])?;
+                Ok(Returns::Invalid { value: o.get_raw("value").map_or(Value::None, Json::to_value) })
+            }
+            other => Err(self.err(
+                r_j,
+                &r_path,
+                format!("unknown return kind {other:?}, expected one of: str, prompt, none, raise, invalid"),
+            )),
+        }
+    }
+}

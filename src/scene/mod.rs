@@ -1,0 +1,324 @@
+//! Scene files (`*.scene.json`, contract §1): one recorded LLM call site with its context, the
+//! LLM's configured segment prompts and the tools.
+//!
+//! The types mirror the file; [`load`] reads them strictly, naming file, line, column and field
+//! path in every error. Tool positions are kept as written: whether a position is legal is the
+//! validator's business (an invalid tool is reported, not a load error).
+
+mod error;
+mod load;
+
+use std::ops::Range;
+
+use indexmap::IndexMap;
+
+pub use error::SceneError;
+pub use load::{load_file, load_str};
+
+use crate::template::Engine;
+use crate::value::Value;
+
+/// The only scene format this build reads.
+pub const FORMAT: &str = "prompt-inspector/scene@1";
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub name: String,
+    pub description: Option<String>,
+    /// The context exactly as written (a dict), keys in file order, before defaults are added.
+    pub context: Value,
+    pub intermediate_msgs: Vec<Message>,
+    pub chat_llm: ChatConfig,
+    pub desk_llm: DeskConfig,
+    pub tools: Vec<Tool>,
+    /// The `run` loop of contract §5, kept as read (replayed by the run loop).
+    pub run: Option<Value>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub role: Role,
+    pub content: Content,
+    pub name: Option<String>,
+    pub tool_call_id: Option<String>,
+    /// Kept as written: `{id, name, arguments}` or OpenAI's `{id, function: {...}}`.
+    pub tool_calls: Option<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    Text(String),
+    Parts(Vec<Part>),
+}
+
+impl Content {
+    /// The text of the content: the string, or the text parts joined with `\n`.
+    pub fn text(&self) -> String {
+        match self {
+            Content::Text(s) => s.clone(),
+            Content::Parts(parts) => parts
+                .iter()
+                .filter_map(|p| match p {
+                    Part::Text(t) => Some(t.as_str()),
+                    Part::Image(_) => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    Text(String),
+    Image(Image),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    pub source: ImageSource,
+    pub mime_type: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImageSource {
+    Url(String),
+    /// Relative to the scene file.
+    Path(String),
+    DataBase64(String),
+}
+
+/// `Template`: an engine and one template text per locale.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TemplateSpec {
+    pub engine: Engine,
+    /// Locale → template text, in file order.
+    pub templates: IndexMap<String, String>,
+    pub active_language: Option<String>,
+    /// Where the `templates` entries sit in the scene file (byte spans of each text), so an
+    /// editor can map a template error back to the file.
+    pub spans: IndexMap<String, Range<usize>>,
+}
+
+impl TemplateSpec {
+    /// The template text for the active language, falling back to `default` (contract §1).
+    pub fn select(&self) -> Option<(&str, &str)> {
+        let active = self.active_language.as_deref().unwrap_or("default");
+        self.templates
+            .get_key_value(active)
+            .or_else(|| self.templates.get_key_value("default"))
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Prompt {
+    /// Renders with the whole context as variables.
+    Normalize {
+        template: TemplateSpec,
+        attachments: Vec<Part>,
+    },
+    /// Renders with `context.user_input.additional_info` as variables.
+    AdditionalInfo { template: TemplateSpec },
+}
+
+impl Prompt {
+    pub fn template(&self) -> &TemplateSpec {
+        match self {
+            Prompt::Normalize { template, .. } | Prompt::AdditionalInfo { template } => template,
+        }
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Prompt::Normalize { .. } => "normalize",
+            Prompt::AdditionalInfo { .. } => "additional_info",
+        }
+    }
+}
+
+/// The configured prompts of a ChatLLM, one list per prompt segment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChatConfig {
+    pub system_msg_prompt: Vec<Prompt>,
+    pub before_input_msg_prompt: Vec<Prompt>,
+    pub reformat_input_prompt: Vec<Prompt>,
+    pub after_input_msg_prompt: Vec<Prompt>,
+    pub after_intermediate_msg_prompt: Vec<Prompt>,
+}
+
+impl ChatConfig {
+    pub const FIELDS: [&'static str; 5] = [
+        "system_msg_prompt",
+        "before_input_msg_prompt",
+        "reformat_input_prompt",
+        "after_input_msg_prompt",
+        "after_intermediate_msg_prompt",
+    ];
+
+    /// The configured prompts of a chat segment by name (empty for message segments).
+    pub fn prompts(&self, segment: &str) -> &[Prompt] {
+        match segment {
+            "system_msg_prompt" => &self.system_msg_prompt,
+            "before_input_msg_prompt" => &self.before_input_msg_prompt,
+            "reformat_input_prompt" => &self.reformat_input_prompt,
+            "after_input_msg_prompt" => &self.after_input_msg_prompt,
+            "after_intermediate_msg_prompt" => &self.after_intermediate_msg_prompt,
+            _ => &[],
+        }
+    }
+}
+
+/// The 8 DeskLLM adapters of seed 000.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Adapter {
+    OpenaiDesk,
+    ClaudeDesk,
+    GeminiDesk,
+    DeepseekDesk,
+    OllamaDesk,
+    SglangDesk,
+    OpenaiGenDesk,
+    TencentDsDesk,
+}
+
+impl Adapter {
+    pub const ALL: [Adapter; 8] = [
+        Adapter::OpenaiDesk,
+        Adapter::ClaudeDesk,
+        Adapter::GeminiDesk,
+        Adapter::DeepseekDesk,
+        Adapter::OllamaDesk,
+        Adapter::SglangDesk,
+        Adapter::OpenaiGenDesk,
+        Adapter::TencentDsDesk,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Adapter::OpenaiDesk => "openai_desk",
+            Adapter::ClaudeDesk => "claude_desk",
+            Adapter::GeminiDesk => "gemini_desk",
+            Adapter::DeepseekDesk => "deepseek_desk",
+            Adapter::OllamaDesk => "ollama_desk",
+            Adapter::SglangDesk => "sglang_desk",
+            Adapter::OpenaiGenDesk => "openai_gen_desk",
+            Adapter::TencentDsDesk => "tencent_ds_desk",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Adapter> {
+        Adapter::ALL.into_iter().find(|a| a.as_str() == s)
+    }
+}
+
+/// The configured prompts of a DeskLLM, one list per desk segment, and its adapter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeskConfig {
+    pub adapter: Adapter,
+    pub system_prompt: Vec<Prompt>,
+    pub instruction_prompt: Vec<Prompt>,
+    pub original_desk_screenshot_prompt: Vec<Prompt>,
+    pub intermediate_prompt: Vec<Prompt>,
+    pub current_desk_screenshot_prompt: Vec<Prompt>,
+    pub purpose_prompt: Vec<Prompt>,
+    pub prefix_prompt: Vec<Prompt>,
+}
+
+impl Default for DeskConfig {
+    fn default() -> DeskConfig {
+        DeskConfig {
+            adapter: Adapter::OpenaiDesk,
+            system_prompt: Vec::new(),
+            instruction_prompt: Vec::new(),
+            original_desk_screenshot_prompt: Vec::new(),
+            intermediate_prompt: Vec::new(),
+            current_desk_screenshot_prompt: Vec::new(),
+            purpose_prompt: Vec::new(),
+            prefix_prompt: Vec::new(),
+        }
+    }
+}
+
+impl DeskConfig {
+    pub const FIELDS: [&'static str; 7] = [
+        "system_prompt",
+        "instruction_prompt",
+        "original_desk_screenshot_prompt",
+        "intermediate_prompt",
+        "current_desk_screenshot_prompt",
+        "purpose_prompt",
+        "prefix_prompt",
+    ];
+
+    pub fn prompts(&self, segment: &str) -> &[Prompt] {
+        match segment {
+            "system_prompt" => &self.system_prompt,
+            "instruction_prompt" => &self.instruction_prompt,
+            "original_desk_screenshot_prompt" => &self.original_desk_screenshot_prompt,
+            "intermediate_prompt" => &self.intermediate_prompt,
+            "current_desk_screenshot_prompt" => &self.current_desk_screenshot_prompt,
+            "purpose_prompt" => &self.purpose_prompt,
+            "prefix_prompt" => &self.prefix_prompt,
+            _ => &[],
+        }
+    }
+}
+
+/// A tool as the call site passes it in `tools`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub description: Option<String>,
+    /// `None` when the tool declares no position (`prompt_position = None`).
+    pub prompt_position: Option<Position>,
+    pub state: Value,
+    /// `None` when the tool does not override `_format_2_prompt`.
+    pub format_2_prompt: Option<Returns>,
+    /// Byte span of the tool's entry in the scene file, for pointing at it.
+    pub span: Range<usize>,
+}
+
+/// `prompt_position`: the `(chat, desk)` pair as written; names are checked by validation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub chat: Option<String>,
+    pub desk: Option<String>,
+}
+
+/// What the tool's `_format_2_prompt` returns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Returns {
+    /// A literal string, produced by rendering `source` over `{state, ctx}`.
+    Str {
+        source: TemplateSpec,
+    },
+    /// A prompt, passed through unchanged.
+    Prompt(Prompt),
+    None,
+    Raise {
+        error: String,
+    },
+    Invalid {
+        value: Value,
+    },
+}

@@ -1,0 +1,257 @@
+//! The 14 segments of seed 000 and the rules that decide where a tool may inject: the one source
+//! of truth read by validation, assembly, the report, `prompt-inspector rules`, the docs and (via
+//! generated bindings) the app.
+
+use std::fmt;
+
+/// The two LLM families of TFRobot; a tool's `prompt_position` is a `(chat, desk)` pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    Chat,
+    Desk,
+}
+
+impl Family {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Chat => "chat",
+            Family::Desk => "desk",
+        }
+    }
+
+    /// The class name in seed 000.
+    pub fn class_name(self) -> &'static str {
+        match self {
+            Family::Chat => "ChatLLM",
+            Family::Desk => "DeskLLM",
+        }
+    }
+
+    /// The family's segments in assembly order.
+    pub fn segments(self) -> impl Iterator<Item = &'static Segment> {
+        SEGMENTS.iter().filter(move |s| s.family == self)
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a segment is closed to tools (seed 000 §5.1: two iron rules and one architecture boundary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// 铁律 1: no injection into positions that express the user's intent.
+    IronRule1,
+    /// 铁律 2: no injection into history snapshots the system maintains.
+    IronRule2,
+    /// 架构边界: only `list[BasePrompt]` fields are injection targets, not message streams.
+    ArchitectureBoundary,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 3] = [Rule::IronRule1, Rule::IronRule2, Rule::ArchitectureBoundary];
+
+    /// The stable identifier used in diagnostics, reports and errors.
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::IronRule1 => "iron_rule_1",
+            Rule::IronRule2 => "iron_rule_2",
+            Rule::ArchitectureBoundary => "architecture_boundary",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Rule::IronRule1 => "Iron rule 1: user intent (铁律 1：用户意图表达位)",
+            Rule::IronRule2 => "Iron rule 2: history snapshot (铁律 2：系统维护的历史快照位)",
+            Rule::ArchitectureBoundary => "Architecture boundary: message streams (架构边界)",
+        }
+    }
+
+    /// The rule's reasoning, after seed 000 §5.1.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Rule::IronRule1 => {
+                "Tools must not write where the user's own words, the task's purpose or the last \
+                 behavioural instruction are expressed. A tool bug there silently rewrites what the \
+                 user asked for, and the model acts on an intent nobody can trace back."
+            }
+            Rule::IronRule2 => {
+                "History is the system's record of the desk and the world. A tool that rewrites the \
+                 initial snapshot breaks the causality of the desk timeline: the run can no longer be \
+                 replayed or audited."
+            }
+            Rule::ArchitectureBoundary => {
+                "Only the LLM's configured list[BasePrompt] fields are injection targets. \
+                 conversation_msgs and intermediate_msgs are list[BaseMessage] runtime streams; a \
+                 tool's intermediate results belong in ToolReturn → intermediate_msgs."
+            }
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// What a segment holds, which decides how assembly renders it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegmentKind {
+    /// A `list[BasePrompt]` rendered and joined with `\n` into one message (chat) or block (desk).
+    Prompts,
+    /// `reformat_input_prompt`: replaces the user's input text when it renders non-empty.
+    UserInput,
+    /// A stream of recorded messages (`conversation`, `intermediate_msgs`).
+    Messages,
+}
+
+/// One of the 14 segments.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// The field name in TFRobot (`system_msg_prompt`).
+    pub name: &'static str,
+    pub family: Family,
+    pub kind: SegmentKind,
+    /// `None` when tools may inject here; otherwise the rule that forbids it.
+    pub rule: Option<Rule>,
+    /// The segment's use, after seed 000 §5.2.
+    pub purpose: &'static str,
+}
+
+impl Segment {
+    pub fn legal(&self) -> bool {
+        self.rule.is_none()
+    }
+
+    /// Position of the segment within its family's assembly order (0-based).
+    pub fn order(&self) -> usize {
+        self.family
+            .segments()
+            .position(|s| s.name == self.name)
+            .unwrap_or(0)
+    }
+}
+
+const fn seg(
+    name: &'static str,
+    family: Family,
+    kind: SegmentKind,
+    rule: Option<Rule>,
+    purpose: &'static str,
+) -> Segment {
+    Segment {
+        name,
+        family,
+        kind,
+        rule,
+        purpose,
+    }
+}
+
+use Family::{Chat, Desk};
+use SegmentKind::{Messages, Prompts, UserInput};
+
+/// All 14 segments: the 7 chat ones, then the 7 desk ones, each in assembly order.
+pub static SEGMENTS: [Segment; 14] = [
+    seg("system_msg_prompt", Chat, Prompts, None,
+        "System message: role, global background, long-term memory. The most used injection position."),
+    seg("conversation_msgs", Chat, Messages, Some(Rule::ArchitectureBoundary),
+        "The conversation history (list[BaseMessage]). Tools can read prompt_ctx.conversation and render into a legal position."),
+    seg("before_input_msg_prompt", Chat, Prompts, None,
+        "Guidance just before the user's input; a system-role message from the LLM's configuration, not the input itself."),
+    seg("reformat_input_prompt", Chat, UserInput, Some(Rule::IronRule1),
+        "Replaces the user's input text: a tool writing here would rewrite what the user said."),
+    seg("after_input_msg_prompt", Chat, Prompts, None,
+        "Supplementary system message after the user's input."),
+    seg("intermediate_msgs", Chat, Messages, Some(Rule::ArchitectureBoundary),
+        "Intermediate messages of the tool-call loop (list[BaseMessage]); tool results travel as ToolReturn."),
+    seg("after_intermediate_msg_prompt", Chat, Prompts, None,
+        "Summary position after the intermediate messages."),
+    seg("system_prompt", Desk, Prompts, None,
+        "System message, as system_msg_prompt for chat."),
+    seg("instruction_prompt", Desk, Prompts, None,
+        "Few-shot examples; experience-replay tools can inject here."),
+    seg("original_desk_screenshot_prompt", Desk, Prompts, Some(Rule::IronRule2),
+        "The desk as it was when the task started, recorded by the system and never changed."),
+    seg("intermediate_prompt", Desk, Prompts, None,
+        "Intermediate actions."),
+    seg("current_desk_screenshot_prompt", Desk, Prompts, None,
+        "The live state of the desk now (the dual of the original snapshot); tools may add dimensions of it."),
+    seg("purpose_prompt", Desk, Prompts, Some(Rule::IronRule1),
+        "The task's purpose, usually the user's input or the current task description."),
+    seg("prefix_prompt", Desk, Prompts, Some(Rule::IronRule1),
+        "The very last words before the model's output, the most position-sensitive instruction."),
+];
+
+/// Looks a segment up by name within a family.
+pub fn find(family: Family, name: &str) -> Option<&'static Segment> {
+    family.segments().find(|s| s.name == name)
+}
+
+/// Looks a segment up by name in either family.
+pub fn find_any(name: &str) -> Option<&'static Segment> {
+    SEGMENTS.iter().find(|s| s.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn four_legal_positions_per_family_as_seed_000_fixes() {
+        let legal = |f: Family| {
+            f.segments()
+                .filter(|s| s.legal())
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            legal(Chat),
+            [
+                "system_msg_prompt",
+                "before_input_msg_prompt",
+                "after_input_msg_prompt",
+                "after_intermediate_msg_prompt"
+            ]
+        );
+        assert_eq!(
+            legal(Desk),
+            [
+                "system_prompt",
+                "instruction_prompt",
+                "intermediate_prompt",
+                "current_desk_screenshot_prompt"
+            ]
+        );
+    }
+
+    #[test]
+    fn forbidden_positions_carry_the_contract_rules() {
+        let rule = |n: &str| find_any(n).and_then(|s| s.rule);
+        assert_eq!(rule("reformat_input_prompt"), Some(Rule::IronRule1));
+        assert_eq!(rule("purpose_prompt"), Some(Rule::IronRule1));
+        assert_eq!(rule("prefix_prompt"), Some(Rule::IronRule1));
+        assert_eq!(
+            rule("original_desk_screenshot_prompt"),
+            Some(Rule::IronRule2)
+        );
+        assert_eq!(rule("conversation_msgs"), Some(Rule::ArchitectureBoundary));
+        assert_eq!(rule("intermediate_msgs"), Some(Rule::ArchitectureBoundary));
+    }
+
+    #[test]
+    fn names_are_unique_and_orders_follow_the_table() {
+        for (i, s) in Chat.segments().enumerate() {
+            assert_eq!(s.order(), i);
+        }
+        let mut names: Vec<_> = SEGMENTS.iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 14);
+        assert!(find(Desk, "system_msg_prompt").is_none());
+    }
+}

@@ -1,0 +1,903 @@
+//! Jinja2's string and scalar filters, written to its definitions (`jinja2/filters.py`) with
+//! Python's string semantics. Sequence filters live in `seqfilters.rs`.
+
+use minijinja::value::{Kwargs, Rest, Value as JValue, ValueKind};
+use minijinja::{Environment, Error, State};
+
+use super::errors::{runtime_error, type_error, value_error};
+use super::print::{as_f64, py_repr, py_str};
+use super::pyops::{as_int, as_num, index_arg, is_float, is_int, py_len, truthy};
+use super::undefined::py_type_name;
+use super::{pyfmt, seqfilters};
+use crate::py::float_repr;
+
+pub(crate) type FilterFn = fn(&State, &[JValue]) -> Result<JValue, Error>;
+
+/// Registers every Jinja2 builtin filter, replacing minijinja's where both exist.
+pub(crate) fn register(env: &mut Environment<'static>) {
+    for &(name, f) in STRING_FILTERS.iter().chain(seqfilters::FILTERS.iter()) {
+        env.add_filter(name, move |state: &State, args: Rest<JValue>, kwargs: Kwargs| {
+            f(state, &with_kwargs(args, kwargs))
+        });
+    }
+}
+
+/// Our functions take Python-style argument lists: positional values, then the keyword
+/// arguments (if any) as one trailing kwargs value.
+pub(crate) fn with_kwargs(args: Rest<JValue>, kwargs: Kwargs) -> Vec<JValue> {
+    let mut all = args.0;
+    if kwargs.args().next().is_some() {
+        all.push(JValue::from(kwargs));
+    }
+    all
+}
+
+/// A Jinja2 builtin filter by name (for `map`, and the compile-time name check).
+pub(crate) fn lookup(name: &str) -> Option<FilterFn> {
+    STRING_FILTERS
+        .iter()
+        .chain(seqfilters::FILTERS.iter())
+        .find(|(n, _)| *n == name)
+        .map(|(_, f)| *f)
+}
+
+const STRING_FILTERS: &[(&str, FilterFn)] = &[
+        ("abs", abs),
+        ("capitalize", capitalize),
+        ("center", center),
+        ("count", length),
+        ("d", default),
+        ("default", default),
+        ("e", escape),
+        ("escape", escape),
+        ("filesizeformat", filesizeformat),
+        ("float", float),
+        ("forceescape", forceescape),
+        ("format", format),
+        ("indent", indent),
+        ("int", int),
+        ("length", length),
+        ("lower", lower),
+        ("pprint", pprint),
+        ("replace", replace),
+        ("safe", safe),
+        ("string", string),
+        ("striptags", striptags),
+        ("title", title),
+        ("tojson", tojson),
+        ("trim", trim),
+        ("truncate", truncate),
+        ("upper", upper),
+        ("urlencode", urlencode),
+        ("wordcount", wordcount),
+        ("wordwrap", wordwrap),
+        ("round", round),
+        ("xmlattr", xmlattr),
+];
+
+/// Binds positional and keyword arguments to Python-style parameters. `params[0]` is the filtered
+/// value; the first `required` parameters must be given.
+pub(crate) fn bind(
+    fname: &str,
+    args: &[JValue],
+    params: &[&str],
+    required: usize,
+) -> Result<Vec<Option<JValue>>, Error> {
+    let (positional, kwargs) = match args.split_last() {
+        Some((last, rest)) if last.is_kwargs() => (rest, Some(last)),
+        _ => (args, None),
+    };
+    if positional.len() > params.len() {
+        let takes = if required == params.len() {
+            format!("{}", params.len())
+        } else {
+            format!("from {} to {}", required, params.len())
+        };
+        let plural = if params.len() == 1 && required == 1 { "" } else { "s" };
+        return Err(type_error(format!(
+            "{fname}() takes {takes} positional argument{plural} but {} were given",
+            positional.len()
+        )));
+    }
+    let mut out: Vec<Option<JValue>> = vec![None; params.len()];
+    for (slot, v) in out.iter_mut().zip(positional) {
+        *slot = Some(v.clone());
+    }
+    if let Some(kwargs) = kwargs {
+        for key in kwargs.try_iter()? {
+            let name = key.as_str().unwrap_or_default();
+            let value = kwargs.get_item(&key)?;
+            match params.iter().position(|p| *p == name) {
+                Some(i) if out[i].is_some() => {
+                    return Err(type_error(format!(
+                        "{fname}() got multiple values for argument '{name}'"
+                    )))
+                }
+                Some(i) => out[i] = Some(value),
+                None => {
+                    return Err(type_error(format!(
+                        "{fname}() got an unexpected keyword argument '{name}'"
+                    )))
+                }
+            }
+        }
+    }
+    let missing: Vec<&str> = params[..required.min(params.len())]
+        .iter()
+        .zip(&out)
+        .filter(|(_, v)| v.is_none())
+        .map(|(p, _)| *p)
+        .collect();
+    if let Some(first) = missing.first() {
+        return Err(type_error(if missing.len() == 1 {
+            format!("{fname}() missing 1 required positional argument: '{first}'")
+        } else {
+            format!(
+                "{fname}() missing {} required positional arguments: {}",
+                missing.len(),
+                missing
+                    .iter()
+                    .map(|m| format!("'{m}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }));
+    }
+    Ok(out)
+}
+
+/// The bound value at `i`, or `default`.
+pub(crate) fn arg(bound: &[Option<JValue>], i: usize, default: impl FnOnce() -> JValue) -> JValue {
+    bound.get(i).cloned().flatten().unwrap_or_else(default)
+}
+
+/// `soft_str` of the filtered value.
+fn sval(bound: &[Option<JValue>]) -> Result<String, Error> {
+    py_str(&arg(bound, 0, || JValue::UNDEFINED))
+}
+
+fn keep_safety(input: &JValue, s: String) -> JValue {
+    if input.is_safe() {
+        JValue::from_safe_string(s)
+    } else {
+        JValue::from(s)
+    }
+}
+
+/// An `int` argument (Python accepts bools too).
+pub(crate) fn int_arg(v: &JValue, _name: &str) -> Result<i64, Error> {
+    index_arg(v, "")
+}
+
+pub(crate) fn py_isspace(c: char) -> bool {
+    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+}
+
+/// Python's `str.splitlines()` boundaries.
+pub(crate) fn splitlines(s: &str, keepends: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let is_break = matches!(
+            c,
+            '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        );
+        if is_break {
+            let mut end = String::from(c);
+            if c == '\r' && chars.peek() == Some(&'\n') {
+                chars.next();
+                end.push('\n');
+            }
+            if keepends {
+                cur.push_str(&end);
+            }
+            out.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+pub(crate) fn py_upper(s: &str) -> String {
+    s.to_uppercase()
+}
+
+pub(crate) fn py_lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// Python's `str.capitalize()` (first character upper, the rest lower).
+pub(crate) fn py_capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(first) => {
+            let mut out: String = first.to_uppercase().collect();
+            out.push_str(&chars.as_str().to_lowercase());
+            out
+        }
+        None => String::new(),
+    }
+}
+
+fn upper(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_upper", args, &["s"], 1)?;
+    Ok(keep_safety(&arg(&b, 0, JValue::default), py_upper(&sval(&b)?)))
+}
+
+fn lower(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_lower", args, &["s"], 1)?;
+    Ok(keep_safety(&arg(&b, 0, JValue::default), py_lower(&sval(&b)?)))
+}
+
+fn capitalize(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_capitalize", args, &["s"], 1)?;
+    Ok(keep_safety(&arg(&b, 0, JValue::default), py_capitalize(&sval(&b)?)))
+}
+
+/// Jinja2's title: words start after `-`, whitespace, `(`, `{`, `[` or `<`.
+fn title(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_title", args, &["s"], 1)?;
+    let s = sval(&b)?;
+    let mut out = String::with_capacity(s.len());
+    let mut at_start = true;
+    for c in s.chars() {
+        let sep = c == '-' || c == '(' || c == '{' || c == '[' || c == '<' || c.is_whitespace();
+        if sep {
+            out.push(c);
+            at_start = true;
+        } else if at_start {
+            out.extend(c.to_uppercase());
+            at_start = false;
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    Ok(keep_safety(&arg(&b, 0, JValue::default), out))
+}
+
+pub(crate) fn py_strip<'a>(s: &'a str, chars: Option<&str>, left: bool, right: bool) -> &'a str {
+    let pred = |c: char| match chars {
+        Some(set) => set.contains(c),
+        None => py_isspace(c),
+    };
+    let mut out = s;
+    if left {
+        out = out.trim_start_matches(pred);
+    }
+    if right {
+        out = out.trim_end_matches(pred);
+    }
+    out
+}
+
+fn trim(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_trim", args, &["value", "chars"], 1)?;
+    let s = sval(&b)?;
+    let chars = arg(&b, 1, || JValue::from(()));
+    let chars = if chars.is_none() {
+        None
+    } else {
+        Some(chars.as_str().map(str::to_owned).ok_or_else(|| {
+            type_error(format!(
+                "strip arg must be None or str, not {}",
+                py_type_name(&chars)
+            ))
+        })?)
+    };
+    Ok(keep_safety(
+        &arg(&b, 0, JValue::default),
+        py_strip(&s, chars.as_deref(), true, true).to_owned(),
+    ))
+}
+
+fn default(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_default", args, &["value", "default_value", "boolean"], 1)?;
+    let value = arg(&b, 0, JValue::default);
+    let boolean = truthy(&arg(&b, 2, || JValue::from(false)));
+    if value.is_undefined() || (boolean && !truthy(&value)) {
+        Ok(arg(&b, 1, || JValue::from("")))
+    } else {
+        Ok(value)
+    }
+}
+
+fn length(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("len", args, &["obj"], 1)?;
+    Ok(JValue::from(py_len(&arg(&b, 0, JValue::default))?))
+}
+
+fn string(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("soft_str", args, &["s"], 1)?;
+    let v = arg(&b, 0, JValue::default);
+    if v.kind() == ValueKind::String {
+        return Ok(v);
+    }
+    Ok(JValue::from(py_str(&v)?))
+}
+
+fn safe(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_mark_safe", args, &["value"], 1)?;
+    Ok(JValue::from_safe_string(sval(&b)?))
+}
+
+pub(crate) fn html_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&#34;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn escape(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("escape", args, &["s"], 1)?;
+    let v = arg(&b, 0, JValue::default);
+    if v.is_safe() {
+        return Ok(v);
+    }
+    // markupsafe escapes `str(None)` as "None"; Undefined has no `__html__`, so "".
+    Ok(JValue::from_safe_string(html_escape(&py_str(&v)?)))
+}
+
+fn forceescape(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_forceescape", args, &["value"], 1)?;
+    Ok(JValue::from_safe_string(html_escape(&sval(&b)?)))
+}
+
+fn replace(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_replace", args, &["s", "old", "new", "count"], 3)?;
+    let s = sval(&b)?;
+    let old = py_str(&arg(&b, 1, JValue::default))?;
+    let new = py_str(&arg(&b, 2, JValue::default))?;
+    let count = arg(&b, 3, || JValue::from(()));
+    let count = if count.is_none() {
+        -1
+    } else {
+        int_arg(&count, "count")?
+    };
+    Ok(keep_safety(
+        &arg(&b, 0, JValue::default),
+        py_replace(&s, &old, &new, count),
+    ))
+}
+
+/// Python's `str.replace(old, new, count)`; an empty `old` inserts between characters.
+pub(crate) fn py_replace(s: &str, old: &str, new: &str, count: i64) -> String {
+    let limit = if count < 0 { usize::MAX } else { count as usize };
+    if old.is_empty() {
+        let mut out = String::new();
+        let mut n = 0;
+        for c in s.chars() {
+            if n < limit {
+                out.push_str(new);
+                n += 1;
+            }
+            out.push(c);
+        }
+        if n < limit {
+            out.push_str(new);
+        }
+        return out;
+    }
+    s.replacen(old, new, limit)
+}
+
+fn truncate(state: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let _ = state;
+    let b = bind(
+        "do_truncate",
+        args,
+        &["s", "length", "killwords", "end", "leeway"],
+        1,
+    )?;
+    let s = sval(&b)?;
+    let length = int_arg(&arg(&b, 1, || JValue::from(255)), "length")?;
+    let killwords = truthy(&arg(&b, 2, || JValue::from(false)));
+    let end = py_str(&arg(&b, 3, || JValue::from("...")))?;
+    let leeway = arg(&b, 4, || JValue::from(()));
+    let leeway = if leeway.is_none() {
+        5
+    } else {
+        int_arg(&leeway, "leeway")?
+    };
+    let end_len = end.chars().count() as i64;
+    if length < end_len {
+        return Err(super::errors::py_err(
+            crate::template::ErrorKind::TemplateRuntimeError,
+            format!("expected length >= {end_len}, got {length}"),
+        ));
+    }
+    if leeway < 0 {
+        return Err(runtime_error(format!("expected leeway >= 0, got {leeway}")));
+    }
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() as i64 <= length.saturating_add(leeway) {
+        return Ok(JValue::from(s));
+    }
+    let cut: String = chars[..(length - end_len) as usize].iter().collect();
+    if killwords {
+        return Ok(JValue::from(cut + &end));
+    }
+    let kept = match cut.rfind(' ') {
+        Some(i) => &cut[..i],
+        None => &cut[..],
+    };
+    Ok(JValue::from(format!("{kept}{end}")))
+}
+
+fn wordcount(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_wordcount", args, &["s"], 1)?;
+    let s = sval(&b)?;
+    let mut count = 0;
+    let mut in_word = false;
+    for c in s.chars() {
+        let w = c.is_alphanumeric() || c == '_';
+        if w && !in_word {
+            count += 1;
+        }
+        in_word = w;
+    }
+    Ok(JValue::from(count))
+}
+
+fn center(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_center", args, &["value", "width"], 1)?;
+    let s = sval(&b)?;
+    let width = int_arg(&arg(&b, 1, || JValue::from(80)), "width")?;
+    Ok(JValue::from(py_center(&s, width, ' ')))
+}
+
+pub(crate) fn py_center(s: &str, width: i64, fill: char) -> String {
+    let len = s.chars().count() as i64;
+    let marg = width - len;
+    if marg <= 0 {
+        return s.to_owned();
+    }
+    let left = marg / 2 + (marg & width & 1);
+    let right = marg - left;
+    let mut out = String::new();
+    out.extend(std::iter::repeat_n(fill, left as usize));
+    out.push_str(s);
+    out.extend(std::iter::repeat_n(fill, right as usize));
+    out
+}
+
+fn indent(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_indent", args, &["s", "width", "first", "blank"], 1)?;
+    let mut s = sval(&b)?;
+    let width = arg(&b, 1, || JValue::from(4));
+    let indention = match width.as_str() {
+        Some(w) => w.to_owned(),
+        None => " ".repeat(int_arg(&width, "width")?.clamp(0, 1 << 20) as usize),
+    };
+    let first = truthy(&arg(&b, 2, || JValue::from(false)));
+    let blank = truthy(&arg(&b, 3, || JValue::from(false)));
+    s.push('\n');
+    let lines = splitlines(&s, false);
+    let mut rv = if blank {
+        lines.join(&format!("\n{indention}"))
+    } else {
+        let mut it = lines.into_iter();
+        let mut rv = it.next().unwrap_or_default();
+        let rest: Vec<String> = it
+            .map(|l| if l.is_empty() { l } else { format!("{indention}{l}") })
+            .collect();
+        if !rest.is_empty() {
+            rv.push('\n');
+            rv.push_str(&rest.join("\n"));
+        }
+        rv
+    };
+    if first {
+        rv = format!("{indention}{rv}");
+    }
+    Ok(keep_safety(&arg(&b, 0, JValue::default), rv))
+}
+
+fn wordwrap(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind(
+        "do_wordwrap",
+        args,
+        &["s", "width", "break_long_words", "wrapstring", "break_on_hyphens"],
+        1,
+    )?;
+    let s = sval(&b)?;
+    let width = int_arg(&arg(&b, 1, || JValue::from(79)), "width")?;
+    let break_long = truthy(&arg(&b, 2, || JValue::from(true)));
+    let wrapstring = arg(&b, 3, || JValue::from(()));
+    let wrapstring = if wrapstring.is_none() {
+        "\n".to_owned()
+    } else {
+        py_str(&wrapstring)?
+    };
+    let hyphens = truthy(&arg(&b, 4, || JValue::from(true)));
+    if width <= 0 {
+        return Err(value_error(format!("invalid width {width} (must be > 0)")));
+    }
+    let paragraphs: Vec<String> = splitlines(&s, false)
+        .iter()
+        .map(|line| pyfmt::textwrap(line, width as usize, break_long, hyphens).join(&wrapstring))
+        .collect();
+    Ok(JValue::from(paragraphs.join(&wrapstring)))
+}
+
+fn striptags(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_striptags", args, &["value"], 1)?;
+    let value = sval(&b)?;
+    let mut parts = String::new();
+    let mut pos = 0;
+    let mut found = false;
+    while let Some(rel) = value[pos..].find('<') {
+        let start = pos + rel;
+        let end = if value[start..].starts_with("<!--") {
+            match value[start + 4..].find("-->") {
+                Some(e) => start + 4 + e + 3,
+                None => break,
+            }
+        } else {
+            match value[start..].find('>') {
+                Some(e) => start + e + 1,
+                None => break,
+            }
+        };
+        parts.push_str(&value[pos..start]);
+        pos = end;
+        found = true;
+    }
+    let value = if found {
+        parts.push_str(&value[pos..]);
+        parts
+    } else {
+        value
+    };
+    let collapsed = value.split(py_isspace).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+    Ok(JValue::from(pyfmt::html_unescape(&collapsed)))
+}
+
+fn urlencode(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_urlencode", args, &["value"], 1)?;
+    let v = arg(&b, 0, JValue::default);
+    match v.kind() {
+        ValueKind::Map => {
+            let mut parts = Vec::new();
+            for k in v.try_iter()? {
+                let item = v.get_item(&k)?;
+                parts.push(format!(
+                    "{}={}",
+                    url_quote(&py_str(&k)?, true),
+                    url_quote(&py_str(&item)?, true)
+                ));
+            }
+            Ok(JValue::from(parts.join("&")))
+        }
+        ValueKind::Seq | ValueKind::Iterable => {
+            let mut parts = Vec::new();
+            for pair in v.try_iter()? {
+                let items = super::pyops::py_list(&pair)?;
+                let [k, item] = items.as_slice() else {
+                    return Err(value_error(format!(
+                        "too many values to unpack (expected 2, got {})",
+                        items.len()
+                    )));
+                };
+                parts.push(format!(
+                    "{}={}",
+                    url_quote(&py_str(k)?, true),
+                    url_quote(&py_str(item)?, true)
+                ));
+            }
+            Ok(JValue::from(parts.join("&")))
+        }
+        _ => Ok(JValue::from(url_quote(&py_str(&v)?, false))),
+    }
+}
+
+/// `urllib.parse.quote` with `safe="/"` (or nothing, with spaces as `+`, for query strings).
+fn url_quote(s: &str, for_qs: bool) -> String {
+    let mut out = String::new();
+    for &byte in s.as_bytes() {
+        let c = byte as char;
+        if c.is_ascii_alphanumeric() || "_.-~".contains(c) || (!for_qs && c == '/') {
+            out.push(c);
+        } else if for_qs && c == ' ' {
+            out.push('+');
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+fn abs(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("abs", args, &["x"], 1)?;
+    let v = arg(&b, 0, JValue::default);
+    if let Some(i) = as_int(&v) {
+        return Ok(JValue::from(i.abs()));
+    }
+    if let Some(f) = as_num(&v) {
+        return Ok(JValue::from(f.abs()));
+    }
+    Err(type_error(format!(
+        "bad operand type for abs(): '{}'",
+        py_type_name(&v)
+    )))
+}
+
+/// Python's `int(str, base)` parsing (whitespace, sign, underscores between digits).
+pub(crate) fn parse_py_int(s: &str, base: u32) -> Option<i128> {
+    let t = s.trim_matches(py_isspace);
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let mut base = base;
+    let mut digits = digits;
+    let lower = digits.to_ascii_lowercase();
+    for (prefix, b) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if lower.starts_with(prefix) && (base == b || base == 0) {
+            base = b;
+            digits = &digits[2..];
+            digits = digits.strip_prefix('_').unwrap_or(digits);
+        }
+    }
+    if base == 0 {
+        base = 10;
+    }
+    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+        return None;
+    }
+    let clean: String = digits.chars().filter(|c| *c != '_').collect();
+    let v = i128::from_str_radix(&clean, base).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// Python's `float(str)`.
+pub(crate) fn parse_py_float(s: &str) -> Option<f64> {
+    let t = s.trim_matches(py_isspace);
+    let lower = t.to_ascii_lowercase();
+    let unsigned = lower.trim_start_matches(['+', '-']);
+    if matches!(unsigned, "inf" | "infinity" | "nan") {
+        let v = if unsigned == "nan" { f64::NAN } else { f64::INFINITY };
+        return Some(if lower.starts_with('-') { -v } else { v });
+    }
+    if t.is_empty() || t.starts_with('_') || t.ends_with('_') || t.contains("__") {
+        return None;
+    }
+    let clean: String = t.chars().filter(|c| *c != '_').collect();
+    if !clean
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+    {
+        return None;
+    }
+    clean.parse::<f64>().ok()
+}
+
+fn int(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_int", args, &["value", "default", "base"], 1)?;
+    let v = arg(&b, 0, JValue::default);
+    let default = arg(&b, 1, || JValue::from(0));
+    let base = int_arg(&arg(&b, 2, || JValue::from(10)), "base")?;
+    if let Some(s) = v.as_str() {
+        if let Some(i) = u32::try_from(base).ok().filter(|b| *b == 0 || (2..=36).contains(b)).and_then(|b| parse_py_int(s, b)) {
+            return Ok(JValue::from(i));
+        }
+        return Ok(match parse_py_float(s) {
+            Some(f) if f.is_finite() => float_to_int(f),
+            _ => default,
+        });
+    }
+    if let Some(i) = as_int(&v) {
+        return Ok(JValue::from(i));
+    }
+    if is_float(&v) {
+        return Ok(match as_f64(&v) {
+            Some(f) if f.is_finite() => float_to_int(f),
+            _ => default,
+        });
+    }
+    if v.downcast_object_ref::<super::convert::BigIntObj>().is_some() {
+        return Ok(v);
+    }
+    Ok(default)
+}
+
+fn float_to_int(f: f64) -> JValue {
+    let t = f.trunc();
+    if t.abs() < 1.0e38 {
+        JValue::from(t as i128)
+    } else {
+        super::convert::bigint_value(
+            &num_bigint::BigInt::parse_bytes(format!("{t:.0}").as_bytes(), 10).unwrap_or_default(),
+        )
+    }
+}
+
+fn float(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_float", args, &["value", "default"], 1)?;
+    let v = arg(&b, 0, JValue::default);
+    let default = arg(&b, 1, || JValue::from(0.0));
+    if let Some(s) = v.as_str() {
+        return Ok(parse_py_float(s).map_or(default, JValue::from));
+    }
+    match as_num(&v) {
+        Some(f) => Ok(JValue::from(f)),
+        None => Ok(default),
+    }
+}
+
+fn round(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_round", args, &["value", "precision", "method"], 1)?;
+    let v = arg(&b, 0, JValue::default);
+    let precision = int_arg(&arg(&b, 1, || JValue::from(0)), "precision")?;
+    let method = py_str(&arg(&b, 2, || JValue::from("common")))?;
+    if !matches!(method.as_str(), "common" | "ceil" | "floor") {
+        return Err(runtime_error("method must be common, ceil or floor"));
+    }
+    if method == "common" {
+        if let Some(i) = as_int(&v) {
+            // round(int, n) stays an int.
+            if precision >= 0 {
+                return Ok(JValue::from(i));
+            }
+            let p = 10i128.checked_pow(precision.unsigned_abs() as u32).unwrap_or(i128::MAX);
+            let q = i.div_euclid(p);
+            let r = i.rem_euclid(p);
+            let q = if r * 2 > p || (r * 2 == p && q % 2 != 0) { q + 1 } else { q };
+            return Ok(JValue::from(q.saturating_mul(p)));
+        }
+        let Some(f) = as_num(&v) else {
+            return Err(type_error(format!(
+                "type {} doesn't define __round__ method",
+                py_type_name(&v)
+            )));
+        };
+        return Ok(JValue::from(py_round(f, precision)));
+    }
+    let Some(f) = as_num(&v) else {
+        return Err(type_error(format!(
+            "unsupported operand type(s) for *: '{}' and 'int'",
+            py_type_name(&v)
+        )));
+    };
+    let scale = 10f64.powi(precision.clamp(-400, 400) as i32);
+    let scaled = f * scale;
+    let r = if method == "ceil" { scaled.ceil() } else { scaled.floor() };
+    Ok(JValue::from(r / scale))
+}
+
+/// Python's `round(float, ndigits)`: correctly rounded, ties to even on the exact value.
+pub(crate) fn py_round(f: f64, ndigits: i64) -> f64 {
+    if !f.is_finite() {
+        return f;
+    }
+    if ndigits >= 0 {
+        let n = ndigits.min(400) as usize;
+        let s = format!("{f:.n$}");
+        return s.parse::<f64>().unwrap_or(f);
+    }
+    let scale = 10f64.powi((-ndigits).min(400) as i32);
+    let y = f / scale;
+    let r = y.round();
+    let r = if (y - y.trunc()).abs() == 0.5 { 2.0 * (y / 2.0).round() } else { r };
+    r * scale
+}
+
+fn filesizeformat(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_filesizeformat", args, &["value", "binary"], 1)?;
+    let v = arg(&b, 0, JValue::default);
+    let bytes = match v.as_str() {
+        Some(s) => parse_py_float(s)
+            .ok_or_else(|| value_error(format!("could not convert string to float: {}", py_repr(&v).unwrap_or_default())))?,
+        None => as_num(&v).ok_or_else(|| {
+            type_error(format!(
+                "float() argument must be a string or a real number, not '{}'",
+                py_type_name(&v)
+            ))
+        })?,
+    };
+    let binary = truthy(&arg(&b, 1, || JValue::from(false)));
+    let base: f64 = if binary { 1024.0 } else { 1000.0 };
+    let prefixes = if binary {
+        ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
+    } else {
+        ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"]
+    };
+    if bytes == 1.0 {
+        return Ok(JValue::from("1 Byte"));
+    }
+    if bytes < base {
+        let shown = if bytes.is_finite() { format!("{}", bytes.trunc() as i128) } else { float_repr(bytes) };
+        return Ok(JValue::from(format!("{shown} Bytes")));
+    }
+    let mut unit = base;
+    for (i, prefix) in prefixes.iter().enumerate() {
+        unit = base.powi(i as i32 + 2);
+        if bytes < unit {
+            return Ok(JValue::from(format!("{:.1} {prefix}", base * bytes / unit)));
+        }
+    }
+    Ok(JValue::from(format!("{:.1} {}", base * bytes / unit, prefixes[7])))
+}
+
+fn format(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let (positional, kwargs) = match args.split_last() {
+        Some((last, rest)) if last.is_kwargs() => (rest, Some(last.clone())),
+        _ => (args, None),
+    };
+    let Some((value, rest)) = positional.split_first() else {
+        return Err(type_error("do_format() missing 1 required positional argument: 'value'"));
+    };
+    let has_kwargs = kwargs.as_ref().is_some_and(|k| k.len().unwrap_or(0) > 0);
+    if !rest.is_empty() && has_kwargs {
+        return Err(runtime_error(
+            "can't handle positional and keyword arguments at the same time",
+        ));
+    }
+    let fmt = py_str(value)?;
+    let out = match kwargs.filter(|_| has_kwargs) {
+        Some(map) => pyfmt::percent_format_map(&fmt, &map)?,
+        None => pyfmt::percent_format(&fmt, rest)?,
+    };
+    Ok(JValue::from(out))
+}
+
+fn pprint(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_pprint", args, &["value"], 1)?;
+    Ok(JValue::from(pyfmt::pformat(&arg(&b, 0, JValue::default))?))
+}
+
+fn tojson(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_tojson", args, &["value", "indent"], 1)?;
+    let indent = arg(&b, 1, || JValue::from(()));
+    let indent = if indent.is_none() {
+        None
+    } else if let Some(s) = indent.as_str() {
+        Some(s.to_owned())
+    } else if is_int(&indent) || indent.kind() == ValueKind::Bool {
+        Some(" ".repeat(int_arg(&indent, "indent")?.clamp(0, 1 << 16) as usize))
+    } else {
+        Some(py_str(&indent)?)
+    };
+    let json = pyfmt::json_dumps(&arg(&b, 0, JValue::default), indent.as_deref())?;
+    let safe = json
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\'', "\\u0027");
+    Ok(JValue::from_safe_string(safe))
+}
+
+fn xmlattr(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+    let b = bind("do_xmlattr", args, &["d", "autospace"], 1)?;
+    let d = arg(&b, 0, JValue::default);
+    let autospace = truthy(&arg(&b, 1, || JValue::from(true)));
+    let mut items = Vec::new();
+    for key in d.try_iter()? {
+        let value = d.get_item(&key)?;
+        if value.is_none() || value.is_undefined() {
+            continue;
+        }
+        let k = py_str(&key)?;
+        if k.is_empty() || k.chars().any(|c| c.is_whitespace() || "/>=".contains(c)) {
+            return Err(value_error(format!("Invalid character in attribute name: {}", py_repr(&key)?)));
+        }
+        items.push(format!("{}=\"{}\"", html_escape(&k), html_escape(&py_str(&value)?)));
+    }
+    let mut rv = items.join(" ");
+    if autospace && !rv.is_empty() {
+        rv.insert(0, ' ');
+    }
+    Ok(JValue::from_safe_string(rv))
+}

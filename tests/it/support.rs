@@ -1,0 +1,87 @@
+//! Shared helpers for the integration tests: scenes from JSON snippets, and a capture of
+//! `tracing` events.
+
+use std::sync::{Arc, Mutex};
+
+use prompt_inspector::scene::{self, Scene};
+use tracing::field::{Field, Visit};
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::Layer;
+
+/// A scene with the given `tools` array (JSON text) and a small fixed configuration: one
+/// configured prompt in `system_msg_prompt`, `after_input_msg_prompt`, `system_prompt` and
+/// `purpose_prompt`, so tests can see tool pieces land after the configured ones.
+pub fn scene_with_tools(tools: &str) -> Scene {
+    let text = format!(
+        r#"{{
+  "format": "prompt-inspector/scene@1",
+  "name": "test",
+  "context": {{ "user_input": {{ "input": "hello" }} }},
+  "chat_llm": {{
+    "system_msg_prompt": [ {{ "kind": "normalize", "template": {{ "engine": "fstring", "templates": {{ "default": "SYS" }} }} }} ],
+    "after_input_msg_prompt": [ {{ "kind": "normalize", "template": {{ "engine": "fstring", "templates": {{ "default": "AFTER" }} }} }} ]
+  }},
+  "desk_llm": {{
+    "system_prompt": [ {{ "kind": "normalize", "template": {{ "engine": "fstring", "templates": {{ "default": "DESK-SYS" }} }} }} ],
+    "purpose_prompt": [ {{ "kind": "normalize", "template": {{ "engine": "fstring", "templates": {{ "default": "PURPOSE" }} }} }} ]
+  }},
+  "tools": {tools}
+}}"#
+    );
+    match scene::load_str(&text) {
+        Ok(s) => s,
+        Err(e) => panic!("test scene does not load: {e}\n{text}"),
+    }
+}
+
+/// A tool entry returning a literal string.
+pub fn str_tool(name: &str, chat: &str, desk: &str, text: &str) -> String {
+    let quote = |s: &str| {
+        if s == "null" {
+            "null".to_owned()
+        } else {
+            format!("{s:?}")
+        }
+    };
+    format!(
+        r#"{{ "name": {name:?}, "prompt_position": [{}, {}],
+            "format_2_prompt": {{ "returns": "str", "source": {{ "engine": "fstring", "templates": {{ "default": {:?} }} }} }} }}"#,
+        quote(chat),
+        quote(desk),
+        prompt_inspector::template::escape_fstring(text)
+    )
+}
+
+/// Runs `f` and returns the ERROR events it logged, as `target: message`.
+pub fn capture_errors<T>(f: impl FnOnce() -> T) -> (T, Vec<String>) {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let layer = Capture(events.clone());
+    let subscriber = tracing_subscriber::registry().with(layer);
+    let out = tracing::subscriber::with_default(subscriber, f);
+    let got = events.lock().map(|v| v.clone()).unwrap_or_default();
+    (out, got)
+}
+
+struct Capture(Arc<Mutex<Vec<String>>>);
+
+struct MessageVisitor(String);
+
+impl Visit for MessageVisitor {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            self.0 = format!("{value:?}");
+        }
+    }
+}
+
+impl<S: tracing::Subscriber> Layer<S> for Capture {
+    fn on_event(&self, event: &tracing::Event<'_>, _ctx: Context<'_, S>) {
+        if *event.metadata().level() == tracing::Level::ERROR {
+            let mut v = MessageVisitor(String::new());
+            event.record(&mut v);
+            if let Ok(mut events) = self.0.lock() {
+                events.push(v.0);
+            }
+        }
+    }
+}
