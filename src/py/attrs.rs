@@ -21,7 +21,10 @@ pub enum Attr {
     Data,
 }
 
-fn table(type_name: &str) -> Option<(&'static [(&'static str, Attr)], Option<&'static str>)> {
+/// A type's attributes (sorted by name) and its docstring.
+type Table = (&'static [(&'static str, Attr)], Option<&'static str>);
+
+fn table(type_name: &str) -> Option<Table> {
     Some(match type_name {
         "NoneType" => (&t::NONE[..], t::NONE_DOC),
         "bool" => (&t::BOOL[..], t::BOOL_DOC),

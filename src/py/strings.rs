@@ -14,7 +14,7 @@ pub fn is_printable(c: char) -> bool {
         return u >= 0x20;
     }
     let i = NON_PRINTABLE.partition_point(|&(_, end)| end < u);
-    !NON_PRINTABLE.get(i).is_some_and(|&(start, _)| start <= u)
+    NON_PRINTABLE.get(i).is_none_or(|&(start, _)| start > u)
 }
 
 /// `Py_UNICODE_TODECIMAL`: the value of a Unicode decimal digit (category Nd), as CPython's

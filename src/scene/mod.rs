@@ -21,6 +21,15 @@ use crate::value::Value;
 /// The only scene format this build reads.
 pub const FORMAT: &str = "prompt-inspector/scene@1";
 
+/// The embedded default scene (TFNotes with a chat-only memo and a tool that tries a forbidden
+/// position), which the app opens on first launch.
+pub const DEFAULT_SCENE: &str = include_str!("../../fixtures/default.scene.json");
+
+/// The default scene, loaded. It is part of the build and tested, so it always loads.
+pub fn default_scene() -> Scene {
+    load_str(DEFAULT_SCENE).unwrap_or_else(|e| unreachable!("the embedded default scene is invalid: {e}"))
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
     pub name: String,

@@ -5,3 +5,6 @@ mod conformance;
 mod escape;
 mod seed_000;
 mod support;
+mod fixtures;
+mod scene_load;
+mod cli_scene;

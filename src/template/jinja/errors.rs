@@ -50,6 +50,15 @@ pub(crate) fn undefined_error(message: impl Into<String>) -> Error {
     py_err(ErrorKind::UndefinedError, message)
 }
 
+/// The error Jinja2's `Undefined` raises when used: minijinja's own undefined error, which
+/// remembers the expression that produced `v` (turned into Jinja2's message by `map_error`).
+pub(crate) fn undefined_use(v: &minijinja::Value) -> Error {
+    match v.get_attr("__undefined__") {
+        Err(e) => e,
+        Ok(_) => undefined_error("'undefined' is undefined"),
+    }
+}
+
 pub(crate) fn limit(message: impl Into<String>) -> Error {
     py_err(ErrorKind::LimitExceeded, message)
 }

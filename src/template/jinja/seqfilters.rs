@@ -339,7 +339,7 @@ fn py_add(a: &JValue, b: &JValue) -> Result<JValue, Error> {
         )));
     }
     if b.is_undefined() {
-        return Err(super::errors::undefined_error("'undefined' is undefined"));
+        return Err(super::errors::undefined_use(b));
     }
     Err(type_error(format!(
         "unsupported operand type(s) for +: '{}' and '{}'",

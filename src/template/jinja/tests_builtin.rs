@@ -211,7 +211,7 @@ fn py_mod_zero(a: &JValue, b: &JValue) -> Result<bool, Error> {
         return Err(type_error("not all arguments converted during string formatting"));
     }
     if a.is_undefined() {
-        return Err(super::errors::undefined_error("'undefined' is undefined"));
+        return Err(super::errors::undefined_use(a));
     }
     Err(type_error(format!(
         "unsupported operand type(s) for %: '{}' and '{}'",
@@ -253,7 +253,8 @@ fn ne(_: &State, args: &[JValue]) -> Result<bool, Error> {
 fn ordered(args: &[JValue], name: &str, op: &str, ok: fn(Ordering) -> bool) -> Result<bool, Error> {
     let (a, b) = two(name, args, "b")?;
     if a.is_undefined() || b.is_undefined() {
-        return Err(super::errors::undefined_error("'undefined' is undefined"));
+        let u = if a.is_undefined() { &a } else { &b };
+        return Err(super::errors::undefined_use(u));
     }
     match py_cmp(&a, &b) {
         Ok(o) => Ok(ok(o)),
