@@ -8,6 +8,7 @@ docstring, `None` (`list.__hash__`), or a data attribute (`real`, `imag`, `numer
 """
 
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -72,6 +73,8 @@ def main():
                      + (f"Some({rust_str(doc)});" if doc is not None else "None;"))
         lines.append("")
     OUT.write_text("\n".join(lines), encoding="utf-8")
+    # Leave the file as `cargo fmt` would, so regenerating shows no spurious diff.
+    subprocess.run(["rustfmt", "--edition", "2021", str(OUT)], check=False)
     print(f"wrote {OUT}")
 
 

@@ -14,6 +14,7 @@ Usage: python3 conformance/gen_printable.py [--check]
            compares against.
 """
 
+import subprocess
 import sys
 import unicodedata
 from pathlib import Path
@@ -67,6 +68,8 @@ def main():
     lines += [f"    0x{z:04x}," for z in zeros]
     lines += ["];", ""]
     OUT.write_text("\n".join(lines), encoding="utf-8")
+    # Leave the file as `cargo fmt` would, so regenerating shows no spurious diff.
+    subprocess.run(["rustfmt", "--edition", "2021", str(OUT)], check=False)
     print(f"wrote {OUT}: {len(non_printable)} ranges, {len(zeros)} digit runs")
 
     if "--check" in sys.argv:

@@ -6,12 +6,14 @@
 //! instead. Numbers are read as Python's `json.loads` reads them (exact integers of any size,
 //! `NaN`/`Infinity` accepted as Python writes them).
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use indexmap::IndexMap;
-
 use crate::value::{PyInt, Value};
+
+/// String values up to this many bytes are interned when read into a `Value`.
+const SHORT_STRING: usize = 16;
 
 /// Nesting deeper than this is refused rather than risking the stack.
 pub const MAX_DEPTH: usize = 256;
@@ -31,6 +33,8 @@ pub enum Kind {
     Str(String),
     Array(Vec<Json>),
     Object(Vec<Member>),
+    /// A subtree read straight into a [`Value`] (see [`parse_scene`]): no spans inside it.
+    Value(Value),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,12 +44,26 @@ pub struct Member {
     pub value: Json,
 }
 
-/// A syntax error at a byte offset.
+/// A syntax error at a byte offset (with its 1-based line and column in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonError {
     pub offset: usize,
+    pub line: usize,
+    pub column: usize,
     pub message: String,
 }
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} at line {} column {}",
+            self.message, self.line, self.column
+        )
+    }
+}
+
+impl std::error::Error for JsonError {}
 
 impl Kind {
     /// What the value is, for "expected X, found Y" messages.
@@ -58,6 +76,15 @@ impl Kind {
             Kind::Str(_) => "a string",
             Kind::Array(_) => "an array",
             Kind::Object(_) => "an object",
+            Kind::Value(v) => match v {
+                Value::None => "null",
+                Value::Bool(_) => "a boolean",
+                Value::Int(_) => "an integer",
+                Value::Float(_) => "a number",
+                Value::Str(_) => "a string",
+                Value::List(_) => "an array",
+                Value::Dict(_) => "an object",
+            },
         }
     }
 }
@@ -74,12 +101,14 @@ impl Json {
             Kind::Str(s) => Value::str(s),
             Kind::Array(items) => Value::List(Arc::new(items.iter().map(Json::to_value).collect())),
             Kind::Object(members) => {
-                let mut map = IndexMap::with_capacity(members.len());
+                let mut map =
+                    crate::value::Dict::with_capacity_and_hasher(members.len(), Default::default());
                 for m in members {
                     map.insert(Arc::from(m.key.as_str()), m.value.to_value());
                 }
                 Value::Dict(Arc::new(map))
             }
+            Kind::Value(v) => v.clone(),
         }
     }
 
@@ -97,19 +126,47 @@ impl Json {
 
 /// Parses one JSON document (surrounding whitespace allowed, nothing else after it).
 pub fn parse(text: &str) -> Result<Json, JsonError> {
+    parse_scene(text, &[])
+}
+
+/// Like [`parse`], but the members of the top-level object named in `direct` are read straight
+/// into [`Value`]s (`Kind::Value`). A scene's context is most of its bytes and needs no spans
+/// inside it: reading it directly halves the memory a large scene touches.
+pub fn parse_scene(text: &str, direct: &[&str]) -> Result<Json, JsonError> {
+    with_position(text, direct, Parser::value)
+}
+
+/// Parses one JSON document straight into a [`Value`].
+pub fn parse_value(text: &str) -> Result<Value, JsonError> {
+    with_position(text, &[], Parser::value_direct)
+}
+
+fn with_position<'a, T>(
+    text: &'a str,
+    direct: &'a [&'a str],
+    f: impl FnOnce(&mut Parser<'a>) -> Result<T, JsonError>,
+) -> Result<T, JsonError> {
     let mut p = Parser {
         src: text.as_bytes(),
         text,
         pos: 0,
         depth: 0,
+        direct,
+        keys: HashMap::default(),
     };
-    p.skip_ws();
-    let value = p.value()?;
-    p.skip_ws();
-    if p.pos < p.src.len() {
-        return Err(p.err("unexpected text after the JSON value"));
-    }
-    Ok(value)
+    let result = (|| {
+        p.skip_ws();
+        let value = f(&mut p)?;
+        p.skip_ws();
+        if p.pos < p.src.len() {
+            return Err(p.err("unexpected text after the JSON value"));
+        }
+        Ok(value)
+    })();
+    result.map_err(|mut e| {
+        (e.line, e.column) = line_col(text, e.offset);
+        e
+    })
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -129,19 +186,24 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     depth: usize,
+    /// Top-level keys whose values are read straight into `Value`s.
+    direct: &'a [&'a str],
+    /// Interned object keys for direct values: a conversation repeats `role` and `content`
+    /// thousands of times, and each would otherwise be its own allocation.
+    keys: HashMap<Box<str>, Arc<str>, foldhash::fast::RandomState>,
 }
 
 impl Parser<'_> {
     fn err(&self, message: impl Into<String>) -> JsonError {
-        JsonError {
-            offset: self.pos,
-            message: message.into(),
-        }
+        self.err_at(self.pos, message)
     }
 
     fn err_at(&self, offset: usize, message: impl Into<String>) -> JsonError {
+        // Line and column are filled in by `parse`, which has the whole text.
         JsonError {
             offset,
+            line: 0,
+            column: 0,
             message: message.into(),
         }
     }
@@ -192,6 +254,99 @@ impl Parser<'_> {
         let r = f(self);
         self.depth -= 1;
         r
+    }
+
+    /// Reads a value straight into a [`Value`], with the same grammar and errors as `value`.
+    fn value_direct(&mut self) -> Result<Value, JsonError> {
+        match self.peek() {
+            Some(b'{') | Some(b'[') => {
+                if self.depth >= MAX_DEPTH {
+                    return Err(self.err(format!("nesting deeper than {MAX_DEPTH} levels")));
+                }
+                self.depth += 1;
+                let r = if self.peek() == Some(b'{') {
+                    self.object_direct()
+                } else {
+                    self.array_direct()
+                };
+                self.depth -= 1;
+                r
+            }
+            Some(b'"') => Ok(Value::Str(self.string_arc()?)),
+            _ => Ok(match self.value()?.kind {
+                Kind::Null => Value::None,
+                Kind::Bool(b) => Value::Bool(b),
+                Kind::Int(i) => Value::Int(i),
+                Kind::Float(f) => Value::Float(f),
+                // Containers and strings were handled above.
+                other => Json {
+                    span: 0..0,
+                    kind: other,
+                }
+                .to_value(),
+            }),
+        }
+    }
+
+    fn array_direct(&mut self) -> Result<Value, JsonError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Value::List(Arc::new(items)));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value_direct()?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::List(Arc::new(items)));
+                }
+                _ => return Err(self.err(format!("expected ',' or ']', found {}", self.found()))),
+            }
+        }
+    }
+
+    fn object_direct(&mut self) -> Result<Value, JsonError> {
+        self.pos += 1;
+        let mut map = crate::value::Dict::default();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Value::Dict(Arc::new(map)));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.err(format!("expected a string key, found {}", self.found())));
+            }
+            let key = self.key_arc()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.err(format!(
+                    "expected ':' after the key, found {}",
+                    self.found()
+                )));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            // Python's dict: a repeated key keeps its first position and takes the last value.
+            let value = self.value_direct()?;
+            map.insert(key, value);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::Dict(Arc::new(map)));
+                }
+                _ => return Err(self.err(format!("expected ',' or '}}', found {}", self.found()))),
+            }
+        }
     }
 
     fn literal(&mut self, word: &str, kind: Kind) -> Result<Kind, JsonError> {
@@ -251,7 +406,16 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.skip_ws();
-            let value = self.value()?;
+            let value = if self.depth == 1 && self.direct.contains(&key.as_str()) {
+                let start = self.pos;
+                let v = self.value_direct()?;
+                Json {
+                    span: start..self.pos,
+                    kind: Kind::Value(v),
+                }
+            } else {
+                self.value()?
+            };
             members.push(Member {
                 key,
                 key_span,
@@ -269,6 +433,76 @@ impl Parser<'_> {
         }
     }
 
+    /// Skips plain string bytes (not `"`, `\\` or a control character) from the current position.
+    fn plain_run(&mut self) {
+        self.pos = self.plain_end(self.pos);
+    }
+
+    /// The end of the run of plain string bytes starting at `from`. Checks eight bytes at a time
+    /// (long conversation texts are most of a scene's bytes).
+    fn plain_end(&self, from: usize) -> usize {
+        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+        const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+        let mut i = from;
+        while let Some(chunk) = self.src.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let x = u64::from_ne_bytes(word);
+            let quote = has_zero(x ^ (ONES * u64::from(b'"')));
+            let backslash = has_zero(x ^ (ONES * u64::from(b'\\')));
+            // Bytes below 0x20: subtracting 0x20 borrows into the high bit.
+            let control = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+            if quote | backslash | control != 0 {
+                break;
+            }
+            i += 8;
+        }
+        let rest = &self.src[i..];
+        i + rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(rest.len())
+    }
+
+    /// An object key, interned: parsed without allocating when it has no escapes.
+    fn key_arc(&mut self) -> Result<Arc<str>, JsonError> {
+        let start = self.pos + 1;
+        let end = self.plain_end(start);
+        if self.src.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            let text = self.text;
+            return Ok(self.intern(&text[start..end]));
+        }
+        let key = self.string()?;
+        Ok(self.intern(&key))
+    }
+
+    fn intern(&mut self, s: &str) -> Arc<str> {
+        if let Some(k) = self.keys.get(s) {
+            return k.clone();
+        }
+        let k: Arc<str> = Arc::from(s);
+        self.keys.insert(Box::from(s), k.clone());
+        k
+    }
+
+    /// A string as an `Arc<str>`: one copy straight from the text when it has no escapes.
+    fn string_arc(&mut self) -> Result<Arc<str>, JsonError> {
+        let start = self.pos + 1;
+        let end = self.plain_end(start);
+        if self.src.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            let text = &self.text[start..end];
+            // Short values repeat (roles, flags, names): share them like keys.
+            if text.len() <= SHORT_STRING {
+                return Ok(self.intern(text));
+            }
+            return Ok(Arc::from(text));
+        }
+        self.string().map(Arc::from)
+    }
+
     fn string(&mut self) -> Result<String, JsonError> {
         let open = self.pos;
         self.pos += 1;
@@ -276,12 +510,7 @@ impl Parser<'_> {
         loop {
             // Copy the run of plain characters in one go.
             let run_start = self.pos;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.plain_run();
             out.push_str(&self.text[run_start..self.pos]);
             match self.peek() {
                 None => return Err(self.err_at(open, "unterminated string")),
@@ -508,6 +737,34 @@ mod tests {
             err("\"a\tb\"").2,
             "control character in a string (write it as an escape such as \\n)"
         );
+    }
+
+    #[test]
+    fn word_at_a_time_scan_agrees_with_a_byte_scan() {
+        // Every stop byte at every offset of a word, among ASCII and multi-byte UTF-8.
+        let fillers = ["abcdefgh", "你好世界", "é~\u{7f}ü", "\u{80}\u{ff}zz"];
+        for filler in fillers {
+            for stop in ['"', '\\', '\n', '\u{1f}', '\0'] {
+                for at in 0..20 {
+                    let mut text: String = filler.repeat(4).chars().take(at).collect();
+                    text.push(stop);
+                    text.push_str(filler);
+                    let p = Parser {
+                        src: text.as_bytes(),
+                        text: &text,
+                        pos: 0,
+                        depth: 0,
+                        direct: &[],
+                        keys: HashMap::default(),
+                    };
+                    let naive = text
+                        .bytes()
+                        .position(|b| b == b'"' || b == b'\\' || b < 0x20)
+                        .unwrap_or(text.len());
+                    assert_eq!(p.plain_end(0), naive, "{text:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -58,6 +58,10 @@ impl fmt::Display for PyInt {
     }
 }
 
+/// A Python dict of a JSON object: insertion-ordered, hashed with a fast per-process randomised
+/// hasher (SipHash dominated loading a long conversation).
+pub type Dict = IndexMap<Arc<str>, Value, foldhash::fast::RandomState>;
+
 /// A JSON value with Python's reading of it. Cheap to clone (shared containers).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -67,7 +71,7 @@ pub enum Value {
     Float(f64),
     Str(Arc<str>),
     List(Arc<Vec<Value>>),
-    Dict(Arc<IndexMap<Arc<str>, Value>>),
+    Dict(Arc<Dict>),
 }
 
 impl Value {
@@ -89,11 +93,11 @@ impl Value {
     }
 
     /// Parses JSON text the way Python's `json.loads` does: a number with `.`, `e` or `E` is a
-    /// float (overflowing to infinity), any other number an exact integer; object keys keep their
-    /// first position and the last value, as a Python dict built from the pairs would.
-    pub fn from_json_str(text: &str) -> Result<Value, serde_json::Error> {
-        let raw: serde_json::Value = serde_json::from_str(text)?;
-        Ok(Value::from_json(&raw))
+    /// float (overflowing to infinity), any other number an exact integer; `NaN` and `Infinity`
+    /// are read as Python writes them; object keys keep their first position and the last value,
+    /// as a Python dict built from the pairs would.
+    pub fn from_json_str(text: &str) -> Result<Value, crate::json::JsonError> {
+        crate::json::parse_value(text)
     }
 
     /// Converts an already parsed `serde_json::Value` (parsed with `arbitrary_precision`).
@@ -125,6 +129,40 @@ fn number_from_text(text: &str) -> Value {
         match PyInt::parse(text) {
             Some(i) => Value::Int(i),
             None => Value::Float(f64::NAN),
+        }
+    }
+}
+
+/// Serialises as JSON: big integers stay exact (serde_json's arbitrary-precision numbers);
+/// non-finite floats, which JSON cannot hold, become `null`.
+impl serde::Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Value::None => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Int(PyInt::Small(i)) => s.serialize_i64(*i),
+            Value::Int(PyInt::Big(b)) => match b.to_string().parse::<serde_json::Number>() {
+                Ok(n) => n.serialize(s),
+                Err(_) => s.serialize_str(&b.to_string()),
+            },
+            Value::Float(f) if f.is_finite() => s.serialize_f64(*f),
+            Value::Float(_) => s.serialize_unit(),
+            Value::Str(v) => s.serialize_str(v),
+            Value::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items.iter() {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Value::Dict(map) => {
+                let mut m = s.serialize_map(Some(map.len()))?;
+                for (k, v) in map.iter() {
+                    m.serialize_entry(&**k, v)?;
+                }
+                m.end()
+            }
         }
     }
 }
@@ -169,39 +207,5 @@ mod tests {
         let keys: Vec<&str> = map.keys().map(|k| &**k).collect();
         assert_eq!(keys, ["b", "a"]);
         assert_eq!(map["b"], Value::Int(PyInt::Small(3)));
-    }
-}
-
-/// Serialises as JSON: big integers stay exact (serde_json's arbitrary-precision numbers);
-/// non-finite floats, which JSON cannot hold, become `null`.
-impl serde::Serialize for Value {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq};
-        match self {
-            Value::None => s.serialize_unit(),
-            Value::Bool(b) => s.serialize_bool(*b),
-            Value::Int(PyInt::Small(i)) => s.serialize_i64(*i),
-            Value::Int(PyInt::Big(b)) => match b.to_string().parse::<serde_json::Number>() {
-                Ok(n) => n.serialize(s),
-                Err(_) => s.serialize_str(&b.to_string()),
-            },
-            Value::Float(f) if f.is_finite() => s.serialize_f64(*f),
-            Value::Float(_) => s.serialize_unit(),
-            Value::Str(v) => s.serialize_str(v),
-            Value::List(items) => {
-                let mut seq = s.serialize_seq(Some(items.len()))?;
-                for item in items.iter() {
-                    seq.serialize_element(item)?;
-                }
-                seq.end()
-            }
-            Value::Dict(map) => {
-                let mut m = s.serialize_map(Some(map.len()))?;
-                for (k, v) in map.iter() {
-                    m.serialize_entry(&**k, v)?;
-                }
-                m.end()
-            }
-        }
     }
 }

@@ -3,23 +3,21 @@
 
 use std::sync::Arc;
 
-use indexmap::IndexMap;
-
 use crate::scene::Tool;
-use crate::value::Value;
+use crate::value::{Dict, Value};
 
 /// The effective context: `context` as written plus missing standard keys, in this order:
 /// `user_input`, `conversation`, `runtime_vars`, `neural`, `tools` (one `{name, description}` per
 /// distinct valid tool, as `PromptTool` views).
 pub fn effective(context: &Value, valid_tools: &[&Tool]) -> Value {
-    let mut map: IndexMap<Arc<str>, Value> = match context {
+    let mut map: Dict = match context {
         Value::Dict(m) => (**m).clone(),
-        _ => IndexMap::new(),
+        _ => Dict::default(),
     };
-    let empty_dict = || Value::Dict(Arc::new(IndexMap::new()));
+    let empty_dict = || Value::Dict(Arc::new(Dict::default()));
     let defaults: [(&str, &dyn Fn() -> Value); 4] = [
         ("user_input", &|| {
-            let mut ui = IndexMap::new();
+            let mut ui = Dict::default();
             ui.insert(Arc::from("input"), Value::str(""));
             ui.insert(Arc::from("additional_info"), empty_dict());
             Value::Dict(Arc::new(ui))
@@ -37,7 +35,7 @@ pub fn effective(context: &Value, valid_tools: &[&Tool]) -> Value {
         let tools = valid_tools
             .iter()
             .map(|t| {
-                let mut v = IndexMap::new();
+                let mut v = Dict::default();
                 v.insert(Arc::from("name"), Value::str(&t.name));
                 v.insert(
                     Arc::from("description"),

@@ -9,6 +9,7 @@ pub mod report;
 pub mod validate;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 
@@ -142,8 +143,7 @@ struct Piece {
     source: Source,
     tool: Option<usize>,
     index: Option<usize>,
-    role: Option<&'static str>,
-    text: String,
+    text: Arc<str>,
     attachments: Vec<Value>,
 }
 
@@ -263,8 +263,7 @@ impl Run {
                 source: Source::Config,
                 tool: None,
                 index: Some(i),
-                role: None,
-                text,
+                text: Arc::from(text),
                 attachments: attachments(prompt),
             });
         }
@@ -295,8 +294,7 @@ impl Run {
                 source: Source::Tool,
                 tool: Some(*t),
                 index: None,
-                role: None,
-                text,
+                text: Arc::from(text),
                 attachments: attachments(prompt),
             });
         }
@@ -350,23 +348,32 @@ fn message_segment(
     seg: &'static Segment,
     conversation: &[MessageOut],
 ) -> SegmentOut {
-    let messages = match seg.name {
-        "conversation_msgs" => conversation.to_vec(),
-        _ => scene.intermediate_msgs.iter().map(message_out).collect(),
+    let (count, bytes) = match seg.name {
+        "conversation_msgs" => (
+            conversation.len(),
+            conversation
+                .iter()
+                .map(|m| content_text(&m.content).len())
+                .sum(),
+        ),
+        _ => (
+            scene.intermediate_msgs.len(),
+            scene
+                .intermediate_msgs
+                .iter()
+                .map(|m| m.content.text().len())
+                .sum(),
+        ),
     };
-    let pieces = messages
-        .iter()
-        .enumerate()
-        .map(|(i, m)| Piece {
-            source: Source::Message,
-            tool: None,
-            index: Some(i),
-            role: Some(m.role),
-            text: content_text(&m.content),
-            attachments: Vec::new(),
-        })
-        .collect();
-    place(seg, pieces, &[])
+    SegmentOut {
+        name: seg.name,
+        legal: seg.legal(),
+        rule: seg.rule.map(|r| r.id()),
+        text: String::new(),
+        bytes,
+        messages: Some(count),
+        pieces: Vec::new(),
+    }
 }
 
 /// Contract §2's chat message order.
@@ -433,7 +440,6 @@ fn place(seg: &'static Segment, pieces: Vec<Piece>, tools: &[&Tool]) -> SegmentO
             source: p.source,
             tool: p.tool.map(|t| tools[t].name.clone()),
             index: p.index,
-            role: p.role,
             text: p.text,
             attachments: p.attachments,
             range: [start, text.len()],
@@ -444,6 +450,7 @@ fn place(seg: &'static Segment, pieces: Vec<Piece>, tools: &[&Tool]) -> SegmentO
         legal: seg.legal(),
         rule: seg.rule.map(|r| r.id()),
         bytes: text.len(),
+        messages: None,
         text,
         pieces: out,
     }
@@ -476,9 +483,9 @@ fn user_input(ctx: &Value) -> String {
 }
 
 /// The text a message contributes to its segment: the string, or its text parts joined.
-fn content_text(content: &Value) -> String {
+fn content_text(content: &Value) -> Arc<str> {
     match content {
-        Value::Str(s) => s.to_string(),
+        Value::Str(s) => s.clone(),
         Value::List(parts) => parts
             .iter()
             .filter_map(|p| match context::get(p, "text") {
@@ -486,8 +493,9 @@ fn content_text(content: &Value) -> String {
                 _ => None,
             })
             .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
+            .join("\n")
+            .into(),
+        _ => Arc::from(""),
     }
 }
 
@@ -514,7 +522,7 @@ pub fn content_value(c: &Content) -> Value {
 fn part_value(p: &Part) -> Value {
     use crate::scene::ImageSource;
     use std::sync::Arc;
-    let mut m = IndexMap::new();
+    let mut m = crate::value::Dict::default();
     let mut put = |k: &str, v: &str| {
         m.insert(Arc::from(k), Value::str(v));
     };

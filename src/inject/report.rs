@@ -1,6 +1,8 @@
 //! The render report of contract §4: what `prompt-inspector render --format json` prints and what
 //! goldens hold. Fields may be added, never renamed.
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -41,9 +43,15 @@ pub struct SegmentOut {
     pub legal: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<&'static str>,
-    /// The segment's text as the model sees it: non-empty pieces joined with `\n`.
+    /// The segment's text as the model sees it: non-empty pieces joined with `\n`. Empty for
+    /// the message streams (`conversation_msgs`, `intermediate_msgs`), whose messages are in the
+    /// report's `messages`, tagged with this segment.
     pub text: String,
+    /// Bytes the model sees from this segment (for a message stream: its messages' text).
     pub bytes: usize,
+    /// For a message stream: how many messages it contributes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages: Option<usize>,
     pub pieces: Vec<PieceOut>,
 }
 
@@ -54,8 +62,6 @@ pub enum Source {
     Config,
     /// A tool's contribution.
     Tool,
-    /// A recorded message of a message segment (`conversation_msgs`, `intermediate_msgs`).
-    Message,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -64,12 +70,10 @@ pub struct PieceOut {
     /// The tool's name, for tool pieces.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
-    /// The configured prompt's index in its segment list, or the message's index.
+    /// The configured prompt's index in its segment list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub role: Option<&'static str>,
-    pub text: String,
+    pub text: Arc<str>,
     /// The prompt's attachments (image parts) as written; they never change the text.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<Value>,

@@ -39,7 +39,7 @@ pub fn load_file(path: &Path) -> Result<Scene, SceneError> {
 
 /// Loads a scene from its text.
 pub fn load_str(text: &str) -> Result<Scene, SceneError> {
-    let root = json::parse(text)
+    let root = json::parse_scene(text, &["context"])
         .map_err(|e| SceneError::at(text, e.offset, "", format!("invalid JSON: {}", e.message)))?;
     Reader { text }.scene(&root)
 }
@@ -197,7 +197,7 @@ impl Reader<'_> {
             None => Value::Dict(Default::default()),
             Some(
                 j @ Json {
-                    kind: Kind::Object(_),
+                    kind: Kind::Object(_) | Kind::Value(Value::Dict(_)),
                     ..
                 },
             ) => j.to_value(),

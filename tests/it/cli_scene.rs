@@ -42,7 +42,10 @@ fn render_json_is_the_contract_report() {
     assert_eq!(v["tools"][2]["status"], "invalid");
     assert_eq!(v["metrics"]["tools_rendered"], 2);
     let piece = &v["segments"][0]["pieces"][1];
-    assert_eq!((piece["source"].as_str(), piece["tool"].as_str()), (Some("tool"), Some("tf_notes")));
+    assert_eq!(
+        (piece["source"].as_str(), piece["tool"].as_str()),
+        (Some("tool"), Some("tf_notes"))
+    );
 
     let o = run(&["render", &fixture("default.scene.json"), "--llm", "desk"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json report");
@@ -56,11 +59,21 @@ fn render_text_is_readable_and_uncoloured_when_piped() {
     let o = run(&["render", &fixture("default.scene.json"), "--format", "text"]);
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
-    assert!(!text.contains('\x1b'), "no colour codes when stdout is not a terminal");
+    assert!(
+        !text.contains('\x1b'),
+        "no colour codes when stdout is not a terminal"
+    );
     assert!(text.contains("1. system_msg_prompt · legal"), "{text}");
     assert!(text.contains("[tool tf_notes]"), "{text}");
     assert!(text.contains("goal_rewriter            invalid"), "{text}");
-    let o = run(&["render", &fixture("default.scene.json"), "--format", "text", "--color", "always"]);
+    let o = run(&[
+        "render",
+        &fixture("default.scene.json"),
+        "--format",
+        "text",
+        "--color",
+        "always",
+    ]);
     assert!(stdout(&o).contains("\x1b[32mlegal\x1b[0m"));
 }
 
@@ -68,11 +81,18 @@ fn render_text_is_readable_and_uncoloured_when_piped() {
 fn render_of_an_unreadable_scene_exits_2_with_the_position() {
     let d = tempdir("unreadable");
     let p = d.join("bad.scene.json");
-    std::fs::write(&p, "{\n  \"format\": \"prompt-inspector/scene@1\",\n  \"tools\": [ { \"nam\": 1 } ]\n}").expect("write");
+    std::fs::write(
+        &p,
+        "{\n  \"format\": \"prompt-inspector/scene@1\",\n  \"tools\": [ { \"nam\": 1 } ]\n}",
+    )
+    .expect("write");
     let o = run(&["render", &p.display().to_string()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("bad.scene.json:3:16: tools[0].nam: unknown field \"nam\""), "{err}");
+    assert!(
+        err.contains("bad.scene.json:3:16: tools[0].nam: unknown field \"nam\""),
+        "{err}"
+    );
     assert!(o.stdout.is_empty());
 }
 
@@ -83,14 +103,31 @@ fn rules_lists_the_14_segments_from_the_one_table() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let segs = v["segments"].as_array().expect("segments");
     assert_eq!(segs.len(), 14);
-    let forbidden: Vec<_> = segs.iter().filter(|s| s["legal"] == false).map(|s| s["name"].as_str().unwrap_or("")).collect();
+    let forbidden: Vec<_> = segs
+        .iter()
+        .filter(|s| s["legal"] == false)
+        .map(|s| s["name"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(
         forbidden,
-        ["conversation_msgs", "reformat_input_prompt", "intermediate_msgs", "original_desk_screenshot_prompt", "purpose_prompt", "prefix_prompt"]
+        [
+            "conversation_msgs",
+            "reformat_input_prompt",
+            "intermediate_msgs",
+            "original_desk_screenshot_prompt",
+            "purpose_prompt",
+            "prefix_prompt"
+        ]
     );
-    assert_eq!(v["rules"][1]["segments"], serde_json::json!(["original_desk_screenshot_prompt"]));
+    assert_eq!(
+        v["rules"][1]["segments"],
+        serde_json::json!(["original_desk_screenshot_prompt"])
+    );
     let text = stdout(&run(&["rules"]));
-    assert!(text.contains("reformat_input_prompt             forbidden: iron_rule_1"), "{text}");
+    assert!(
+        text.contains("reformat_input_prompt             forbidden: iron_rule_1"),
+        "{text}"
+    );
 }
 
 fn copy_fixture(dir: &Path, name: &str) -> PathBuf {
@@ -101,7 +138,11 @@ fn copy_fixture(dir: &Path, name: &str) -> PathBuf {
 
 #[test]
 fn check_exit_codes_follow_the_contract() {
-    assert_eq!(run(&["check", &fixture("")]).status.code(), Some(0), "the fixtures match their goldens");
+    assert_eq!(
+        run(&["check", &fixture("")]).status.code(),
+        Some(0),
+        "the fixtures match their goldens"
+    );
 
     let d = tempdir("check");
     let scene = copy_fixture(&d, "raise.scene.json");
@@ -113,9 +154,15 @@ fn check_exit_codes_follow_the_contract() {
     assert_eq!(o.status.code(), Some(0));
     let golden = d.join("raise.golden.json");
     assert!(golden.exists());
-    assert_eq!(run(&["check", &scene.display().to_string()]).status.code(), Some(0));
+    assert_eq!(
+        run(&["check", &scene.display().to_string()]).status.code(),
+        Some(0)
+    );
 
-    let text = std::fs::read_to_string(&scene).expect("read").replace("You have {state[events]} events today.", "{state[events]} events.");
+    let text = std::fs::read_to_string(&scene).expect("read").replace(
+        "You have {state[events]} events today.",
+        "{state[events]} events.",
+    );
     std::fs::write(&scene, text).expect("write");
     let o = run(&["check", &d.display().to_string()]);
     assert_eq!(o.status.code(), Some(1), "mismatch");
@@ -127,6 +174,10 @@ fn check_exit_codes_follow_the_contract() {
     assert!(out.contains("0 passed, 1 failed"), "{out}");
 
     std::fs::write(d.join("broken.scene.json"), "{").expect("write");
-    assert_eq!(run(&["check", &d.display().to_string()]).status.code(), Some(2), "unreadable input");
+    assert_eq!(
+        run(&["check", &d.display().to_string()]).status.code(),
+        Some(2),
+        "unreadable input"
+    );
     assert_eq!(run(&["check", "/nonexistent/path"]).status.code(), Some(2));
 }

@@ -10,7 +10,11 @@ use prompt_inspector::segments::Family;
 fn fixture_scenes() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let scenes = check::discover(&[root]).expect("fixtures folder");
-    assert!(scenes.len() >= 13, "expected the fixture scenes, found {}", scenes.len());
+    assert!(
+        scenes.len() >= 13,
+        "expected the fixture scenes, found {}",
+        scenes.len()
+    );
     scenes
 }
 
@@ -22,9 +26,19 @@ fn rendering_never_changes_the_scene() {
         for family in [Family::Chat, Family::Desk] {
             let first = inject::render(&scene, family);
             let second = inject::render(&scene, family);
-            assert_eq!(first, second, "{}: rendering is not repeatable", path.display());
+            assert_eq!(
+                first,
+                second,
+                "{}: rendering is not repeatable",
+                path.display()
+            );
         }
-        assert_eq!(scene, before, "{}: rendering changed the scene", path.display());
+        assert_eq!(
+            scene,
+            before,
+            "{}: rendering changed the scene",
+            path.display()
+        );
     }
 }
 
@@ -44,12 +58,25 @@ fn every_fixture_matches_its_golden() {
 #[test]
 fn the_embedded_default_scene_is_the_fixture_and_shows_the_rules() {
     let scene = scene::default_scene();
-    let on_disk = scene::load_file(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/default.scene.json"))
-        .expect("default fixture");
+    let on_disk = scene::load_file(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/default.scene.json"),
+    )
+    .expect("default fixture");
     assert_eq!(scene, on_disk);
     let chat = inject::render(&scene, Family::Chat);
-    let statuses: Vec<_> = chat.tools.iter().map(|t| (t.name.as_str(), t.status.as_str())).collect();
-    assert_eq!(statuses, [("tf_notes", "injected"), ("chat_memo", "injected"), ("goal_rewriter", "invalid")]);
+    let statuses: Vec<_> = chat
+        .tools
+        .iter()
+        .map(|t| (t.name.as_str(), t.status.as_str()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("tf_notes", "injected"),
+            ("chat_memo", "injected"),
+            ("goal_rewriter", "invalid")
+        ]
+    );
     let desk = inject::render(&scene, Family::Desk);
     assert_eq!(desk.tools[1].status.as_str(), "silent");
     assert!(chat.diagnostics[0].message.contains("iron_rule_1"));

@@ -1,10 +1,10 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
+mod cli_scene;
 mod cli_template;
 mod conformance;
 mod escape;
-mod seed_000;
-mod support;
 mod fixtures;
 mod scene_load;
-mod cli_scene;
+mod seed_000;
+mod support;

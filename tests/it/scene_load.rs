@@ -21,14 +21,22 @@ fn bad_json_names_line_and_column() {
     let e = err("{\n  \"format\": \"prompt-inspector/scene@1\",\n  \"tools\": [1,]\n}");
     assert_eq!(at(&e), (3, 15, ""));
     assert_eq!(e.message, "invalid JSON: expected a JSON value, found ']'");
-    assert_eq!(e.to_string(), "<scene>:3:15: invalid JSON: expected a JSON value, found ']'");
+    assert_eq!(
+        e.to_string(),
+        "<scene>:3:15: invalid JSON: expected a JSON value, found ']'"
+    );
 }
 
 #[test]
 fn unknown_or_missing_format_is_rejected() {
     let e = err(r#"{ "format": "prompt-inspector/scene@2" }"#);
     assert_eq!(at(&e), (1, 13, "format"));
-    assert!(e.message.contains("unsupported scene format \"prompt-inspector/scene@2\""), "{}", e.message);
+    assert!(
+        e.message
+            .contains("unsupported scene format \"prompt-inspector/scene@2\""),
+        "{}",
+        e.message
+    );
     let e = err(r#"{ "name": "x" }"#);
     assert_eq!(e.message, "missing field \"format\"");
 }
@@ -37,14 +45,26 @@ fn unknown_or_missing_format_is_rejected() {
 fn unknown_fields_name_the_alternatives() {
     let e = err(&format!("{HEAD},\n \"tool\": [] }}"));
     assert_eq!(at(&e), (2, 2, "tool"));
-    assert!(e.message.starts_with("unknown field \"tool\", expected one of: format, name"), "{}", e.message);
+    assert!(
+        e.message
+            .starts_with("unknown field \"tool\", expected one of: format, name"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
 fn unknown_adapter_and_engine_are_rejected_with_their_path() {
-    let e = err(&format!(r#"{HEAD}, "desk_llm": {{ "adapter": "gpt_desk" }} }}"#));
+    let e = err(&format!(
+        r#"{HEAD}, "desk_llm": {{ "adapter": "gpt_desk" }} }}"#
+    ));
     assert_eq!(e.path, "desk_llm.adapter");
-    assert!(e.message.contains("expected one of: openai_desk, claude_desk"), "{}", e.message);
+    assert!(
+        e.message
+            .contains("expected one of: openai_desk, claude_desk"),
+        "{}",
+        e.message
+    );
     let e = err(&format!(
         r#"{HEAD}, "chat_llm": {{ "system_msg_prompt": [ {{ "kind": "normalize", "template": {{ "engine": "mustache", "templates": {{}} }} }} ] }} }}"#
     ));
@@ -54,24 +74,48 @@ fn unknown_adapter_and_engine_are_rejected_with_their_path() {
 
 #[test]
 fn wrong_types_say_what_was_expected() {
-    let e = err(&format!(r#"{HEAD}, "tools": [ {{ "name": "t", "prompt_position": ["system_msg_prompt", 3] }} ] }}"#));
+    let e = err(&format!(
+        r#"{HEAD}, "tools": [ {{ "name": "t", "prompt_position": ["system_msg_prompt", 3] }} ] }}"#
+    ));
     assert_eq!(e.path, "tools[0].prompt_position[1]");
-    assert_eq!(e.message, "expected a segment name or null, found an integer");
-    let e = err(&format!(r#"{HEAD}, "tools": [ {{ "name": "t", "prompt_position": ["system_msg_prompt"] }} ] }}"#));
-    assert_eq!(e.message, "expected a pair [chat position or null, desk position or null], found 1 items");
+    assert_eq!(
+        e.message,
+        "expected a segment name or null, found an integer"
+    );
+    let e = err(&format!(
+        r#"{HEAD}, "tools": [ {{ "name": "t", "prompt_position": ["system_msg_prompt"] }} ] }}"#
+    ));
+    assert_eq!(
+        e.message,
+        "expected a pair [chat position or null, desk position or null], found 1 items"
+    );
     let e = err(&format!(r#"{HEAD}, "context": [] }}"#));
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("context", "expected an object, found an array"));
-    let e = err(&format!(r#"{HEAD}, "intermediate_msgs": [ {{ "role": "robot", "content": "x" }} ] }}"#));
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("context", "expected an object, found an array")
+    );
+    let e = err(&format!(
+        r#"{HEAD}, "intermediate_msgs": [ {{ "role": "robot", "content": "x" }} ] }}"#
+    ));
     assert_eq!(e.path, "intermediate_msgs[0].role");
 }
 
 #[test]
 fn returns_and_prompt_kinds_are_checked() {
-    let e = err(&format!(r#"{HEAD}, "tools": [ {{ "name": "t", "format_2_prompt": {{ "returns": "bytes" }} }} ] }}"#));
+    let e = err(&format!(
+        r#"{HEAD}, "tools": [ {{ "name": "t", "format_2_prompt": {{ "returns": "bytes" }} }} ] }}"#
+    ));
     assert_eq!(e.path, "tools[0].format_2_prompt.returns");
-    assert!(e.message.contains("expected one of: str, prompt, none, raise, invalid"));
-    let e = err(&format!(r#"{HEAD}, "tools": [ {{ "name": "t", "format_2_prompt": {{ "returns": "str" }} }} ] }}"#));
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("tools[0].format_2_prompt", "missing field \"source\""));
+    assert!(e
+        .message
+        .contains("expected one of: str, prompt, none, raise, invalid"));
+    let e = err(&format!(
+        r#"{HEAD}, "tools": [ {{ "name": "t", "format_2_prompt": {{ "returns": "str" }} }} ] }}"#
+    ));
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("tools[0].format_2_prompt", "missing field \"source\"")
+    );
     let e = err(&format!(r#"{HEAD}, "tools": [ {{ "name": "" }} ] }}"#));
     assert_eq!(e.message, "a tool name must not be empty");
 }
@@ -79,9 +123,18 @@ fn returns_and_prompt_kinds_are_checked() {
 #[test]
 fn duplicate_fields_are_rejected_but_context_keys_follow_python() {
     let e = err(&format!(r#"{HEAD}, "name": "a", "name": "b" }}"#));
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("name", "duplicate field \"name\""));
-    let s = load_str(&format!(r#"{HEAD}, "context": {{ "b": 1, "a": 2, "b": 3 }} }}"#)).expect("loads");
-    assert_eq!(s.context, prompt_inspector::Value::from_json_str(r#"{"b": 3, "a": 2}"#).expect("json"));
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("name", "duplicate field \"name\"")
+    );
+    let s = load_str(&format!(
+        r#"{HEAD}, "context": {{ "b": 1, "a": 2, "b": 3 }} }}"#
+    ))
+    .expect("loads");
+    assert_eq!(
+        s.context,
+        prompt_inspector::Value::from_json_str(r#"{"b": 3, "a": 2}"#).expect("json")
+    );
 }
 
 #[test]
@@ -89,16 +142,35 @@ fn files_name_themselves_in_errors() {
     let dir = std::env::temp_dir().join(format!("pi-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let p = dir.join("bad.scene.json");
-    std::fs::write(&p, b"{\"format\": \"prompt-inspector/scene@1\", \"name\": \"\xff\"}").expect("write");
+    std::fs::write(
+        &p,
+        b"{\"format\": \"prompt-inspector/scene@1\", \"name\": \"\xff\"}",
+    )
+    .expect("write");
     let e = scene::load_file(&p).expect_err("invalid UTF-8");
-    assert!(e.to_string().contains("bad.scene.json:1:49: the file is not valid UTF-8"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("bad.scene.json:1:49: the file is not valid UTF-8"),
+        "{e}"
+    );
     let missing = scene::load_file(&dir.join("nope.scene.json")).expect_err("missing");
-    assert!(missing.to_string().contains("nope.scene.json: "), "{missing}");
+    assert!(
+        missing.to_string().contains("nope.scene.json: "),
+        "{missing}"
+    );
 }
 
 #[test]
 fn hostile_inputs_fail_cleanly() {
-    for text in ["", "[", "{\"format\"", &"[".repeat(10_000), "\u{feff}{}", "null", "{\"format\": \"prompt-inspector/scene@1\", \"tools\": {}}"] {
+    for text in [
+        "",
+        "[",
+        "{\"format\"",
+        &"[".repeat(10_000),
+        "\u{feff}{}",
+        "null",
+        "{\"format\": \"prompt-inspector/scene@1\", \"tools\": {}}",
+    ] {
         let e = err(text);
         assert!(e.line >= 1, "{text:?} → {e}");
     }

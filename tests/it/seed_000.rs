@@ -429,7 +429,7 @@ fn r8_2_base_prompt_with_multimodal_attachments_is_collected() {
         let s = segment(&r, seg);
         let piece = s.pieces.last().expect("tool piece");
         assert_eq!(
-            piece.text, "See the screenshot.",
+            &*piece.text, "See the screenshot.",
             "attachments never change the text"
         );
         assert_eq!(

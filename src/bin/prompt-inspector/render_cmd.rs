@@ -21,22 +21,25 @@ pub fn run(path: &Path, family: Family, as_json: bool, color: ColorChoice) -> Ex
         }
     };
     let report = inject::render(&scene, family);
-    let out = if as_json {
-        let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
-        s.push('\n');
-        s
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    // Streamed: a large scene's report is megabytes, and building it as one string first would
+    // double the memory the process touches.
+    let written = if as_json {
+        serde_json::to_writer_pretty(&mut stdout, &report)
+            .map_err(std::io::Error::from)
+            .and_then(|()| stdout.write_all(b"\n"))
     } else {
-        text(&scene.name, &report, Style::new(color))
+        stdout.write_all(text(&scene.name, &report, Style::new(color)).as_bytes())
     };
-    let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-        .is_err()
-    {
-        return ExitCode::from(1);
+    let flushed = written.and_then(|()| stdout.flush());
+    // The process ends here: the OS takes the memory back at once, while dropping the scene and
+    // the report would free every small map of a large context one by one.
+    std::mem::forget(report);
+    std::mem::forget(scene);
+    match flushed {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(1),
     }
-    ExitCode::SUCCESS
 }
 
 /// Indents every line of `body` under a gutter.
@@ -88,16 +91,16 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
             st.bold(&format!("{}. {}", i + 1, seg.name)),
             seg.bytes
         );
-        if seg.pieces.is_empty() {
+        if let Some(count) = seg.messages {
+            // A message stream: its messages are listed under "Messages sent".
+            let _ = writeln!(out, "   {}", st.dim(&format!("{count} recorded messages")));
+        } else if seg.pieces.is_empty() {
             let _ = writeln!(out, "   {}", st.dim("(empty)"));
         }
         for p in &seg.pieces {
-            let label = match (p.source, &p.tool, p.index, p.role) {
-                (Source::Tool, Some(tool), _, _) => st.magenta(&format!("tool {tool}")),
-                (Source::Config, _, Some(i), _) => st.cyan(&format!("config #{i}")),
-                (Source::Message, _, Some(i), Some(role)) => {
-                    st.dim(&format!("message #{i} {role}"))
-                }
+            let label = match (p.source, &p.tool, p.index) {
+                (Source::Tool, Some(tool), _) => st.magenta(&format!("tool {tool}")),
+                (Source::Config, _, Some(i)) => st.cyan(&format!("config #{i}")),
                 _ => String::new(),
             };
             let _ = writeln!(out, "   [{label}] {} bytes", p.text.len());

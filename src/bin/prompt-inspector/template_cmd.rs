@@ -42,10 +42,11 @@ pub fn run(engine: Engine, template_path: &Path, vars_path: &Path) -> ExitCode {
         }
         Err(e) => {
             return fail(format!(
-                "{}:{}:{}: invalid JSON: {e}",
+                "{}:{}:{}: invalid JSON: {}",
                 vars_path.display(),
-                e.line(),
-                e.column()
+                e.line,
+                e.column,
+                e.message
             ))
         }
     };

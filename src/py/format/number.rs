@@ -11,7 +11,7 @@ use crate::template::TemplateError;
 
 /// A number already rendered as text, split the way CPython splits it.
 pub(super) struct Number<'a> {
-    /// `Some('-')` when the number is negative.
+    /// Whether the number is negative (a `-` sign is written).
     pub negative: bool,
     /// `0x`, `0o`, `0b` (alternate form), else empty.
     pub prefix: &'a str,

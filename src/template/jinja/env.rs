@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use minijinja::machinery::{get_compiled_template, Instruction, Instructions};
+use minijinja::machinery::{CompiledTemplate, Instruction, Instructions, TemplateConfig};
 use minijinja::value::{Kwargs, Rest, Value as JValue};
 use minijinja::{AutoEscape, Environment, Error, State, UndefinedBehavior};
 
@@ -18,7 +18,7 @@ use super::{filters, methods, tests_builtin};
 use crate::template::{ErrorKind, TemplateError};
 
 /// Work budget per render: about this many instructions, or 64 bytes of data each.
-const FUEL: u64 = 5_000_000;
+const FUEL: u64 = 1_000_000;
 
 /// Nesting of macros, loops and includes before rendering fails.
 const RECURSION_LIMIT: usize = 200;
@@ -26,6 +26,15 @@ const RECURSION_LIMIT: usize = 200;
 /// A template name no template has: every include, import and extends resolves to it, and
 /// fails the way Jinja2 without a loader does.
 const NO_LOADER: &str = "\u{0}no-loader";
+
+/// Template syntax as Jinja2's defaults: no trim_blocks/lstrip_blocks, one trailing newline
+/// stripped; autoescape off.
+pub(crate) fn template_config() -> TemplateConfig {
+    TemplateConfig {
+        syntax_config: base().syntax().clone(),
+        default_auto_escape: std::sync::Arc::new(|_| AutoEscape::None),
+    }
+}
 
 static BASE: LazyLock<Environment<'static>> = LazyLock::new(build);
 
@@ -52,6 +61,7 @@ fn build() -> Environment<'static> {
         env.remove_test(name);
     }
     filters::register(&mut env);
+    super::ops::register(&mut env);
     tests_builtin::register(&mut env);
 
     env.remove_global("debug");
@@ -118,11 +128,7 @@ fn range(args: Rest<JValue>) -> Result<JValue, Error> {
 
 /// Jinja2 checks filter and test names when compiling (TemplateAssertionError, a
 /// TemplateSyntaxError); minijinja only when the filter runs.
-pub(crate) fn check_names(env: &Environment<'static>, name: &str) -> Result<(), TemplateError> {
-    let template = env
-        .get_template(name)
-        .map_err(|e| super::errors::map_error(&e, |_| None))?;
-    let compiled = get_compiled_template(&template);
+pub(crate) fn check_names(compiled: &CompiledTemplate<'_>) -> Result<(), TemplateError> {
     check_instructions(&compiled.instructions)?;
     for block in compiled.blocks.values() {
         check_instructions(block)?;

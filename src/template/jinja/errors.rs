@@ -124,7 +124,14 @@ pub(crate) fn map_error(err: &Error, undefined: impl Fn(&str) -> Option<String>)
                 ErrorKind::TypeError,
                 "no loader for this environment specified".to_owned(),
             ),
+            MjKind::CannotUnpack if detail.contains("not iterable") => (
+                ErrorKind::TypeError,
+                "cannot unpack non-iterable object".to_owned(),
+            ),
             MjKind::CannotUnpack => (ErrorKind::ValueError, plain(detail)),
+            MjKind::InvalidOperation if detail.starts_with("value of type undefined is not callable") => {
+                (ErrorKind::UndefinedError, "No caller defined".to_owned())
+            }
             MjKind::InvalidOperation
                 if detail.contains("recursion") || detail.contains("too deeply") =>
             {

@@ -702,10 +702,15 @@ fn int(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         return Ok(JValue::from(i));
     }
     if is_float(&v) {
-        return Ok(match as_f64(&v) {
-            Some(f) if f.is_finite() => float_to_int(f),
-            _ => default,
-        });
+        return match as_f64(&v) {
+            Some(f) if f.is_finite() => Ok(float_to_int(f)),
+            // `int(inf)` raises OverflowError, which Jinja2's filter does not catch.
+            Some(f) if f.is_infinite() => Err(super::errors::py_err(
+                crate::template::ErrorKind::OverflowError,
+                "cannot convert float infinity to integer",
+            )),
+            _ => Ok(default),
+        };
     }
     if v.downcast_object_ref::<super::convert::BigIntObj>().is_some() {
         return Ok(v);

@@ -34,7 +34,7 @@ pub(crate) fn call_method(
                 }
             }
             if value.is_undefined() {
-                return Err(undefined_error("'undefined' is undefined"));
+                return Err(super::errors::undefined_use(value));
             }
             Err(undefined_error(format!(
                 "'{}' has no attribute '{method}'",

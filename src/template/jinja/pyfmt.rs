@@ -463,6 +463,11 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
                 spec.zero = false;
                 pad(s, "", &spec, if left { '<' } else { '>' }, false)
             }
+            'd' | 'i' | 'u' if v.downcast_object_ref::<super::convert::BigIntObj>().is_some() => {
+                let mut s = spec.clone();
+                s.zero = false;
+                pad(py_str(&v)?, "", &s, if left { '<' } else { '>' }, false)
+            }
             'd' | 'i' | 'u' => {
                 let n = number_arg(&v, conv)?;
                 let n = match as_int(&n) {
@@ -531,6 +536,9 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
 fn number_arg(v: &JValue, conv: char) -> Result<JValue, Error> {
     if as_num(v).is_some() {
         return Ok(v.clone());
+    }
+    if v.downcast_object_ref::<super::convert::BigIntObj>().is_some() {
+        return Err(py_err(ErrorKind::OverflowError, "int too large to convert to float"));
     }
     let what = if matches!(conv, 'd' | 'i' | 'u' | 'x' | 'X' | 'o') && conv != 'd' && conv != 'i' && conv != 'u' {
         "an integer is required"

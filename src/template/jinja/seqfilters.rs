@@ -356,10 +356,26 @@ fn attr(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     if obj.kind() == ValueKind::Map {
         return Ok(JValue::UNDEFINED);
     }
-    Ok(match name.as_str() {
-        Some(n) => obj.get_attr(n).unwrap_or(JValue::UNDEFINED),
-        None => JValue::UNDEFINED,
-    })
+    let Some(n) = name.as_str() else {
+        return Ok(JValue::UNDEFINED);
+    };
+    // The numeric attributes Python's int and float have.
+    if let Some(i) = super::pyops::as_int(&obj).filter(|_| obj.kind() == ValueKind::Number) {
+        return Ok(match n {
+            "real" | "numerator" => JValue::from(i),
+            "imag" => JValue::from(0),
+            "denominator" => JValue::from(1),
+            _ => JValue::UNDEFINED,
+        });
+    }
+    if super::pyops::is_float(&obj) {
+        return Ok(match n {
+            "real" => obj,
+            "imag" => JValue::from(0.0),
+            _ => JValue::UNDEFINED,
+        });
+    }
+    Ok(obj.get_attr(n).unwrap_or(JValue::UNDEFINED))
 }
 
 /// Calls a filter by name as `map`/`select` do. Only Jinja2's builtin filters exist here.
