@@ -23,24 +23,22 @@ def run(cmd):
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = proc.communicate()
     elapsed = time.perf_counter() - start
-    # os.wait4 is not usable after communicate(); the per-child figure comes from a second run
-    # under /usr/bin/env with resource accounting below.
     if proc.returncode != 0:
         sys.exit(f"{cmd[0]} failed: {err.decode(errors='replace')}")
     return elapsed, out
 
 
 def peak_rss(cmd):
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        os.execvp(cmd[0], cmd)
-    _, status, usage = os.wait4(pid, 0)
-    if status != 0:
-        sys.exit(f"{cmd[0]} failed while measuring memory")
-    return usage.ru_maxrss * 1024  # Linux reports KiB
+    """Peak resident memory of cmd alone, in bytes, as GNU time reports it.
+
+    Measuring from this Python process would not do: a child forked from it keeps Python's
+    high-water mark across exec, so every figure would include this interpreter."""
+    if not os.path.exists("/usr/bin/time"):
+        sys.exit("peak memory needs GNU time: apt-get install time")
+    out = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True
+    )
+    return int(out.stderr.decode().strip().splitlines()[-1]) * 1024  # KiB
 
 
 def main():

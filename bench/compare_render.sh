@@ -8,6 +8,7 @@ venv=bench/.venv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
+command -v /usr/bin/time >/dev/null || apt-get install -y -q time >/dev/null
 "$venv/bin/pip" install --quiet 'jinja2>=3.1,<3.2' 'pydantic>=2,<3'
 cargo build --release --quiet --bin prompt-inspector --example gen_scene
 mkdir -p target/bench
