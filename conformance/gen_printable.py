@@ -8,10 +8,7 @@ Two tables, both as sorted ranges that Rust binary-searches:
   0..9). CPython's format-string parser reads field indexes, widths and precisions with
   `Py_UNICODE_TODECIMAL`, so `{x:٣}` is a width of 3.
 
-Usage: python3 conformance/gen_printable.py [--check]
-  --check  also prints every code point's `isprintable()`/`decimal()` as a compact digest file
-           (/tmp/printable_check.txt) that the ignored Rust test `printable_table_matches_python`
-           compares against.
+Usage: python3 conformance/gen_printable.py
 """
 
 import subprocess
@@ -20,6 +17,7 @@ import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CHECK = ROOT / "src" / "py" / "testdata" / "unicode_classes.txt"
 OUT = ROOT / "src" / "py" / "printable_table.rs"
 MAX = 0x110000
 
@@ -72,14 +70,19 @@ def main():
     subprocess.run(["rustfmt", "--edition", "2021", str(OUT)], check=False)
     print(f"wrote {OUT}: {len(non_printable)} ranges, {len(zeros)} digit runs")
 
-    if "--check" in sys.argv:
-        # One char per code point: 'p' printable, 'n' not, or the decimal digit value.
-        chars = []
-        for cp in range(MAX):
-            d = unicodedata.decimal(chr(cp), -1)
-            chars.append(str(d) if d >= 0 else ("p" if chr(cp).isprintable() else "n"))
-        Path("/tmp/printable_check.txt").write_text("".join(chars), encoding="ascii")
-        print("wrote /tmp/printable_check.txt")
+    # The test data the Rust test `printable_table_matches_python` checks every code point
+    # against: one class per code point ('p' printable, 'n' not, or the decimal digit value),
+    # run-length encoded as "<count><class>" lines so it stays small.
+    runs = []
+    for cp in range(MAX):
+        d = unicodedata.decimal(chr(cp), -1)
+        c = str(d) if d >= 0 else ("p" if chr(cp).isprintable() else "n")
+        if runs and runs[-1][1] == c:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, c])
+    CHECK.write_text("".join(f"{n}{c}\n" for n, c in runs), encoding="ascii")
+    print(f"wrote {CHECK}: {len(runs)} runs")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,10 @@ fuzz_target!(|text: &str| {
             }
         }
         Err(e) => {
-            assert!(e.line >= 1 && e.column >= 1, "error without a position: {e}");
+            assert!(
+                e.line >= 1 && e.column >= 1,
+                "error without a position: {e}"
+            );
             assert!(e.offset <= text.len());
         }
     }

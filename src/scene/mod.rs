@@ -27,7 +27,8 @@ pub const DEFAULT_SCENE: &str = include_str!("../../fixtures/default.scene.json"
 
 /// The default scene, loaded. It is part of the build and tested, so it always loads.
 pub fn default_scene() -> Scene {
-    load_str(DEFAULT_SCENE).unwrap_or_else(|e| unreachable!("the embedded default scene is invalid: {e}"))
+    load_str(DEFAULT_SCENE)
+        .unwrap_or_else(|e| unreachable!("the embedded default scene is invalid: {e}"))
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -95,9 +95,11 @@ impl Vars {
             if self.parts.is_empty() {
                 jinja::to_jinja_value(&self.value)
             } else {
-                minijinja::Value::from_pairs(self.parts.iter().map(|(k, v)| {
-                    (minijinja::Value::from(k.clone()), v.jinja().clone())
-                }))
+                minijinja::Value::from_pairs(
+                    self.parts
+                        .iter()
+                        .map(|(k, v)| (minijinja::Value::from(k.clone()), v.jinja().clone())),
+                )
             }
         })
     }

@@ -55,9 +55,16 @@ fn build() -> Environment<'static> {
     env.set_unknown_method_callback(methods::call_method);
 
     for name in env_filter_names(&env) {
-        env.remove_filter(&name);
+        env.remove_filter(name);
     }
-    for name in ["startingwith", "endingwith", "safe", "sameas", "filter", "test"] {
+    for name in [
+        "startingwith",
+        "endingwith",
+        "safe",
+        "sameas",
+        "filter",
+        "test",
+    ] {
         env.remove_test(name);
     }
     filters::register(&mut env);
@@ -69,31 +76,90 @@ fn build() -> Environment<'static> {
     env.add_function("cycler", |args: Rest<JValue>| -> Result<JValue, Error> {
         Ok(JValue::from_object(Cycler::new(args.0)?))
     });
-    env.add_function("joiner", |args: Rest<JValue>, kwargs: Kwargs| -> Result<JValue, Error> {
-        let b = bind("joiner", &with_kwargs(args, kwargs), &["sep"], 0)?;
-        Ok(JValue::from_object(Joiner::new(py_str(&arg(&b, 0, || JValue::from(", ")))?)))
-    });
+    env.add_function(
+        "joiner",
+        |args: Rest<JValue>, kwargs: Kwargs| -> Result<JValue, Error> {
+            let b = bind("joiner", &with_kwargs(args, kwargs), &["sep"], 0)?;
+            Ok(JValue::from_object(Joiner::new(py_str(&arg(
+                &b,
+                0,
+                || JValue::from(", "),
+            ))?)))
+        },
+    );
     env
 }
 
 /// minijinja's own filters, all replaced by ours (or absent from Jinja2, like `split`).
 fn env_filter_names(_env: &Environment<'static>) -> Vec<&'static str> {
     vec![
-        "safe", "escape", "e", "lower", "upper", "title", "capitalize", "replace", "length",
-        "count", "dictsort", "items", "reverse", "trim", "join", "split", "lines", "default", "d",
-        "round", "abs", "int", "float", "attr", "first", "last", "min", "max", "sort", "list",
-        "string", "bool", "batch", "slice", "sum", "indent", "select", "reject", "selectattr",
-        "rejectattr", "map", "groupby", "unique", "chain", "zip", "pprint", "format", "json",
-        "tojson", "urlencode",
+        "safe",
+        "escape",
+        "e",
+        "lower",
+        "upper",
+        "title",
+        "capitalize",
+        "replace",
+        "length",
+        "count",
+        "dictsort",
+        "items",
+        "reverse",
+        "trim",
+        "join",
+        "split",
+        "lines",
+        "default",
+        "d",
+        "round",
+        "abs",
+        "int",
+        "float",
+        "attr",
+        "first",
+        "last",
+        "min",
+        "max",
+        "sort",
+        "list",
+        "string",
+        "bool",
+        "batch",
+        "slice",
+        "sum",
+        "indent",
+        "select",
+        "reject",
+        "selectattr",
+        "rejectattr",
+        "map",
+        "groupby",
+        "unique",
+        "chain",
+        "zip",
+        "pprint",
+        "format",
+        "json",
+        "tojson",
+        "urlencode",
     ]
 }
 
 /// `{{ x }}` writes `str(x)`.
-fn format_output(out: &mut minijinja::Output, _state: &mut State, value: &JValue) -> Result<(), Error> {
+fn format_output(
+    out: &mut minijinja::Output,
+    _state: &mut State,
+    value: &JValue,
+) -> Result<(), Error> {
     let mut s = String::new();
     write_str(&mut s, value)?;
-    out.write_str(&s)
-        .map_err(|_| Error::new(minijinja::ErrorKind::WriteFailure, "output size limit exceeded"))
+    out.write_str(&s).map_err(|_| {
+        Error::new(
+            minijinja::ErrorKind::WriteFailure,
+            "output size limit exceeded",
+        )
+    })
 }
 
 /// Python's `range(start, stop, step)`.
@@ -106,8 +172,14 @@ fn range(args: Rest<JValue>) -> Result<JValue, Error> {
                 return Err(type_error("range() takes no keyword arguments"));
             }
             as_int(v).ok_or_else(|| {
-                let name = if is_float(v) { "float" } else { py_type_name(v) };
-                type_error(format!("'{name}' object cannot be interpreted as an integer"))
+                let name = if is_float(v) {
+                    "float"
+                } else {
+                    py_type_name(v)
+                };
+                type_error(format!(
+                    "'{name}' object cannot be interpreted as an integer"
+                ))
             })
         })
         .collect::<Result<_, _>>()?;

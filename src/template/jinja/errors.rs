@@ -129,7 +129,9 @@ pub(crate) fn map_error(err: &Error, undefined: impl Fn(&str) -> Option<String>)
                 "cannot unpack non-iterable object".to_owned(),
             ),
             MjKind::CannotUnpack => (ErrorKind::ValueError, plain(detail)),
-            MjKind::InvalidOperation if detail.starts_with("value of type undefined is not callable") => {
+            MjKind::InvalidOperation
+                if detail.starts_with("value of type undefined is not callable") =>
+            {
                 (ErrorKind::UndefinedError, "No caller defined".to_owned())
             }
             MjKind::InvalidOperation
@@ -143,9 +145,10 @@ pub(crate) fn map_error(err: &Error, undefined: impl Fn(&str) -> Option<String>)
             MjKind::InvalidOperation if is_zero_division(detail) => {
                 (ErrorKind::ZeroDivisionError, zero_division_message(detail))
             }
-            MjKind::InvalidOperation if detail.starts_with("unable to calculate") => {
-                (ErrorKind::LimitExceeded, format!("integer result too large ({detail})"))
-            }
+            MjKind::InvalidOperation if detail.starts_with("unable to calculate") => (
+                ErrorKind::LimitExceeded,
+                format!("integer result too large ({detail})"),
+            ),
             MjKind::InvalidOperation if detail.starts_with("tried to use ") => {
                 (ErrorKind::TypeError, operator_message(detail))
             }
@@ -196,10 +199,17 @@ fn is_zero_division(detail: &str) -> bool {
 }
 
 fn zero_division_message(detail: &str) -> String {
-    let rest = detail.strip_prefix("unable to calculate ").unwrap_or_default();
+    let rest = detail
+        .strip_prefix("unable to calculate ")
+        .unwrap_or_default();
     let parts: Vec<&str> = rest.split(' ').collect();
-    let float = parts.iter().any(|p| p.contains('.') || p.contains("inf") || p.contains("NaN"));
-    let op = parts.get(parts.len().saturating_sub(2)).copied().unwrap_or("/");
+    let float = parts
+        .iter()
+        .any(|p| p.contains('.') || p.contains("inf") || p.contains("NaN"));
+    let op = parts
+        .get(parts.len().saturating_sub(2))
+        .copied()
+        .unwrap_or("/");
     match (op, float) {
         ("**", _) => "0.0 cannot be raised to a negative power".to_owned(),
         ("/", false) => "division by zero".to_owned(),
@@ -253,14 +263,14 @@ fn operator_message(detail: &str) -> String {
     };
     fn py(kind: &str) -> &str {
         match kind {
-        "string" => "str",
-        "number" => "int",
-        "sequence" => "list",
-        "map" => "dict",
-        "none" => "NoneType",
-        "bool" => "bool",
-        "undefined" => "Undefined",
-        other => other,
+            "string" => "str",
+            "number" => "int",
+            "sequence" => "list",
+            "map" => "dict",
+            "none" => "NoneType",
+            "bool" => "bool",
+            "undefined" => "Undefined",
+            other => other,
         }
     }
     let (a, b) = (py(a), py(b.split(' ').next().unwrap_or(b)));

@@ -16,9 +16,12 @@ pub(crate) type FilterFn = fn(&State, &[JValue]) -> Result<JValue, Error>;
 /// Registers every Jinja2 builtin filter, replacing minijinja's where both exist.
 pub(crate) fn register(env: &mut Environment<'static>) {
     for &(name, f) in STRING_FILTERS.iter().chain(seqfilters::FILTERS.iter()) {
-        env.add_filter(name, move |state: &State, args: Rest<JValue>, kwargs: Kwargs| {
-            f(state, &with_kwargs(args, kwargs))
-        });
+        env.add_filter(
+            name,
+            move |state: &State, args: Rest<JValue>, kwargs: Kwargs| {
+                f(state, &with_kwargs(args, kwargs))
+            },
+        );
     }
 }
 
@@ -42,37 +45,37 @@ pub(crate) fn lookup(name: &str) -> Option<FilterFn> {
 }
 
 const STRING_FILTERS: &[(&str, FilterFn)] = &[
-        ("abs", abs),
-        ("capitalize", capitalize),
-        ("center", center),
-        ("count", length),
-        ("d", default),
-        ("default", default),
-        ("e", escape),
-        ("escape", escape),
-        ("filesizeformat", filesizeformat),
-        ("float", float),
-        ("forceescape", forceescape),
-        ("format", format),
-        ("indent", indent),
-        ("int", int),
-        ("length", length),
-        ("lower", lower),
-        ("pprint", pprint),
-        ("replace", replace),
-        ("safe", safe),
-        ("string", string),
-        ("striptags", striptags),
-        ("title", title),
-        ("tojson", tojson),
-        ("trim", trim),
-        ("truncate", truncate),
-        ("upper", upper),
-        ("urlencode", urlencode),
-        ("wordcount", wordcount),
-        ("wordwrap", wordwrap),
-        ("round", round),
-        ("xmlattr", xmlattr),
+    ("abs", abs),
+    ("capitalize", capitalize),
+    ("center", center),
+    ("count", length),
+    ("d", default),
+    ("default", default),
+    ("e", escape),
+    ("escape", escape),
+    ("filesizeformat", filesizeformat),
+    ("float", float),
+    ("forceescape", forceescape),
+    ("format", format),
+    ("indent", indent),
+    ("int", int),
+    ("length", length),
+    ("lower", lower),
+    ("pprint", pprint),
+    ("replace", replace),
+    ("safe", safe),
+    ("string", string),
+    ("striptags", striptags),
+    ("title", title),
+    ("tojson", tojson),
+    ("trim", trim),
+    ("truncate", truncate),
+    ("upper", upper),
+    ("urlencode", urlencode),
+    ("wordcount", wordcount),
+    ("wordwrap", wordwrap),
+    ("round", round),
+    ("xmlattr", xmlattr),
 ];
 
 /// Binds positional and keyword arguments to Python-style parameters. `params[0]` is the filtered
@@ -93,7 +96,11 @@ pub(crate) fn bind(
         } else {
             format!("from {} to {}", required, params.len())
         };
-        let plural = if params.len() == 1 && required == 1 { "" } else { "s" };
+        let plural = if params.len() == 1 && required == 1 {
+            ""
+        } else {
+            "s"
+        };
         return Err(type_error(format!(
             "{fname}() takes {takes} positional argument{plural} but {} were given",
             positional.len()
@@ -181,7 +188,15 @@ pub(crate) fn splitlines(s: &str, keepends: bool) -> Vec<String> {
     while let Some(c) = chars.next() {
         let is_break = matches!(
             c,
-            '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}'
+            '\n' | '\r'
+                | '\x0b'
+                | '\x0c'
+                | '\x1c'
+                | '\x1d'
+                | '\x1e'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
         );
         if is_break {
             let mut end = String::from(c);
@@ -226,17 +241,26 @@ pub(crate) fn py_capitalize(s: &str) -> String {
 
 fn upper(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_upper", args, &["s"], 1)?;
-    Ok(keep_safety(&arg(&b, 0, JValue::default), py_upper(&sval(&b)?)))
+    Ok(keep_safety(
+        &arg(&b, 0, JValue::default),
+        py_upper(&sval(&b)?),
+    ))
 }
 
 fn lower(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_lower", args, &["s"], 1)?;
-    Ok(keep_safety(&arg(&b, 0, JValue::default), py_lower(&sval(&b)?)))
+    Ok(keep_safety(
+        &arg(&b, 0, JValue::default),
+        py_lower(&sval(&b)?),
+    ))
 }
 
 fn capitalize(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_capitalize", args, &["s"], 1)?;
-    Ok(keep_safety(&arg(&b, 0, JValue::default), py_capitalize(&sval(&b)?)))
+    Ok(keep_safety(
+        &arg(&b, 0, JValue::default),
+        py_capitalize(&sval(&b)?),
+    ))
 }
 
 /// Jinja2's title: words start after `-`, whitespace, `(`, `{`, `[` or `<`.
@@ -296,7 +320,12 @@ fn trim(_: &State, args: &[JValue]) -> Result<JValue, Error> {
 }
 
 fn default(_: &State, args: &[JValue]) -> Result<JValue, Error> {
-    let b = bind("do_default", args, &["value", "default_value", "boolean"], 1)?;
+    let b = bind(
+        "do_default",
+        args,
+        &["value", "default_value", "boolean"],
+        1,
+    )?;
     let value = arg(&b, 0, JValue::default);
     let boolean = truthy(&arg(&b, 2, || JValue::from(false)));
     if value.is_undefined() || (boolean && !truthy(&value)) {
@@ -355,7 +384,18 @@ fn forceescape(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     Ok(JValue::from_safe_string(html_escape(&sval(&b)?)))
 }
 
-fn replace(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+/// Refuses to build a string of `bytes` bytes past the limit, and pays fuel for it up front.
+pub(crate) fn ensure_size(state: &State, bytes: usize) -> Result<(), Error> {
+    const MAX_BUILT: usize = 32 * 1024 * 1024;
+    if bytes > MAX_BUILT {
+        return Err(super::errors::limit(format!(
+            "result of {bytes} bytes is larger than the limit of {MAX_BUILT}"
+        )));
+    }
+    state.consume_fuel((bytes / 64) as u64)
+}
+
+fn replace(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_replace", args, &["s", "old", "new", "count"], 3)?;
     let s = sval(&b)?;
     let old = py_str(&arg(&b, 1, JValue::default))?;
@@ -366,6 +406,15 @@ fn replace(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     } else {
         int_arg(&count, "count")?
     };
+    let hits = if old.is_empty() {
+        s.chars().count() + 1
+    } else {
+        s.matches(old.as_str()).count()
+    };
+    ensure_size(
+        state,
+        s.len().saturating_add(hits.saturating_mul(new.len())),
+    )?;
     Ok(keep_safety(
         &arg(&b, 0, JValue::default),
         py_replace(&s, &old, &new, count),
@@ -374,7 +423,11 @@ fn replace(_: &State, args: &[JValue]) -> Result<JValue, Error> {
 
 /// Python's `str.replace(old, new, count)`; an empty `old` inserts between characters.
 pub(crate) fn py_replace(s: &str, old: &str, new: &str, count: i64) -> String {
-    let limit = if count < 0 { usize::MAX } else { count as usize };
+    let limit = if count < 0 {
+        usize::MAX
+    } else {
+        count as usize
+    };
     if old.is_empty() {
         let mut out = String::new();
         let mut n = 0;
@@ -455,6 +508,7 @@ fn center(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_center", args, &["value", "width"], 1)?;
     let s = sval(&b)?;
     let width = int_arg(&arg(&b, 1, || JValue::from(80)), "width")?;
+    pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
     Ok(JValue::from(py_center(&s, width, ' ')))
 }
 
@@ -473,25 +527,38 @@ pub(crate) fn py_center(s: &str, width: i64, fill: char) -> String {
     out
 }
 
-fn indent(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+fn indent(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_indent", args, &["s", "width", "first", "blank"], 1)?;
     let mut s = sval(&b)?;
     let width = arg(&b, 1, || JValue::from(4));
     let indention = match width.as_str() {
         Some(w) => w.to_owned(),
-        None => " ".repeat(int_arg(&width, "width")?.clamp(0, 1 << 20) as usize),
+        None => " ".repeat(pyfmt::checked_width(
+            usize::try_from(int_arg(&width, "width")?).unwrap_or(0),
+        )?),
     };
     let first = truthy(&arg(&b, 2, || JValue::from(false)));
     let blank = truthy(&arg(&b, 3, || JValue::from(false)));
     s.push('\n');
     let lines = splitlines(&s, false);
+    ensure_size(
+        state,
+        s.len()
+            .saturating_add(lines.len().saturating_mul(indention.len())),
+    )?;
     let mut rv = if blank {
         lines.join(&format!("\n{indention}"))
     } else {
         let mut it = lines.into_iter();
         let mut rv = it.next().unwrap_or_default();
         let rest: Vec<String> = it
-            .map(|l| if l.is_empty() { l } else { format!("{indention}{l}") })
+            .map(|l| {
+                if l.is_empty() {
+                    l
+                } else {
+                    format!("{indention}{l}")
+                }
+            })
             .collect();
         if !rest.is_empty() {
             rv.push('\n');
@@ -509,7 +576,13 @@ fn wordwrap(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind(
         "do_wordwrap",
         args,
-        &["s", "width", "break_long_words", "wrapstring", "break_on_hyphens"],
+        &[
+            "s",
+            "width",
+            "break_long_words",
+            "wrapstring",
+            "break_on_hyphens",
+        ],
         1,
     )?;
     let s = sval(&b)?;
@@ -561,7 +634,11 @@ fn striptags(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     } else {
         value
     };
-    let collapsed = value.split(py_isspace).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+    let collapsed = value
+        .split(py_isspace)
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
     Ok(JValue::from(pyfmt::html_unescape(&collapsed)))
 }
 
@@ -654,7 +731,11 @@ pub(crate) fn parse_py_int(s: &str, base: u32) -> Option<i128> {
     if base == 0 {
         base = 10;
     }
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
         return None;
     }
     let clean: String = digits.chars().filter(|c| *c != '_').collect();
@@ -668,7 +749,11 @@ pub(crate) fn parse_py_float(s: &str) -> Option<f64> {
     let lower = t.to_ascii_lowercase();
     let unsigned = lower.trim_start_matches(['+', '-']);
     if matches!(unsigned, "inf" | "infinity" | "nan") {
-        let v = if unsigned == "nan" { f64::NAN } else { f64::INFINITY };
+        let v = if unsigned == "nan" {
+            f64::NAN
+        } else {
+            f64::INFINITY
+        };
         return Some(if lower.starts_with('-') { -v } else { v });
     }
     if t.is_empty() || t.starts_with('_') || t.ends_with('_') || t.contains("__") {
@@ -690,7 +775,11 @@ fn int(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let default = arg(&b, 1, || JValue::from(0));
     let base = int_arg(&arg(&b, 2, || JValue::from(10)), "base")?;
     if let Some(s) = v.as_str() {
-        if let Some(i) = u32::try_from(base).ok().filter(|b| *b == 0 || (2..=36).contains(b)).and_then(|b| parse_py_int(s, b)) {
+        if let Some(i) = u32::try_from(base)
+            .ok()
+            .filter(|b| *b == 0 || (2..=36).contains(b))
+            .and_then(|b| parse_py_int(s, b))
+        {
             return Ok(JValue::from(i));
         }
         return Ok(match parse_py_float(s) {
@@ -712,7 +801,9 @@ fn int(_: &State, args: &[JValue]) -> Result<JValue, Error> {
             _ => Ok(default),
         };
     }
-    if v.downcast_object_ref::<super::convert::BigIntObj>().is_some() {
+    if v.downcast_object_ref::<super::convert::BigIntObj>()
+        .is_some()
+    {
         return Ok(v);
     }
     Ok(default)
@@ -756,10 +847,16 @@ fn round(_: &State, args: &[JValue]) -> Result<JValue, Error> {
             if precision >= 0 {
                 return Ok(JValue::from(i));
             }
-            let p = 10i128.checked_pow(precision.unsigned_abs() as u32).unwrap_or(i128::MAX);
+            let p = 10i128
+                .checked_pow(precision.unsigned_abs() as u32)
+                .unwrap_or(i128::MAX);
             let q = i.div_euclid(p);
             let r = i.rem_euclid(p);
-            let q = if r * 2 > p || (r * 2 == p && q % 2 != 0) { q + 1 } else { q };
+            let q = if r * 2 > p || (r * 2 == p && q % 2 != 0) {
+                q + 1
+            } else {
+                q
+            };
             return Ok(JValue::from(q.saturating_mul(p)));
         }
         let Some(f) = as_num(&v) else {
@@ -778,7 +875,11 @@ fn round(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     };
     let scale = 10f64.powi(precision.clamp(-400, 400) as i32);
     let scaled = f * scale;
-    let r = if method == "ceil" { scaled.ceil() } else { scaled.floor() };
+    let r = if method == "ceil" {
+        scaled.ceil()
+    } else {
+        scaled.floor()
+    };
     Ok(JValue::from(r / scale))
 }
 
@@ -795,7 +896,11 @@ pub(crate) fn py_round(f: f64, ndigits: i64) -> f64 {
     let scale = 10f64.powi((-ndigits).min(400) as i32);
     let y = f / scale;
     let r = y.round();
-    let r = if (y - y.trunc()).abs() == 0.5 { 2.0 * (y / 2.0).round() } else { r };
+    let r = if (y - y.trunc()).abs() == 0.5 {
+        2.0 * (y / 2.0).round()
+    } else {
+        r
+    };
     r * scale
 }
 
@@ -803,8 +908,12 @@ fn filesizeformat(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_filesizeformat", args, &["value", "binary"], 1)?;
     let v = arg(&b, 0, JValue::default);
     let bytes = match v.as_str() {
-        Some(s) => parse_py_float(s)
-            .ok_or_else(|| value_error(format!("could not convert string to float: {}", py_repr(&v).unwrap_or_default())))?,
+        Some(s) => parse_py_float(s).ok_or_else(|| {
+            value_error(format!(
+                "could not convert string to float: {}",
+                py_repr(&v).unwrap_or_default()
+            ))
+        })?,
         None => as_num(&v).ok_or_else(|| {
             type_error(format!(
                 "float() argument must be a string or a real number, not '{}'",
@@ -823,7 +932,11 @@ fn filesizeformat(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         return Ok(JValue::from("1 Byte"));
     }
     if bytes < base {
-        let shown = if bytes.is_finite() { format!("{}", bytes.trunc() as i128) } else { float_repr(bytes) };
+        let shown = if bytes.is_finite() {
+            format!("{}", bytes.trunc() as i128)
+        } else {
+            float_repr(bytes)
+        };
         return Ok(JValue::from(format!("{shown} Bytes")));
     }
     let mut unit = base;
@@ -833,7 +946,11 @@ fn filesizeformat(_: &State, args: &[JValue]) -> Result<JValue, Error> {
             return Ok(JValue::from(format!("{:.1} {prefix}", base * bytes / unit)));
         }
     }
-    Ok(JValue::from(format!("{:.1} {}", base * bytes / unit, prefixes[7])))
+    Ok(JValue::from(format!(
+        "{:.1} {}",
+        base * bytes / unit,
+        prefixes[7]
+    )))
 }
 
 fn format(_: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -842,7 +959,9 @@ fn format(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         _ => (args, None),
     };
     let Some((value, rest)) = positional.split_first() else {
-        return Err(type_error("do_format() missing 1 required positional argument: 'value'"));
+        return Err(type_error(
+            "do_format() missing 1 required positional argument: 'value'",
+        ));
     };
     let has_kwargs = kwargs.as_ref().is_some_and(|k| k.len().unwrap_or(0) > 0);
     if !rest.is_empty() && has_kwargs {
@@ -871,7 +990,9 @@ fn tojson(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     } else if let Some(s) = indent.as_str() {
         Some(s.to_owned())
     } else if is_int(&indent) || indent.kind() == ValueKind::Bool {
-        Some(" ".repeat(int_arg(&indent, "indent")?.clamp(0, 1 << 16) as usize))
+        Some(" ".repeat(pyfmt::checked_width(
+            usize::try_from(int_arg(&indent, "indent")?).unwrap_or(0),
+        )?))
     } else {
         Some(py_str(&indent)?)
     };
@@ -896,9 +1017,16 @@ fn xmlattr(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         }
         let k = py_str(&key)?;
         if k.is_empty() || k.chars().any(|c| c.is_whitespace() || "/>=".contains(c)) {
-            return Err(value_error(format!("Invalid character in attribute name: {}", py_repr(&key)?)));
+            return Err(value_error(format!(
+                "Invalid character in attribute name: {}",
+                py_repr(&key)?
+            )));
         }
-        items.push(format!("{}=\"{}\"", html_escape(&k), html_escape(&py_str(&value)?)));
+        items.push(format!(
+            "{}=\"{}\"",
+            html_escape(&k),
+            html_escape(&py_str(&value)?)
+        ));
     }
     let mut rv = items.join(" ");
     if autospace && !rv.is_empty() {

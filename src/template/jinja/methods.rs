@@ -5,7 +5,9 @@ use minijinja::value::{Value as JValue, ValueKind};
 use minijinja::{Error, ErrorKind as MjKind, State};
 
 use super::errors::{type_error, undefined_error, value_error};
-use super::filters::{bind, arg, py_capitalize, py_center, py_isspace, py_replace, py_strip, splitlines};
+use super::filters::{
+    arg, bind, py_capitalize, py_center, py_isspace, py_replace, py_strip, splitlines,
+};
 use super::objects::{DictView, ViewKind};
 use super::pyfmt::str_format;
 use super::pyops::{index_arg, py_eq, truthy};
@@ -28,7 +30,9 @@ pub(crate) fn call_method(
         None => {
             // pycompat covers the rest of the str predicates (`isalnum`, ...).
             if value.kind() == ValueKind::String {
-                match minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args) {
+                match minijinja_contrib::pycompat::unknown_method_callback(
+                    state, value, method, args,
+                ) {
                     Err(e) if e.kind() == MjKind::UnknownMethod => {}
                     other => return other,
                 }
@@ -45,9 +49,9 @@ pub(crate) fn call_method(
 }
 
 fn strs(v: &JValue, what: &str) -> Result<String, Error> {
-    v.as_str().map(str::to_owned).ok_or_else(|| {
-        type_error(format!("{what} must be str, not {}", py_type_name(v)))
-    })
+    v.as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| type_error(format!("{what} must be str, not {}", py_type_name(v))))
 }
 
 fn opt_chars(b: &[Option<JValue>], i: usize) -> Result<Option<String>, Error> {
@@ -56,7 +60,10 @@ fn opt_chars(b: &[Option<JValue>], i: usize) -> Result<Option<String>, Error> {
         Ok(None)
     } else {
         Ok(Some(v.as_str().map(str::to_owned).ok_or_else(|| {
-            type_error(format!("strip arg must be None or str, not {}", py_type_name(&v)))
+            type_error(format!(
+                "strip arg must be None or str, not {}",
+                py_type_name(&v)
+            ))
         })?))
     }
 }
@@ -67,14 +74,20 @@ fn str_list(items: Vec<String>) -> JValue {
 
 /// Python's `str.split(sep, maxsplit)`.
 fn py_split(s: &str, sep: Option<&str>, maxsplit: i64) -> Result<Vec<String>, Error> {
-    let limit = if maxsplit < 0 { usize::MAX } else { maxsplit as usize };
+    let limit = if maxsplit < 0 {
+        usize::MAX
+    } else {
+        maxsplit as usize
+    };
     match sep {
         Some("") => Err(value_error("empty separator")),
         Some(sep) => {
             if limit == usize::MAX {
                 Ok(s.split(sep).map(str::to_owned).collect())
             } else {
-                Ok(s.splitn(limit.saturating_add(1), sep).map(str::to_owned).collect())
+                Ok(s.splitn(limit.saturating_add(1), sep)
+                    .map(str::to_owned)
+                    .collect())
             }
         }
         None => {
@@ -101,7 +114,10 @@ fn py_rsplit(s: &str, sep: Option<&str>, maxsplit: i64) -> Result<Vec<String>, E
     match sep {
         Some("") => Err(value_error("empty separator")),
         Some(sep) => {
-            let mut v: Vec<String> = s.rsplitn(maxsplit as usize + 1, sep).map(str::to_owned).collect();
+            let mut v: Vec<String> = s
+                .rsplitn(maxsplit as usize + 1, sep)
+                .map(str::to_owned)
+                .collect();
             v.reverse();
             Ok(v)
         }
@@ -113,7 +129,9 @@ fn py_rsplit(s: &str, sep: Option<&str>, maxsplit: i64) -> Result<Vec<String>, E
                     out.push(rest.to_owned());
                     break;
                 }
-                let start = rest.rfind(py_isspace).map_or(0, |i| i + rest[i..].chars().next().map_or(1, char::len_utf8));
+                let start = rest.rfind(py_isspace).map_or(0, |i| {
+                    i + rest[i..].chars().next().map_or(1, char::len_utf8)
+                });
                 out.push(rest[start..].to_owned());
                 rest = rest[..start].trim_end_matches(py_isspace);
             }
@@ -137,7 +155,11 @@ fn char_bounds(s: &str, b: &[Option<JValue>], i: usize) -> Result<(usize, usize)
     };
     let start = norm(b.get(i).cloned().flatten(), 0)?;
     let end = norm(b.get(i + 1).cloned().flatten(), n)?;
-    let to_byte = |ci: i64| s.char_indices().nth(ci as usize).map_or(s.len(), |(bi, _)| bi);
+    let to_byte = |ci: i64| {
+        s.char_indices()
+            .nth(ci as usize)
+            .map_or(s.len(), |(bi, _)| bi)
+    };
     Ok((to_byte(start), to_byte(end.max(start))))
 }
 
@@ -145,7 +167,13 @@ fn prefix_test(s: &str, b: &[Option<JValue>], name: &str, ends: bool) -> Result<
     let (start, end) = char_bounds(s, b, 2)?;
     let hay = &s[start..end.max(start)];
     let probe = arg(b, 1, JValue::default);
-    let check = |p: &str| if ends { hay.ends_with(p) } else { hay.starts_with(p) };
+    let check = |p: &str| {
+        if ends {
+            hay.ends_with(p)
+        } else {
+            hay.starts_with(p)
+        }
+    };
     if let Some(p) = probe.as_str() {
         return Ok(JValue::from(check(p)));
     }
@@ -224,7 +252,11 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             "split" | "rsplit" => {
                 let b = bindp(&["self", "sep", "maxsplit"], 1)?;
                 let sep = arg(&b, 1, || JValue::from(()));
-                let sep = if sep.is_none() { None } else { Some(strs(&sep, "must be str or None")?) };
+                let sep = if sep.is_none() {
+                    None
+                } else {
+                    Some(strs(&sep, "must be str or None")?)
+                };
                 let maxsplit = index_arg(&arg(&b, 2, || JValue::from(-1)), "")?;
                 let parts = if method == "split" {
                     py_split(s, sep.as_deref(), maxsplit)?
@@ -254,13 +286,23 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
                 let (start, end) = char_bounds(s, &b, 2)?;
                 let hay = &s[start..end.max(start)];
                 if method == "count" {
-                    let n = if sub.is_empty() { hay.chars().count() + 1 } else { hay.matches(sub.as_str()).count() };
+                    let n = if sub.is_empty() {
+                        hay.chars().count() + 1
+                    } else {
+                        hay.matches(sub.as_str()).count()
+                    };
                     return Ok(JValue::from(n));
                 }
-                let found = if method.starts_with('r') { hay.rfind(sub.as_str()) } else { hay.find(sub.as_str()) };
+                let found = if method.starts_with('r') {
+                    hay.rfind(sub.as_str())
+                } else {
+                    hay.find(sub.as_str())
+                };
                 match found {
                     Some(i) => JValue::from(char_pos(s, start + i)),
-                    None if method.contains("index") => return Err(value_error("substring not found")),
+                    None if method.contains("index") => {
+                        return Err(value_error("substring not found"))
+                    }
                     None => JValue::from(-1),
                 }
             }
@@ -290,11 +332,14 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             }
             "center" | "ljust" | "rjust" => {
                 let b = bindp(&["self", "width", "fillchar"], 2)?;
-                let width = index_arg(&arg(&b, 1, JValue::default), "")?.min(1 << 20);
+                let width = index_arg(&arg(&b, 1, JValue::default), "")?;
+                super::pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
                 let fill = strs(&arg(&b, 2, || JValue::from(" ")), "fillchar")?;
                 let mut fc = fill.chars();
                 let (Some(fill), None) = (fc.next(), fc.next()) else {
-                    return Err(type_error("The fill character must be exactly one character long"));
+                    return Err(type_error(
+                        "The fill character must be exactly one character long",
+                    ));
                 };
                 let len = s.chars().count() as i64;
                 let pad = (width - len).max(0) as usize;
@@ -307,7 +352,8 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             }
             "zfill" => {
                 let b = bindp(&["self", "width"], 2)?;
-                let width = index_arg(&arg(&b, 1, JValue::default), "")?.min(1 << 20);
+                let width = index_arg(&arg(&b, 1, JValue::default), "")?;
+                super::pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
                 let len = s.chars().count() as i64;
                 let pad = (width - len).max(0) as usize;
                 let (sign, digits) = match s.strip_prefix(['-', '+']) {
@@ -322,7 +368,11 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
                 if sep.is_empty() {
                     return Err(value_error("empty separator"));
                 }
-                let found = if method == "partition" { s.find(sep.as_str()) } else { s.rfind(sep.as_str()) };
+                let found = if method == "partition" {
+                    s.find(sep.as_str())
+                } else {
+                    s.rfind(sep.as_str())
+                };
                 let parts = match found {
                     Some(i) => [&s[..i], sep.as_str(), &s[i + sep.len()..]],
                     None if method == "partition" => [s, "", ""],
@@ -362,7 +412,9 @@ fn py_title(s: &str) -> String {
         } else {
             out.extend(c.to_uppercase());
         }
-        prev_cased = c.is_lowercase() || c.is_uppercase() || (c.is_alphabetic() && !c.is_ascii() && c.to_uppercase().next() != Some(c));
+        prev_cased = c.is_lowercase()
+            || c.is_uppercase()
+            || (c.is_alphabetic() && !c.is_ascii() && c.to_uppercase().next() != Some(c));
     }
     out
 }
@@ -372,7 +424,10 @@ fn dict_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValu
     full.extend_from_slice(args);
     let view = |kind| -> Result<JValue, Error> {
         bind(&format!("dict.{method}"), &full, &["self"], 1)?;
-        Ok(JValue::from_object(DictView { kind, map: v.clone() }))
+        Ok(JValue::from_object(DictView {
+            kind,
+            map: v.clone(),
+        }))
     };
     Some(match method {
         "items" => view(ViewKind::Items),
@@ -382,7 +437,11 @@ fn dict_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValu
             let b = bind("get", &full, &["self", "key", "default"], 2)?;
             let key = arg(&b, 1, JValue::default);
             let found = v.get_item(&key).unwrap_or_default();
-            Ok(if found.is_undefined() { arg(&b, 2, || JValue::from(())) } else { found })
+            Ok(if found.is_undefined() {
+                arg(&b, 2, || JValue::from(()))
+            } else {
+                found
+            })
         })(),
         "copy" => (|| {
             bind("copy", &full, &["self"], 1)?;
@@ -406,7 +465,10 @@ fn list_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValu
             let x = arg(&b, 1, JValue::default);
             match v.try_iter()?.position(|i| py_eq(&i, &x)) {
                 Some(i) => Ok(JValue::from(i)),
-                None => Err(value_error(format!("{} is not in list", super::print::py_repr(&x)?))),
+                None => Err(value_error(format!(
+                    "{} is not in list",
+                    super::print::py_repr(&x)?
+                ))),
             }
         })(),
         "copy" => Ok(v.clone()),

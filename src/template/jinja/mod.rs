@@ -33,34 +33,36 @@ pub(crate) use convert::to_jinja_value;
 /// Rendered output larger than this fails with `LimitExceeded` (fuel bounds it on the way).
 const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
 
+self_cell::self_cell!(
+    /// The normalised source text and the template compiled from it, which borrows it.
+    struct Cell {
+        owner: source::Normalized,
+        #[not_covariant]
+        dependent: CompiledTemplate,
+    }
+);
+
 /// A parsed template, reusable across renders and threads.
 pub struct Compiled {
-    // Declared before `source`: it borrows from it and must be dropped first.
-    template: CompiledTemplate<'static>,
-    source: source::Normalized,
+    cell: Cell,
 }
 
 pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
-    let normalized = source::Normalized::new(source);
-    // SAFETY: the text lives in a heap allocation owned by `Normalized`, which never mutates or
-    // moves it and is stored next to the template in `Compiled`; the template (declared first)
-    // is dropped before it, and no reference with this lifetime leaves `Compiled`: rendering
-    // returns owned strings and errors.
-    let text: &'static str = unsafe { &*(normalized.text() as *const str) };
-    let mut template = CompiledTemplate::new("<template>", text, &env::template_config())
-        .map_err(|e| normalized.fix_range(errors::map_error(&e, |_| None)))?;
-    env::check_names(&template).map_err(|e| normalized.fix_range(e))?;
-    rewrite(&mut template);
-    Ok(Compiled {
-        template,
-        source: normalized,
-    })
+    let cell = Cell::try_new(source::Normalized::new(source), |normalized| {
+        let mut template =
+            CompiledTemplate::new("<template>", normalized.text(), &env::template_config())
+                .map_err(|e| normalized.fix_range(errors::map_error(&e, |_| None)))?;
+        env::check_names(&template).map_err(|e| normalized.fix_range(e))?;
+        rewrite(&mut template);
+        Ok::<_, TemplateError>(template)
+    })?;
+    Ok(Compiled { cell })
 }
 
 /// Swaps minijinja's operators for calls to our Python ones, one instruction for one so that
 /// jump targets and source spans stay valid.
-fn rewrite(template: &mut CompiledTemplate<'static>) {
-    let rewrite_one = |instrs: &mut minijinja::machinery::Instructions<'static>| {
+fn rewrite(template: &mut CompiledTemplate<'_>) {
+    let rewrite_one = |instrs: &mut minijinja::machinery::Instructions<'_>| {
         let mut pc = 0u32;
         while let Some(instr) = instrs.get_mut(pc) {
             if let Some(new) = ops::replacement(instr) {
@@ -78,18 +80,18 @@ fn rewrite(template: &mut CompiledTemplate<'static>) {
 pub fn render(c: &Compiled, vars: &minijinja::Value) -> Result<String, TemplateError> {
     let env = env::base();
     let mut rendered = String::new();
-    let result = {
+    let result = c.cell.with_dependent(|_, template| {
         let mut out = make_string_output(&mut rendered);
         eval(
             env,
-            &c.template.instructions,
+            &template.instructions,
             vars.clone(),
-            &c.template.blocks,
+            &template.blocks,
             &mut out,
             AutoEscape::None,
         )
         .map(|_| ())
-    };
+    });
     match result {
         Ok(()) if rendered.len() > MAX_OUTPUT_BYTES => Err(TemplateError::new(
             ErrorKind::LimitExceeded,
@@ -99,7 +101,7 @@ pub fn render(c: &Compiled, vars: &minijinja::Value) -> Result<String, TemplateE
         Err(e) => {
             tracing::debug!(error = %e, "jinja2 render failed");
             let err = errors::map_error(&e, |expr| undefined::describe(env, vars, expr));
-            Err(c.source.fix_range(err))
+            Err(c.cell.borrow_owner().fix_range(err))
         }
     }
 }

@@ -63,9 +63,7 @@ impl Object for Range {
         let idx = i64::try_from(key.clone()).ok()?;
         let len = self.len as i64;
         let idx = if idx < 0 { idx + len } else { idx };
-        (0..len)
-            .contains(&idx)
-            .then(|| self.item(idx as usize))
+        (0..len).contains(&idx).then(|| self.item(idx as usize))
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
@@ -190,7 +188,9 @@ pub(crate) struct Cycler {
 impl Cycler {
     pub(crate) fn new(items: Vec<JValue>) -> Result<Cycler, Error> {
         if items.is_empty() {
-            return Err(super::errors::runtime_error("at least one item has to be provided"));
+            return Err(super::errors::runtime_error(
+                "at least one item has to be provided",
+            ));
         }
         Ok(Cycler {
             items,
@@ -271,7 +271,11 @@ impl Object for Joiner {
         ObjectRepr::Plain
     }
 
-    fn call(self: &Arc<Self>, _state: &mut State<'_, '_>, args: &[JValue]) -> Result<JValue, Error> {
+    fn call(
+        self: &Arc<Self>,
+        _state: &mut State<'_, '_>,
+        args: &[JValue],
+    ) -> Result<JValue, Error> {
         if !args.is_empty() {
             return Err(type_error(format!(
                 "Joiner.__call__() takes 1 positional argument but {} were given",
@@ -310,7 +314,10 @@ pub(crate) fn own_type_name(v: &JValue) -> Option<&'static str> {
         Some("jinja2.utils.Cycler")
     } else if v.downcast_object_ref::<Joiner>().is_some() {
         Some("jinja2.utils.Joiner")
-    } else if v.downcast_object_ref::<super::convert::BigIntObj>().is_some() {
+    } else if v
+        .downcast_object_ref::<super::convert::BigIntObj>()
+        .is_some()
+    {
         Some("int")
     } else {
         None

@@ -9,7 +9,6 @@ use minijinja::{Environment, Error, State};
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use minijinja::machinery::Instruction;
 use super::convert::{bigint_value, BigIntObj};
 use super::errors::{limit, py_err, type_error, undefined_use};
 use super::print::{as_f64, py_str};
@@ -17,6 +16,7 @@ use super::pyops::{is_float, py_cmp, py_list};
 use super::tests_builtin::py_contains;
 use super::undefined::py_type_name;
 use crate::template::ErrorKind;
+use minijinja::machinery::Instruction;
 
 /// Strings and lists built by `*` and `+` beyond this many bytes/items fail with LimitExceeded.
 const MAX_BUILT: usize = 32 * 1024 * 1024;
@@ -76,7 +76,9 @@ pub(crate) fn register(env: &mut Environment<'static>) {
         (MOD, modulo),
         (POW, pow),
         (LT, |_, a, b| compare(a, b, "<", |o| o == Ordering::Less)),
-        (LE, |_, a, b| compare(a, b, "<=", |o| o != Ordering::Greater)),
+        (LE, |_, a, b| {
+            compare(a, b, "<=", |o| o != Ordering::Greater)
+        }),
         (GT, |_, a, b| compare(a, b, ">", |o| o == Ordering::Greater)),
         (GE, |_, a, b| compare(a, b, ">=", |o| o != Ordering::Less)),
         (CONCAT, concat),
@@ -86,7 +88,9 @@ pub(crate) fn register(env: &mut Environment<'static>) {
         }),
     ];
     for &(name, f) in ops {
-        env.add_function(name, move |state: &State, a: JValue, b: JValue| f(state, &a, &b));
+        env.add_function(name, move |state: &State, a: JValue, b: JValue| {
+            f(state, &a, &b)
+        });
     }
     env.add_function(BUILD_MAP, build_map);
 }
@@ -118,7 +122,10 @@ fn float(v: &JValue) -> Result<Option<f64>, Error> {
     if let Some(b) = v.downcast_object_ref::<BigIntObj>() {
         return match b.0.to_f64().filter(|f| f.is_finite()) {
             Some(f) => Ok(Some(f)),
-            None => Err(py_err(ErrorKind::OverflowError, "int too large to convert to float")),
+            None => Err(py_err(
+                ErrorKind::OverflowError,
+                "int too large to convert to float",
+            )),
         };
     }
     Ok(match v.kind() {
@@ -173,7 +180,11 @@ fn add(state: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
     if let (Some(x), Some(y)) = (a.as_str(), b.as_str()) {
         charge(state, x.len() + y.len())?;
         let s = format!("{x}{y}");
-        return Ok(if a.is_safe() { JValue::from_safe_string(s) } else { JValue::from(s) });
+        return Ok(if a.is_safe() {
+            JValue::from_safe_string(s)
+        } else {
+            JValue::from(s)
+        });
     }
     if (is_list(a) && is_list(b)) || (a.is_tuple() && b.is_tuple()) {
         let mut items = py_list(a)?;
@@ -222,7 +233,11 @@ fn repeat_count(n: &JValue) -> Option<usize> {
         return None;
     }
     let n = big(n)?;
-    Some(if n.is_negative() { 0 } else { n.to_usize().unwrap_or(usize::MAX) })
+    Some(if n.is_negative() {
+        0
+    } else {
+        n.to_usize().unwrap_or(usize::MAX)
+    })
 }
 
 fn mul(state: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
@@ -240,7 +255,9 @@ fn mul(state: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
     } else {
         (b, a)
     };
-    if matches!(seq.kind(), ValueKind::String | ValueKind::Seq) && (is_list(seq) || seq.is_tuple() || seq.kind() == ValueKind::String) {
+    if matches!(seq.kind(), ValueKind::String | ValueKind::Seq)
+        && (is_list(seq) || seq.is_tuple() || seq.kind() == ValueKind::String)
+    {
         let Some(count) = repeat_count(n) else {
             return Err(type_error(format!(
                 "can't multiply sequence by non-int of type '{}'",
@@ -251,7 +268,11 @@ fn mul(state: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
             let total = s.len().saturating_mul(count);
             charge(state, total)?;
             let r = s.repeat(count);
-            return Ok(if seq.is_safe() { JValue::from_safe_string(r) } else { JValue::from(r) });
+            return Ok(if seq.is_safe() {
+                JValue::from_safe_string(r)
+            } else {
+                JValue::from(r)
+            });
         }
         let items = py_list(seq)?;
         let total = items.len().saturating_mul(count);
@@ -291,7 +312,10 @@ fn div(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
     }
     if let (Some(x), Some(y)) = (float(a)?, float(b)?) {
         if y == 0.0 {
-            return Err(py_err(ErrorKind::ZeroDivisionError, "float division by zero"));
+            return Err(py_err(
+                ErrorKind::ZeroDivisionError,
+                "float division by zero",
+            ));
         }
         return Ok(JValue::from(x / y));
     }
@@ -335,13 +359,19 @@ fn float_div_rem(x: f64, y: f64) -> (f64, f64) {
 fn floordiv(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
     if let (Some(x), Some(y)) = (big(a), big(b)) {
         if y.is_zero() {
-            return Err(py_err(ErrorKind::ZeroDivisionError, "integer division or modulo by zero"));
+            return Err(py_err(
+                ErrorKind::ZeroDivisionError,
+                "integer division or modulo by zero",
+            ));
         }
         return int_result(floor_div_rem(&x, &y).0);
     }
     if let (Some(x), Some(y)) = (float(a)?, float(b)?) {
         if y == 0.0 {
-            return Err(py_err(ErrorKind::ZeroDivisionError, "float floor division by zero"));
+            return Err(py_err(
+                ErrorKind::ZeroDivisionError,
+                "float floor division by zero",
+            ));
         }
         return Ok(JValue::from(float_div_rem(x, y).0));
     }
@@ -351,7 +381,10 @@ fn floordiv(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
 fn modulo(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
     if let (Some(x), Some(y)) = (big(a), big(b)) {
         if y.is_zero() {
-            return Err(py_err(ErrorKind::ZeroDivisionError, "integer modulo by zero"));
+            return Err(py_err(
+                ErrorKind::ZeroDivisionError,
+                "integer modulo by zero",
+            ));
         }
         return int_result(floor_div_rem(&x, &y).1);
     }
@@ -363,7 +396,11 @@ fn modulo(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
     }
     if let Some(fmt) = a.as_str() {
         // `"%s" % x` is Python's printf operator.
-        let args = if b.is_tuple() { py_list(b)? } else { vec![b.clone()] };
+        let args = if b.is_tuple() {
+            py_list(b)?
+        } else {
+            vec![b.clone()]
+        };
         return if b.kind() == ValueKind::Map {
             super::pyfmt::percent_format_map(fmt, b).map(JValue::from)
         } else {
@@ -390,7 +427,11 @@ fn pow(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
         if magnitude > BigInt::from(1) && (magnitude.bits().saturating_mul(e) > MAX_INT_BITS) {
             return Err(limit("integer result too large"));
         }
-        let e = u32::try_from(e).unwrap_or(if magnitude <= BigInt::from(1) { 2 + (e % 2) as u32 } else { u32::MAX });
+        let e = u32::try_from(e).unwrap_or(if magnitude <= BigInt::from(1) {
+            2 + (e % 2) as u32
+        } else {
+            u32::MAX
+        });
         return int_result(x.pow(e));
     }
     if let (Some(x), Some(y)) = (float(a)?, float(b)?) {
@@ -402,7 +443,10 @@ fn pow(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
         }
         let r = x.powf(y);
         if r.is_infinite() && x.is_finite() && y.is_finite() {
-            return Err(py_err(ErrorKind::OverflowError, "(34, 'Numerical result out of range')"));
+            return Err(py_err(
+                ErrorKind::OverflowError,
+                "(34, 'Numerical result out of range')",
+            ));
         }
         return Ok(JValue::from(r));
     }
@@ -440,7 +484,10 @@ fn build_map(args: Rest<JValue>) -> Result<JValue, Error> {
     for pair in args.0.chunks(2) {
         let [key, value] = pair else { continue };
         if matches!(key.kind(), ValueKind::Seq | ValueKind::Map) && !key.is_tuple() {
-            return Err(type_error(format!("unhashable type: '{}'", short_type(key))));
+            return Err(type_error(format!(
+                "unhashable type: '{}'",
+                short_type(key)
+            )));
         }
         pairs.push((key.clone(), value.clone()));
     }

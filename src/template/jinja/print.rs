@@ -14,6 +14,10 @@ use crate::py::{float_repr, repr_str};
 /// depth bound stops a namespace that contains itself (and keeps the stack small).
 const MAX_DEPTH: usize = 200;
 
+/// Printing a value that grows past this many bytes fails (a namespace holding itself twice
+/// would otherwise print exponentially).
+const MAX_PRINTED: usize = 32 * 1024 * 1024;
+
 /// `str(v)` as Jinja2 computes it (`Undefined` prints as nothing).
 pub(crate) fn py_str(v: &JValue) -> Result<String, Error> {
     if let Some(s) = v.as_str() {
@@ -73,6 +77,9 @@ fn write_number(out: &mut String, v: &JValue) -> bool {
 pub(crate) fn write_repr(out: &mut String, v: &JValue, depth: usize) -> Result<(), Error> {
     if depth > MAX_DEPTH {
         return Err(limit("value nested too deeply to print"));
+    }
+    if out.len() > MAX_PRINTED {
+        return Err(limit("value too large to print"));
     }
     match v.kind() {
         ValueKind::Undefined => out.push_str("Undefined"),
@@ -172,7 +179,10 @@ fn write_object(out: &mut String, v: &JValue, depth: usize) -> Result<(), Error>
         // minijinja's loop counts from 0, Jinja2's `LoopContext` repr from 1.
         let idx = idx.parse::<usize>().map_or(0, |i| i + 1);
         let _ = write!(out, "<LoopContext {idx}/{len}>");
-    } else if let Some(name) = shown.strip_prefix("<macro ").and_then(|r| r.strip_suffix('>')) {
+    } else if let Some(name) = shown
+        .strip_prefix("<macro ")
+        .and_then(|r| r.strip_suffix('>'))
+    {
         let _ = write!(out, "<Macro {}>", repr_str(name));
     } else {
         match v.kind() {
@@ -194,8 +204,25 @@ fn is_native_map(v: &JValue) -> bool {
         .is_some()
 }
 
-/// minijinja's `Namespace` type is private; its debug form names it.
+/// minijinja's `Namespace` type is private; its debug form starts with its name. Only that
+/// prefix is formatted: a namespace may contain itself.
 fn is_namespace(v: &JValue) -> bool {
-    v.as_object()
-        .is_some_and(|o| format!("{o:?}").starts_with("Namespace"))
+    struct Prefix(String);
+    impl Write for Prefix {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let room = 9usize.saturating_sub(self.0.len());
+            self.0.extend(s.chars().take(room));
+            if self.0.len() >= 9 {
+                Err(std::fmt::Error)
+            } else {
+                Ok(())
+            }
+        }
+    }
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    let mut p = Prefix(String::new());
+    let _ = write!(p, "{o:?}");
+    p.0.starts_with("Namespace")
 }

@@ -25,8 +25,18 @@ pub(crate) struct Spec {
     ty: Option<char>,
 }
 
-/// Caps widths and precisions so a format cannot allocate without bound.
-const MAX_WIDTH: usize = 1 << 20;
+/// Widths and precisions above this fail with LimitExceeded, so a format cannot allocate
+/// without bound.
+pub(crate) const MAX_WIDTH: usize = 1 << 20;
+
+pub(crate) fn checked_width(w: usize) -> Result<usize, Error> {
+    if w > MAX_WIDTH {
+        return Err(super::errors::limit(format!(
+            "width {w} is larger than the limit of {MAX_WIDTH}"
+        )));
+    }
+    Ok(w)
+}
 
 pub(crate) fn parse_spec(spec: &str) -> Result<Spec, Error> {
     let chars: Vec<char> = spec.chars().collect();
@@ -59,7 +69,7 @@ pub(crate) fn parse_spec(spec: &str) -> Result<Spec, Error> {
     }
     if i > start {
         let w: String = chars[start..i].iter().collect();
-        s.width = w.parse::<usize>().unwrap_or(MAX_WIDTH).min(MAX_WIDTH);
+        s.width = checked_width(w.parse::<usize>().unwrap_or(usize::MAX))?;
     }
     if i < chars.len() && matches!(chars[i], ',' | '_') {
         s.grouping = Some(chars[i]);
@@ -75,7 +85,7 @@ pub(crate) fn parse_spec(spec: &str) -> Result<Spec, Error> {
             return Err(value_error("Format specifier missing precision"));
         }
         let p: String = chars[start..i].iter().collect();
-        s.precision = Some(p.parse::<usize>().unwrap_or(MAX_WIDTH).min(MAX_WIDTH));
+        s.precision = Some(checked_width(p.parse::<usize>().unwrap_or(usize::MAX))?);
     }
     if i < chars.len() {
         s.ty = Some(chars[i]);
@@ -91,7 +101,7 @@ fn group(digits: &str, sep: char, every: usize) -> String {
     let mut out = String::new();
     let n = digits.len();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (n - i) % every == 0 {
+        if i > 0 && (n - i).is_multiple_of(every) {
             out.push(sep);
         }
         out.push(c);
@@ -127,7 +137,11 @@ fn fmt_exp(f: f64, prec: usize, upper: bool, alt: bool) -> String {
 fn fmt_general(f: f64, prec: usize, upper: bool, alt: bool) -> String {
     let p = if prec == 0 { 1 } else { prec };
     if f == 0.0 {
-        let mut s = if alt { format!("{:.*}", p - 1, 0.0) } else { "0".to_owned() };
+        let mut s = if alt {
+            format!("{:.*}", p - 1, 0.0)
+        } else {
+            "0".to_owned()
+        };
         if f.is_sign_negative() {
             s.insert(0, '-');
         }
@@ -171,13 +185,27 @@ fn special_float(f: f64, upper: bool) -> Option<String> {
     } else {
         return None;
     };
-    Some(if upper { s.to_uppercase() } else { s.to_owned() })
+    Some(if upper {
+        s.to_uppercase()
+    } else {
+        s.to_owned()
+    })
 }
 
 fn pad(body: String, sign: &str, spec: &Spec, default_align: char, numeric: bool) -> String {
     let len = body.chars().count() + sign.chars().count();
-    let align = spec.align.unwrap_or(if spec.zero && numeric { '=' } else { default_align });
-    let fill = spec.fill.unwrap_or(if spec.zero && numeric && spec.align.is_none() { '0' } else { ' ' });
+    let align = spec.align.unwrap_or(if spec.zero && numeric {
+        '='
+    } else {
+        default_align
+    });
+    let fill = spec
+        .fill
+        .unwrap_or(if spec.zero && numeric && spec.align.is_none() {
+            '0'
+        } else {
+            ' '
+        });
     if len >= spec.width {
         return format!("{sign}{body}");
     }
@@ -194,7 +222,10 @@ fn pad(body: String, sign: &str, spec: &Spec, default_align: char, numeric: bool
 /// Python's `format(value, spec)` for str, int, float, bool and None.
 pub(crate) fn format_value(v: &JValue, spec_text: &str) -> Result<String, Error> {
     let spec = parse_spec(spec_text)?;
-    if v.kind() == ValueKind::String || (spec.ty.is_none() && as_num(v).is_none()) || v.kind() == ValueKind::None {
+    if v.kind() == ValueKind::String
+        || (spec.ty.is_none() && as_num(v).is_none())
+        || v.kind() == ValueKind::None
+    {
         if v.kind() != ValueKind::String && !spec_text.is_empty() {
             return Err(type_error(format!(
                 "unsupported format string passed to {}.__format__",
@@ -222,10 +253,13 @@ fn format_number(v: &JValue, spec: &Spec) -> Result<String, Error> {
     let (neg, body) = match (ty, int_val) {
         (None | Some('d' | 'n'), Some(i)) if v.kind() != ValueKind::Bool || ty.is_some() => {
             let digits = i.unsigned_abs().to_string();
-            (i < 0, match spec.grouping {
-                Some(g) => group(&digits, g, 3),
-                None => digits,
-            })
+            (
+                i < 0,
+                match spec.grouping {
+                    Some(g) => group(&digits, g, 3),
+                    None => digits,
+                },
+            )
         }
         (None, Some(_)) => (false, py_str(v)?),
         (Some(c @ ('x' | 'X' | 'o' | 'b')), Some(i)) => {
@@ -240,12 +274,20 @@ fn format_number(v: &JValue, spec: &Spec) -> Result<String, Error> {
                 Some(g) => group(&digits, g, 4),
                 None => digits,
             };
-            (i < 0, if spec.alt { format!("{prefix}{digits}") } else { digits })
+            (
+                i < 0,
+                if spec.alt {
+                    format!("{prefix}{digits}")
+                } else {
+                    digits
+                },
+            )
         }
         (Some('c'), Some(i)) => {
-            let c = u32::try_from(i).ok().and_then(char::from_u32).ok_or_else(|| {
-                py_err(ErrorKind::OverflowError, "%c arg not in range(0x110000)")
-            })?;
+            let c = u32::try_from(i)
+                .ok()
+                .and_then(char::from_u32)
+                .ok_or_else(|| py_err(ErrorKind::OverflowError, "%c arg not in range(0x110000)"))?;
             (false, c.to_string())
         }
         (Some(c @ ('x' | 'X' | 'o' | 'b' | 'c' | 'd')), None) => {
@@ -269,7 +311,11 @@ fn format_number(v: &JValue, spec: &Spec) -> Result<String, Error> {
                     None => match prec {
                         Some(p) => {
                             let g = fmt_general(f.abs(), p, false, spec.alt);
-                            if g.contains(['.', 'e', 'n', 'i']) { g } else { g + ".0" }
+                            if g.contains(['.', 'e', 'n', 'i']) {
+                                g
+                            } else {
+                                g + ".0"
+                            }
                         }
                         None => float_repr(f.abs()),
                     },
@@ -406,7 +452,7 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
             if w < 0 {
                 left = true;
             }
-            spec.width = (w.unsigned_abs() as usize).min(MAX_WIDTH);
+            spec.width = checked_width(usize::try_from(w.unsigned_abs()).unwrap_or(usize::MAX))?;
             i += 1;
         } else {
             let start = i;
@@ -414,7 +460,11 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
                 i += 1;
             }
             let w: String = chars[start..i].iter().collect();
-            spec.width = w.parse::<usize>().unwrap_or(0).min(MAX_WIDTH);
+            spec.width = if w.is_empty() {
+                0
+            } else {
+                checked_width(w.parse::<usize>().unwrap_or(usize::MAX))?
+            };
         }
         if chars.get(i) == Some(&'.') {
             i += 1;
@@ -428,7 +478,11 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
                     i += 1;
                 }
                 let p: String = chars[start..i].iter().collect();
-                spec.precision = Some(p.parse::<usize>().unwrap_or(0).min(MAX_WIDTH));
+                spec.precision = Some(if p.is_empty() {
+                    0
+                } else {
+                    checked_width(p.parse::<usize>().unwrap_or(usize::MAX))?
+                });
             }
         }
         while matches!(chars.get(i), Some('h' | 'l' | 'L')) {
@@ -452,7 +506,11 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
         }
         let piece = match conv {
             's' | 'r' | 'a' => {
-                let mut s = if conv == 's' { py_str(&v)? } else { py_repr(&v)? };
+                let mut s = if conv == 's' {
+                    py_str(&v)?
+                } else {
+                    py_repr(&v)?
+                };
                 if conv == 'a' {
                     s = crate::py::ascii_str(&s);
                     s = s[1..s.len().saturating_sub(1)].to_owned();
@@ -463,7 +521,10 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
                 spec.zero = false;
                 pad(s, "", &spec, if left { '<' } else { '>' }, false)
             }
-            'd' | 'i' | 'u' if v.downcast_object_ref::<super::convert::BigIntObj>().is_some() => {
+            'd' | 'i' | 'u'
+                if v.downcast_object_ref::<super::convert::BigIntObj>()
+                    .is_some() =>
+            {
                 let mut s = spec.clone();
                 s.zero = false;
                 pad(py_str(&v)?, "", &s, if left { '<' } else { '>' }, false)
@@ -509,7 +570,9 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
                         .ok()
                         .and_then(char::from_u32)
                         .map(String::from)
-                        .ok_or_else(|| py_err(ErrorKind::OverflowError, "%c arg not in range(0x110000)"))?,
+                        .ok_or_else(|| {
+                            py_err(ErrorKind::OverflowError, "%c arg not in range(0x110000)")
+                        })?,
                     _ => return Err(type_error("%c requires int or char")),
                 };
                 spec.zero = false;
@@ -527,20 +590,40 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
     }
     if let Args::Positional(args, pos) = args {
         if pos < args.len() {
-            return Err(type_error("not all arguments converted during string formatting"));
+            return Err(type_error(
+                "not all arguments converted during string formatting",
+            ));
         }
     }
     Ok(out)
+}
+
+/// Python's `ascii(v)` (strings get their escapes; other values print ASCII already, except
+/// non-ASCII text nested in containers, which stays as `repr` shows it).
+fn py_ascii(v: &JValue) -> Result<String, Error> {
+    match v.as_str() {
+        Some(s) => Ok(crate::py::ascii_str(s)),
+        None => py_repr(v),
+    }
 }
 
 fn number_arg(v: &JValue, conv: char) -> Result<JValue, Error> {
     if as_num(v).is_some() {
         return Ok(v.clone());
     }
-    if v.downcast_object_ref::<super::convert::BigIntObj>().is_some() {
-        return Err(py_err(ErrorKind::OverflowError, "int too large to convert to float"));
+    if v.downcast_object_ref::<super::convert::BigIntObj>()
+        .is_some()
+    {
+        return Err(py_err(
+            ErrorKind::OverflowError,
+            "int too large to convert to float",
+        ));
     }
-    let what = if matches!(conv, 'd' | 'i' | 'u' | 'x' | 'X' | 'o') && conv != 'd' && conv != 'i' && conv != 'u' {
+    let what = if matches!(conv, 'd' | 'i' | 'u' | 'x' | 'X' | 'o')
+        && conv != 'd'
+        && conv != 'i'
+        && conv != 'u'
+    {
         "an integer is required"
     } else if matches!(conv, 'e' | 'E' | 'f' | 'F' | 'g' | 'G') {
         return Err(type_error(format!(
@@ -573,7 +656,11 @@ fn apply_int_precision(s: String, precision: Option<usize>) -> String {
 
 /// Python's `str.format(*args, **kwargs)` for `{}`, `{0}`, `{name}`, `{x.attr}`, `{x[0]}`,
 /// conversions `!r`/`!s` and format specs.
-pub(crate) fn str_format(fmt: &str, args: &[JValue], kwargs: Option<&JValue>) -> Result<String, Error> {
+pub(crate) fn str_format(
+    fmt: &str,
+    args: &[JValue],
+    kwargs: Option<&JValue>,
+) -> Result<String, Error> {
     let chars: Vec<char> = fmt.chars().collect();
     let mut out = String::new();
     let mut i = 0;
@@ -618,13 +705,19 @@ pub(crate) fn str_format(fmt: &str, args: &[JValue], kwargs: Option<&JValue>) ->
             let name = &field[..name_end];
             let mut v = if name.is_empty() {
                 let v = args.get(auto).cloned().ok_or_else(|| {
-                    py_err(ErrorKind::IndexError, format!("Replacement index {auto} out of range for positional args tuple"))
+                    py_err(
+                        ErrorKind::IndexError,
+                        format!("Replacement index {auto} out of range for positional args tuple"),
+                    )
                 })?;
                 auto += 1;
                 v
             } else if let Ok(idx) = name.parse::<usize>() {
                 args.get(idx).cloned().ok_or_else(|| {
-                    py_err(ErrorKind::IndexError, format!("Replacement index {idx} out of range for positional args tuple"))
+                    py_err(
+                        ErrorKind::IndexError,
+                        format!("Replacement index {idx} out of range for positional args tuple"),
+                    )
                 })?
             } else {
                 let v = kwargs
@@ -651,9 +744,13 @@ pub(crate) fn str_format(fmt: &str, args: &[JValue], kwargs: Option<&JValue>) ->
                     v = next;
                     rest = &r[end..];
                 } else if let Some(r) = rest.strip_prefix('[') {
-                    let end = r.find(']').ok_or_else(|| value_error("Missing ']' in format string"))?;
+                    let end = r
+                        .find(']')
+                        .ok_or_else(|| value_error("Missing ']' in format string"))?;
                     let key = &r[..end];
-                    let k = key.parse::<i64>().map_or_else(|_| JValue::from(key), JValue::from);
+                    let k = key
+                        .parse::<i64>()
+                        .map_or_else(|_| JValue::from(key), JValue::from);
                     let next = v.get_item(&k).unwrap_or_default();
                     if next.is_undefined() {
                         return Err(py_err(ErrorKind::KeyError, py_repr(&k)?));
@@ -667,11 +764,9 @@ pub(crate) fn str_format(fmt: &str, args: &[JValue], kwargs: Option<&JValue>) ->
             let v = match conv.as_deref() {
                 Some("r") => JValue::from(py_repr(&v)?),
                 Some("s") => JValue::from(py_str(&v)?),
-                Some("a") => JValue::from(crate::py::ascii_str(&py_repr(&v)?)),
+                Some("a") => JValue::from(py_ascii(&v)?),
                 Some(other) => {
-                    return Err(value_error(format!(
-                        "Unknown conversion specifier {other}"
-                    )))
+                    return Err(value_error(format!("Unknown conversion specifier {other}")))
                 }
                 None => v,
             };
@@ -747,7 +842,12 @@ fn json_key(k: &JValue) -> Result<String, Error> {
     })
 }
 
-fn json_write(out: &mut String, v: &JValue, indent: Option<&str>, depth: usize) -> Result<(), Error> {
+fn json_write(
+    out: &mut String,
+    v: &JValue,
+    indent: Option<&str>,
+    depth: usize,
+) -> Result<(), Error> {
     if depth > 200 {
         return Err(super::errors::limit("value nested too deeply for tojson"));
     }
@@ -847,13 +947,20 @@ fn safe_repr(v: &JValue, depth: usize) -> Result<String, Error> {
             let items = sorted_items(v)?;
             let parts: Result<Vec<String>, Error> = items
                 .iter()
-                .map(|(k, val)| Ok(format!("{}: {}", safe_repr(k, depth + 1)?, safe_repr(val, depth + 1)?)))
+                .map(|(k, val)| {
+                    Ok(format!(
+                        "{}: {}",
+                        safe_repr(k, depth + 1)?,
+                        safe_repr(val, depth + 1)?
+                    ))
+                })
                 .collect();
             Ok(format!("{{{}}}", parts?.join(", ")))
         }
         ValueKind::Seq if py_type_name(v) == "list" || v.is_tuple() => {
             let items: Vec<JValue> = v.try_iter()?.collect();
-            let parts: Result<Vec<String>, Error> = items.iter().map(|i| safe_repr(i, depth + 1)).collect();
+            let parts: Result<Vec<String>, Error> =
+                items.iter().map(|i| safe_repr(i, depth + 1)).collect();
             let parts = parts?;
             if v.is_tuple() {
                 if parts.len() == 1 {
@@ -881,15 +988,20 @@ fn sorted_items(v: &JValue) -> Result<Vec<(JValue, JValue)>, Error> {
     }
     // pprint's `_safe_key` falls back to ordering by type name when values do not compare.
     items.sort_by(|a, b| {
-        py_cmp(&a.0, &b.0)
-            .unwrap_or_else(|_| py_type_name(&a.0).cmp(py_type_name(&b.0)))
+        py_cmp(&a.0, &b.0).unwrap_or_else(|_| py_type_name(&a.0).cmp(py_type_name(&b.0)))
     });
     Ok(items)
 }
 
 const WIDTH: usize = 80;
 
-fn pp_format(out: &mut String, v: &JValue, indent: usize, allowance: usize, level: usize) -> Result<(), Error> {
+fn pp_format(
+    out: &mut String,
+    v: &JValue,
+    indent: usize,
+    allowance: usize,
+    level: usize,
+) -> Result<(), Error> {
     let rep = safe_repr(v, 0)?;
     let max_width = WIDTH.saturating_sub(indent).saturating_sub(allowance);
     if rep.chars().count() <= max_width || level > 100 {
@@ -907,7 +1019,13 @@ fn pp_format(out: &mut String, v: &JValue, indent: usize, allowance: usize, leve
                 let krep = safe_repr(k, 0)?;
                 out.push_str(&krep);
                 out.push_str(": ");
-                pp_format(out, val, ind + krep.chars().count() + 2, if last { allowance + 1 } else { 1 }, level + 1)?;
+                pp_format(
+                    out,
+                    val,
+                    ind + krep.chars().count() + 2,
+                    if last { allowance + 1 } else { 1 },
+                    level + 1,
+                )?;
                 if !last {
                     out.push_str(",\n");
                     out.push_str(&" ".repeat(ind));
@@ -935,7 +1053,13 @@ fn pp_format(out: &mut String, v: &JValue, indent: usize, allowance: usize, leve
             }
             out.push_str(close);
         }
-        ValueKind::String if !v.is_safe() => pp_str(out, v.as_str().unwrap_or_default(), indent, allowance, level),
+        ValueKind::String if !v.is_safe() => pp_str(
+            out,
+            v.as_str().unwrap_or_default(),
+            indent,
+            allowance,
+            level,
+        ),
         _ => out.push_str(&rep),
     }
     Ok(())
@@ -947,7 +1071,11 @@ fn pp_str(out: &mut String, s: &str, indent: usize, allowance: usize, level: usi
         out.push_str(&repr(s));
         return;
     }
-    let (indent, allowance) = if level == 1 { (indent + 1, allowance + 1) } else { (indent, allowance) };
+    let (indent, allowance) = if level == 1 {
+        (indent + 1, allowance + 1)
+    } else {
+        (indent, allowance)
+    };
     let lines = super::filters::splitlines(s, true);
     let max_width = WIDTH.saturating_sub(indent);
     let mut max_width1 = max_width;
@@ -1056,7 +1184,11 @@ pub(crate) fn textwrap(text: &str, width: usize, break_long: bool, hyphens: bool
     while !chunks.is_empty() {
         let mut cur_line: Vec<String> = Vec::new();
         let mut cur_len = 0;
-        if chunks.last().is_some_and(|c| c.trim_matches(is_ws).is_empty()) && !lines.is_empty() {
+        if chunks
+            .last()
+            .is_some_and(|c| c.trim_matches(is_ws).is_empty())
+            && !lines.is_empty()
+        {
             chunks.pop();
         }
         while let Some(chunk) = chunks.last() {
@@ -1075,7 +1207,10 @@ pub(crate) fn textwrap(text: &str, width: usize, break_long: bool, hyphens: bool
                     let cs: Vec<char> = chunk.chars().collect();
                     let mut end = space_left.min(cs.len());
                     if hyphens && cs.len() > space_left {
-                        if let Some(h) = cs[..space_left.min(cs.len())].iter().rposition(|c| *c == '-') {
+                        if let Some(h) = cs[..space_left.min(cs.len())]
+                            .iter()
+                            .rposition(|c| *c == '-')
+                        {
                             if h > 0 && cs[..h].iter().any(|c| *c != '-') {
                                 end = h + 1;
                             }
@@ -1090,7 +1225,10 @@ pub(crate) fn textwrap(text: &str, width: usize, break_long: bool, hyphens: bool
                 }
             }
         }
-        if cur_line.last().is_some_and(|c| c.trim_matches(is_ws).is_empty()) {
+        if cur_line
+            .last()
+            .is_some_and(|c| c.trim_matches(is_ws).is_empty())
+        {
             cur_line.pop();
         }
         if !cur_line.is_empty() {
@@ -1106,11 +1244,28 @@ pub(crate) fn html_unescape(s: &str) -> String {
         return s.to_owned();
     }
     const NAMED: &[(&str, &str)] = &[
-        ("amp;", "&"), ("lt;", "<"), ("gt;", ">"), ("quot;", "\""), ("apos;", "'"),
-        ("nbsp;", "\u{a0}"), ("copy;", "©"), ("reg;", "®"), ("hellip;", "…"),
-        ("mdash;", "—"), ("ndash;", "–"), ("laquo;", "«"), ("raquo;", "»"),
-        ("lsquo;", "‘"), ("rsquo;", "’"), ("ldquo;", "“"), ("rdquo;", "”"),
-        ("amp", "&"), ("lt", "<"), ("gt", ">"), ("quot", "\""), ("nbsp", "\u{a0}"),
+        ("amp;", "&"),
+        ("lt;", "<"),
+        ("gt;", ">"),
+        ("quot;", "\""),
+        ("apos;", "'"),
+        ("nbsp;", "\u{a0}"),
+        ("copy;", "©"),
+        ("reg;", "®"),
+        ("hellip;", "…"),
+        ("mdash;", "—"),
+        ("ndash;", "–"),
+        ("laquo;", "«"),
+        ("raquo;", "»"),
+        ("lsquo;", "‘"),
+        ("rsquo;", "’"),
+        ("ldquo;", "“"),
+        ("rdquo;", "”"),
+        ("amp", "&"),
+        ("lt", "<"),
+        ("gt", ">"),
+        ("quot", "\""),
+        ("nbsp", "\u{a0}"),
     ];
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -1124,12 +1279,22 @@ pub(crate) fn html_unescape(s: &str) -> String {
             };
             let n = digits_src
                 .chars()
-                .take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() })
+                .take_while(|c| {
+                    if hex {
+                        c.is_ascii_hexdigit()
+                    } else {
+                        c.is_ascii_digit()
+                    }
+                })
                 .count();
             if n > 0 {
                 let digits = &digits_src[..n];
                 let code = u32::from_str_radix(digits, if hex { 16 } else { 10 }).unwrap_or(0xfffd);
-                out.push(char::from_u32(code).filter(|_| code != 0).unwrap_or('\u{fffd}'));
+                out.push(
+                    char::from_u32(code)
+                        .filter(|_| code != 0)
+                        .unwrap_or('\u{fffd}'),
+                );
                 let consumed = (num.len() - digits_src.len()) + n;
                 let after = &num[consumed..];
                 rest = after.strip_prefix(';').unwrap_or(after);

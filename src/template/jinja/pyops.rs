@@ -45,7 +45,9 @@ pub(crate) fn as_num(v: &JValue) -> Option<f64> {
 /// An argument that Python would use as an index (`int` or `bool`).
 pub(crate) fn index_arg(v: &JValue, what: &str) -> Result<i64, Error> {
     match as_int(v) {
-        Some(i) => i64::try_from(i).map_err(|_| type_error("Python int too large to convert to C ssize_t")),
+        Some(i) => {
+            i64::try_from(i).map_err(|_| type_error("Python int too large to convert to C ssize_t"))
+        }
         None if is_float(v) => Err(type_error(format!(
             "'float' object cannot be interpreted as an integer{what}"
         ))),
@@ -96,9 +98,10 @@ pub(crate) fn py_cmp(a: &JValue, b: &JValue) -> Result<Ordering, Error> {
         return Ok(x.partial_cmp(&y).unwrap_or(Ordering::Equal));
     }
     match (a.kind(), b.kind()) {
-        (ValueKind::String, ValueKind::String) => {
-            Ok(a.as_str().unwrap_or_default().cmp(b.as_str().unwrap_or_default()))
-        }
+        (ValueKind::String, ValueKind::String) => Ok(a
+            .as_str()
+            .unwrap_or_default()
+            .cmp(b.as_str().unwrap_or_default())),
         (ValueKind::Seq, ValueKind::Seq) if a.is_tuple() == b.is_tuple() => {
             let xs: Vec<JValue> = a.try_iter()?.collect();
             let ys: Vec<JValue> = b.try_iter()?.collect();
@@ -177,7 +180,8 @@ pub(crate) fn attribute_parts(attr: &JValue) -> Vec<JValue> {
             .split('.')
             .map(|p| {
                 if !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) {
-                    p.parse::<i64>().map_or_else(|_| JValue::from(p), JValue::from)
+                    p.parse::<i64>()
+                        .map_or_else(|_| JValue::from(p), JValue::from)
                 } else {
                     JValue::from(p)
                 }

@@ -181,7 +181,7 @@ fn sort(_: &State, args: &[JValue]) -> Result<JValue, Error> {
 }
 
 /// Python's `sorted(..., reverse=r)`: stable, and `reverse` keeps equal items in order.
-fn sorted(keyed: &mut Vec<(JValue, JValue)>, reverse: bool) -> Result<(), Error> {
+fn sorted(keyed: &mut [(JValue, JValue)], reverse: bool) -> Result<(), Error> {
     if reverse {
         keyed.reverse();
         py_sort_by_key(keyed)?;
@@ -205,13 +205,21 @@ fn dictsort(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let pos = match by.as_str() {
         "key" => 0,
         "value" => 1,
-        _ => return Err(runtime_error("You can only sort by either \"key\" or \"value\"")),
+        _ => {
+            return Err(runtime_error(
+                "You can only sort by either \"key\" or \"value\"",
+            ))
+        }
     };
     let reverse = truthy(&arg(&b, 3, || JValue::from(false)));
     let mut keyed = Vec::new();
     for (k, val) in mapping_items(&v)? {
         let key = if pos == 0 { k.clone() } else { val.clone() };
-        let key = if case_sensitive { key } else { ignore_case(key) };
+        let key = if case_sensitive {
+            key
+        } else {
+            ignore_case(key)
+        };
         keyed.push((key, JValue::from(Tuple::from([k, val]))));
     }
     sorted(&mut keyed, reverse)?;
@@ -265,7 +273,11 @@ fn unique(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let mut out = Vec::new();
     for item in py_list(&value0(&b))? {
         let key = lookup_path(&item, &parts, None);
-        let key = if case_sensitive { key } else { ignore_case(key) };
+        let key = if case_sensitive {
+            key
+        } else {
+            ignore_case(key)
+        };
         if !seen.iter().any(|s| py_eq(s, &key)) {
             seen.push(key);
             out.push(item);
@@ -281,7 +293,11 @@ fn min_or_max(fname: &str, args: &[JValue], want: Ordering) -> Result<JValue, Er
     let mut best: Option<(JValue, JValue)> = None;
     for item in py_list(&value0(&b))? {
         let key = lookup_path(&item, &parts, None);
-        let key = if case_sensitive { key } else { ignore_case(key) };
+        let key = if case_sensitive {
+            key
+        } else {
+            ignore_case(key)
+        };
         let better = match &best {
             None => true,
             Some((bk, _)) => py_cmp(&key, bk)? == want,
@@ -397,7 +413,9 @@ fn map(state: &State, args: &[JValue]) -> Result<JValue, Error> {
         _ => (args, None),
     };
     let Some((value, rest)) = positional.split_first() else {
-        return Err(type_error("sync_do_map() missing 1 required positional argument: 'value'"));
+        return Err(type_error(
+            "sync_do_map() missing 1 required positional argument: 'value'",
+        ));
     };
     let items = py_list(value)?;
     if rest.is_empty() {
@@ -553,7 +571,10 @@ fn slice(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         let end = offset + (n + 1) * per;
         let s = start.clamp(0, length) as usize;
         let e = end.clamp(0, length) as usize;
-        let mut tmp: Vec<JValue> = seq.get(s..e.max(s)).map(<[JValue]>::to_vec).unwrap_or_default();
+        let mut tmp: Vec<JValue> = seq
+            .get(s..e.max(s))
+            .map(<[JValue]>::to_vec)
+            .unwrap_or_default();
         if !fill.is_none() && n >= extra {
             tmp.push(fill.clone());
         }

@@ -57,9 +57,12 @@ const TESTS: &[(&str, TestFn)] = &[
 
 pub(crate) fn register(env: &mut Environment<'static>) {
     for &(name, f) in TESTS {
-        env.add_test(name, move |state: &State, args: Rest<JValue>, kwargs: Kwargs| {
-            f(state, &with_kwargs(args, kwargs))
-        });
+        env.add_test(
+            name,
+            move |state: &State, args: Rest<JValue>, kwargs: Kwargs| {
+                f(state, &with_kwargs(args, kwargs))
+            },
+        );
     }
 }
 
@@ -108,7 +111,8 @@ fn is_false(_: &State, args: &[JValue]) -> Result<bool, Error> {
 }
 
 fn is_bigint(v: &JValue) -> bool {
-    v.downcast_object_ref::<super::convert::BigIntObj>().is_some()
+    v.downcast_object_ref::<super::convert::BigIntObj>()
+        .is_some()
 }
 
 fn integer(_: &State, args: &[JValue]) -> Result<bool, Error> {
@@ -140,7 +144,10 @@ fn is_namespace_like(v: &JValue) -> bool {
 
 fn sequence(_: &State, args: &[JValue]) -> Result<bool, Error> {
     let v = one("test_sequence", args)?;
-    Ok(matches!(v.kind(), ValueKind::String | ValueKind::Seq | ValueKind::Map))
+    Ok(matches!(
+        v.kind(),
+        ValueKind::String | ValueKind::Seq | ValueKind::Map
+    ))
 }
 
 fn iterable(_: &State, args: &[JValue]) -> Result<bool, Error> {
@@ -208,7 +215,9 @@ fn py_mod_zero(a: &JValue, b: &JValue) -> Result<bool, Error> {
         return Ok(x % y == 0.0);
     }
     if a.kind() == ValueKind::String {
-        return Err(type_error("not all arguments converted during string formatting"));
+        return Err(type_error(
+            "not all arguments converted during string formatting",
+        ));
     }
     if a.is_undefined() {
         return Err(super::errors::undefined_use(a));
@@ -316,16 +325,19 @@ fn sameas(_: &State, args: &[JValue]) -> Result<bool, Error> {
         (ValueKind::Number, ValueKind::Number) if is_int(&a) && is_int(&b) => {
             as_int(&a) == as_int(&b) && as_int(&a).is_some_and(|i| (-5..=256).contains(&i))
         }
-        (ValueKind::Seq | ValueKind::Map, _) => a.as_object().zip(b.as_object()).is_some_and(|(x, y)| {
-            std::ptr::eq(x as *const _ as *const u8, y as *const _ as *const u8)
-        }),
+        (ValueKind::Seq | ValueKind::Map, _) => {
+            a.as_object().zip(b.as_object()).is_some_and(|(x, y)| {
+                std::ptr::eq(x as *const _ as *const u8, y as *const _ as *const u8)
+            })
+        }
         _ => false,
     })
 }
 
 fn filter(_: &State, args: &[JValue]) -> Result<bool, Error> {
     let v = one("test_filter", args)?;
-    Ok(v.as_str().is_some_and(|n| super::filters::lookup(n).is_some()))
+    Ok(v.as_str()
+        .is_some_and(|n| super::filters::lookup(n).is_some()))
 }
 
 fn test(_: &State, args: &[JValue]) -> Result<bool, Error> {
