@@ -28,8 +28,7 @@ pub fn golden_text(scene: &scene::Scene) -> String {
         chat: inject::render(scene, Family::Chat),
         desk: inject::render(scene, Family::Desk),
     };
-    // Serialising plain data into a String cannot fail.
-    let mut text = serde_json::to_string_pretty(&golden).unwrap_or_default();
+    let mut text = crate::json_out::to_string_pretty(&golden);
     text.push('\n');
     text
 }

@@ -7,6 +7,7 @@
 pub mod check;
 pub mod inject;
 pub mod json;
+pub mod json_out;
 pub mod py;
 pub mod scene;
 pub mod segments;

@@ -306,7 +306,7 @@ impl Run {
         let Some(Value::List(items)) = context::get(vars.ctx.value(), "conversation") else {
             return Vec::new();
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let role = context::get(item, "role").and_then(|r| match r {
                 Value::Str(s) => role_of(s),
@@ -400,7 +400,8 @@ fn chat_messages(
             tool_calls: None,
         })
     };
-    let mut out = Vec::new();
+    // Sized up front: a long conversation would otherwise be copied at every doubling.
+    let mut out = Vec::with_capacity(conversation.len() + scene.intermediate_msgs.len() + 5);
     out.extend(system("system_msg_prompt"));
     out.extend(conversation);
     out.extend(system("before_input_msg_prompt"));

@@ -24,7 +24,7 @@ impl SceneError {
     pub(crate) fn at(
         text: &str,
         offset: usize,
-        path: &str,
+        path: impl fmt::Display,
         message: impl Into<String>,
     ) -> SceneError {
         let (line, column) = json::line_col(text, offset);
@@ -33,7 +33,7 @@ impl SceneError {
             line,
             column,
             offset,
-            path: path.to_owned(),
+            path: path.to_string(),
             message: message.into(),
         }
     }

@@ -29,12 +29,17 @@ pub fn load_file(path: &Path) -> Result<Scene, SceneError> {
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| SceneError::io(path, e.to_string()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let offset = e.utf8_error().valid_up_to();
-        let text = String::from_utf8_lossy(e.as_bytes());
-        SceneError::at(&text, offset, "", "the file is not valid UTF-8").in_file(path)
-    })?;
-    load_str(&text).map_err(|e| e.in_file(path))
+    match simdutf8::basic::from_utf8(&bytes) {
+        Ok(text) => load_str(text).map_err(|e| e.in_file(path)),
+        Err(_) => {
+            // The fast check only says no; std says where.
+            let offset = std::str::from_utf8(&bytes)
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            let text = String::from_utf8_lossy(&bytes);
+            Err(SceneError::at(&text, offset, "", "the file is not valid UTF-8").in_file(path))
+        }
+    }
 }
 
 /// Loads a scene from its text.
@@ -69,20 +74,36 @@ impl<'j> Obj<'j> {
     }
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
+/// The path of a field (`tools[2].prompt_position[0]`), built on the stack as the reader descends
+/// and formatted only when an error needs it.
+#[derive(Clone, Copy)]
+enum P<'a> {
+    Root,
+    Key(&'a P<'a>, &'a str),
+    Index(&'a P<'a>, usize),
+}
+
+impl std::fmt::Display for P<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            P::Root => Ok(()),
+            P::Key(P::Root, key) => f.write_str(key),
+            P::Key(parent, key) => write!(f, "{parent}.{key}"),
+            P::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
     }
 }
 
+fn join<'a>(path: &'a P<'a>, key: &'a str) -> P<'a> {
+    P::Key(path, key)
+}
+
 impl Reader<'_> {
-    fn err(&self, j: &Json, path: &str, message: impl Into<String>) -> SceneError {
+    fn err(&self, j: &Json, path: &P, message: impl Into<String>) -> SceneError {
         SceneError::at(self.text, j.span.start, path, message)
     }
 
-    fn expected(&self, j: &Json, path: &str, what: &str) -> SceneError {
+    fn expected(&self, j: &Json, path: &P, what: &str) -> SceneError {
         self.err(
             j,
             path,
@@ -90,7 +111,7 @@ impl Reader<'_> {
         )
     }
 
-    fn object<'j>(&self, j: &'j Json, path: &str, allowed: &[&str]) -> Result<Obj<'j>, SceneError> {
+    fn object<'j>(&self, j: &'j Json, path: &P, allowed: &[&str]) -> Result<Obj<'j>, SceneError> {
         let Kind::Object(members) = &j.kind else {
             return Err(self.expected(j, path, "an object"));
         };
@@ -99,7 +120,7 @@ impl Reader<'_> {
                 return Err(SceneError::at(
                     self.text,
                     m.key_span.start,
-                    &join(path, &m.key),
+                    join(path, &m.key),
                     format!(
                         "unknown field {:?}, expected one of: {}",
                         m.key,
@@ -111,7 +132,7 @@ impl Reader<'_> {
                 return Err(SceneError::at(
                     self.text,
                     m.key_span.start,
-                    &join(path, &m.key),
+                    join(path, &m.key),
                     format!("duplicate field {:?}", m.key),
                 ));
             }
@@ -119,14 +140,14 @@ impl Reader<'_> {
         Ok(Obj { members })
     }
 
-    fn string(&self, j: &Json, path: &str) -> Result<String, SceneError> {
+    fn string(&self, j: &Json, path: &P) -> Result<String, SceneError> {
         match &j.kind {
             Kind::Str(s) => Ok(s.clone()),
             _ => Err(self.expected(j, path, "a string")),
         }
     }
 
-    fn opt_string(&self, o: &Obj, path: &str, key: &str) -> Result<Option<String>, SceneError> {
+    fn opt_string(&self, o: &Obj, path: &P, key: &str) -> Result<Option<String>, SceneError> {
         o.get(key)
             .map(|j| self.string(j, &join(path, key)))
             .transpose()
@@ -136,14 +157,14 @@ impl Reader<'_> {
         &self,
         o: &Obj<'j>,
         parent: &Json,
-        path: &str,
+        path: &P,
         key: &str,
     ) -> Result<&'j Json, SceneError> {
         o.get(key)
             .ok_or_else(|| self.err(parent, path, format!("missing field {key:?}")))
     }
 
-    fn array<'j>(&self, j: &'j Json, path: &str) -> Result<&'j [Json], SceneError> {
+    fn array<'j>(&self, j: &'j Json, path: &P) -> Result<&'j [Json], SceneError> {
         match &j.kind {
             Kind::Array(items) => Ok(items),
             _ => Err(self.expected(j, path, "an array")),
@@ -153,9 +174,9 @@ impl Reader<'_> {
     fn list<T>(
         &self,
         o: &Obj,
-        path: &str,
+        path: &P,
         key: &str,
-        item: impl Fn(&Self, &Json, &str) -> Result<T, SceneError>,
+        item: impl Fn(&Self, &Json, &P) -> Result<T, SceneError>,
     ) -> Result<Vec<T>, SceneError> {
         let Some(j) = o.get(key) else {
             return Ok(Vec::new());
@@ -164,14 +185,14 @@ impl Reader<'_> {
         self.array(j, &path)?
             .iter()
             .enumerate()
-            .map(|(i, x)| item(self, x, &format!("{path}[{i}]")))
+            .map(|(i, x)| item(self, x, &P::Index(&path, i)))
             .collect()
     }
 
     fn scene(&self, root: &Json) -> Result<Scene, SceneError> {
         let o = self.object(
             root,
-            "",
+            &P::Root,
             &[
                 "format",
                 "name",
@@ -184,12 +205,12 @@ impl Reader<'_> {
                 "run",
             ],
         )?;
-        let format = self.required(&o, root, "", "format")?;
-        let format_text = self.string(format, "format")?;
+        let format = self.required(&o, root, &P::Root, "format")?;
+        let format_text = self.string(format, &P::Key(&P::Root, "format"))?;
         if format_text != FORMAT {
             return Err(self.err(
                 format,
-                "format",
+                &P::Key(&P::Root, "format"),
                 format!("unsupported scene format {format_text:?}: this build reads {FORMAT:?}"),
             ));
         }
@@ -201,13 +222,13 @@ impl Reader<'_> {
                     ..
                 },
             ) => j.to_value(),
-            Some(j) => return Err(self.expected(j, "context", "an object")),
+            Some(j) => return Err(self.expected(j, &P::Key(&P::Root, "context"), "an object")),
         };
         Ok(Scene {
-            name: self.opt_string(&o, "", "name")?.unwrap_or_default(),
-            description: self.opt_string(&o, "", "description")?,
+            name: self.opt_string(&o, &P::Root, "name")?.unwrap_or_default(),
+            description: self.opt_string(&o, &P::Root, "description")?,
             context,
-            intermediate_msgs: self.list(&o, "", "intermediate_msgs", Self::message)?,
+            intermediate_msgs: self.list(&o, &P::Root, "intermediate_msgs", Self::message)?,
             chat_llm: match o.get("chat_llm") {
                 Some(j) => self.chat(j)?,
                 None => ChatConfig::default(),
@@ -216,7 +237,7 @@ impl Reader<'_> {
                 Some(j) => self.desk(j)?,
                 None => DeskConfig::default(),
             },
-            tools: self.list(&o, "", "tools", Self::tool)?,
+            tools: self.list(&o, &P::Root, "tools", Self::tool)?,
             run: o.get("run").map(|j| self.run(j)).transpose()?,
         })
     }
@@ -225,11 +246,11 @@ impl Reader<'_> {
         // The run loop's own reader checks the inside; here it must at least be an object.
         match j.kind {
             Kind::Object(_) => Ok(j.to_value()),
-            _ => Err(self.expected(j, "run", "an object")),
+            _ => Err(self.expected(j, &P::Key(&P::Root, "run"), "an object")),
         }
     }
 
-    pub(super) fn message(&self, j: &Json, path: &str) -> Result<Message, SceneError> {
+    pub(super) fn message(&self, j: &Json, path: &P) -> Result<Message, SceneError> {
         let o = self.object(
             j,
             path,
@@ -269,7 +290,7 @@ impl Reader<'_> {
                     items
                         .iter()
                         .enumerate()
-                        .map(|(i, p)| self.part(p, &format!("{cpath}[{i}]")))
+                        .map(|(i, p)| self.part(p, &P::Index(&cpath, i)))
                         .collect::<Result<_, _>>()?,
                 )
             }
@@ -300,7 +321,7 @@ impl Reader<'_> {
         })
     }
 
-    fn part(&self, j: &Json, path: &str) -> Result<Part, SceneError> {
+    fn part(&self, j: &Json, path: &P) -> Result<Part, SceneError> {
         let Kind::Object(_) = j.kind else {
             return Err(self.expected(j, path, "a part object"));
         };
@@ -350,7 +371,7 @@ impl Reader<'_> {
         }
     }
 
-    fn template(&self, j: &Json, path: &str) -> Result<TemplateSpec, SceneError> {
+    fn template(&self, j: &Json, path: &P) -> Result<TemplateSpec, SceneError> {
         let o = self.object(j, path, &["engine", "templates", "active_language"])?;
         let engine_j = self.required(&o, j, path, "engine")?;
         let engine_path = join(path, "engine");
@@ -371,7 +392,7 @@ impl Reader<'_> {
                 return Err(SceneError::at(
                     self.text,
                     m.key_span.start,
-                    &mpath,
+                    mpath,
                     format!("duplicate locale {:?}", m.key),
                 ));
             }
@@ -386,7 +407,7 @@ impl Reader<'_> {
         })
     }
 
-    pub(super) fn prompt(&self, j: &Json, path: &str) -> Result<Prompt, SceneError> {
+    pub(super) fn prompt(&self, j: &Json, path: &P) -> Result<Prompt, SceneError> {
         let Kind::Object(_) = j.kind else {
             return Err(self.expected(j, path, "a prompt object"));
         };
@@ -421,8 +442,8 @@ impl Reader<'_> {
     }
 
     fn chat(&self, j: &Json) -> Result<ChatConfig, SceneError> {
-        let o = self.object(j, "chat_llm", &ChatConfig::FIELDS)?;
-        let p = "chat_llm";
+        let p = &P::Key(&P::Root, "chat_llm");
+        let o = self.object(j, p, &ChatConfig::FIELDS)?;
         Ok(ChatConfig {
             system_msg_prompt: self.list(&o, p, "system_msg_prompt", Self::prompt)?,
             before_input_msg_prompt: self.list(&o, p, "before_input_msg_prompt", Self::prompt)?,
@@ -440,17 +461,18 @@ impl Reader<'_> {
     fn desk(&self, j: &Json) -> Result<DeskConfig, SceneError> {
         let mut allowed = vec!["adapter"];
         allowed.extend(DeskConfig::FIELDS);
-        let o = self.object(j, "desk_llm", &allowed)?;
-        let p = "desk_llm";
+        let p = &P::Key(&P::Root, "desk_llm");
+        let o = self.object(j, p, &allowed)?;
+        let adapter_path = P::Key(p, "adapter");
         let adapter = match o.get("adapter") {
             None => Adapter::OpenaiDesk,
             Some(a) => {
-                let name = self.string(a, "desk_llm.adapter")?;
+                let name = self.string(a, &adapter_path)?;
                 Adapter::parse(&name).ok_or_else(|| {
                     let all: Vec<_> = Adapter::ALL.iter().map(|a| a.as_str()).collect();
                     self.err(
                         a,
-                        "desk_llm.adapter",
+                        &adapter_path,
                         format!(
                             "unknown adapter {name:?}, expected one of: {}",
                             all.join(", ")
@@ -481,7 +503,7 @@ impl Reader<'_> {
         })
     }
 
-    fn tool(&self, j: &Json, path: &str) -> Result<Tool, SceneError> {
+    fn tool(&self, j: &Json, path: &P) -> Result<Tool, SceneError> {
         let o = self.object(
             j,
             path,
@@ -515,7 +537,7 @@ impl Reader<'_> {
         })
     }
 
-    fn position(&self, j: &Json, path: &str) -> Result<Position, SceneError> {
+    fn position(&self, j: &Json, path: &P) -> Result<Position, SceneError> {
         let items = self.array(j, path)?;
         if items.len() != 2 {
             return Err(self.err(
@@ -528,9 +550,7 @@ impl Reader<'_> {
             match &items[k].kind {
                 Kind::Null => Ok(None),
                 Kind::Str(s) => Ok(Some(s.clone())),
-                _ => {
-                    Err(self.expected(&items[k], &format!("{path}[{k}]"), "a segment name or null"))
-                }
+                _ => Err(self.expected(&items[k], &P::Index(path, k), "a segment name or null")),
             }
         };
         Ok(Position {
@@ -539,7 +559,7 @@ impl Reader<'_> {
         })
     }
 
-    fn returns(&self, j: &Json, path: &str) -> Result<Returns, SceneError> {
+    fn returns(&self, j: &Json, path: &P) -> Result<Returns, SceneError> {
         let Kind::Object(_) = j.kind else {
             return Err(self.expected(j, path, "an object with \"returns\""));
         };

@@ -25,7 +25,7 @@ pub fn run(path: &Path, family: Family, as_json: bool, color: ColorChoice) -> Ex
     // Streamed: a large scene's report is megabytes, and building it as one string first would
     // double the memory the process touches.
     let written = if as_json {
-        serde_json::to_writer_pretty(&mut stdout, &report)
+        prompt_inspector::json_out::write_pretty(&mut stdout, &report)
             .map_err(std::io::Error::from)
             .and_then(|()| stdout.write_all(b"\n"))
     } else {

@@ -5,13 +5,15 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
 
-use minijinja::value::{DynObject, Object, ObjectRepr, Value as JValue};
+use minijinja::value::{DynObject, Enumerator, Object, ObjectExt, ObjectRepr, Value as JValue};
 use num_bigint::BigInt;
 
-use crate::value::{PyInt, Value};
+use crate::value::{Dict, PyInt, Value};
 
-/// Converts once per set of variables; containers become native minijinja lists and (ordered)
-/// maps so every builtin operation applies to them.
+/// Converts a value for the Jinja2 engine. Containers are converted lazily: a list or dict
+/// becomes an object that converts an element when a template reaches it. A scene's context can
+/// hold thousands of messages of which a template reads a few, and converting (and later
+/// freeing) all of them up front was most of the cost of rendering a large scene.
 pub(crate) fn to_jinja_value(v: &Value) -> JValue {
     match v {
         Value::None => JValue::from(()),
@@ -20,11 +22,54 @@ pub(crate) fn to_jinja_value(v: &Value) -> JValue {
         Value::Int(PyInt::Big(b)) => bigint_value(b),
         Value::Float(f) => JValue::from(*f),
         Value::Str(s) => JValue::from(s.clone()),
-        Value::List(items) => items.iter().map(to_jinja_value).collect(),
-        Value::Dict(map) => JValue::from_pairs(
-            map.iter()
-                .map(|(k, v)| (JValue::from(k.clone()), to_jinja_value(v))),
-        ),
+        Value::List(items) => JValue::from_object(LazyList(items.clone())),
+        Value::Dict(map) => JValue::from_object(LazyDict(map.clone())),
+    }
+}
+
+/// A JSON array seen by templates as a Python list; elements convert on access.
+#[derive(Debug)]
+pub(crate) struct LazyList(Arc<Vec<Value>>);
+
+impl Object for LazyList {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &JValue) -> Option<JValue> {
+        let index = usize::try_from(key.clone()).ok()?;
+        self.0.get(index).map(to_jinja_value)
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.0.len())
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+/// A JSON object seen by templates as a Python dict (insertion order); values convert on
+/// access.
+#[derive(Debug)]
+pub(crate) struct LazyDict(Arc<Dict>);
+
+impl Object for LazyDict {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Map
+    }
+
+    fn get_value(self: &Arc<Self>, key: &JValue) -> Option<JValue> {
+        self.0.get(key.as_str()?).map(to_jinja_value)
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        self.mapped_enumerator(|this| Box::new(this.0.keys().map(|k| JValue::from(k.clone()))))
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
     }
 }
 

@@ -197,11 +197,15 @@ fn write_object(out: &mut String, v: &JValue, depth: usize) -> Result<(), Error>
 
 fn is_native(v: &JValue) -> bool {
     v.downcast_object_ref::<Vec<JValue>>().is_some()
+        || v.downcast_object_ref::<super::convert::LazyList>()
+            .is_some()
 }
 
 fn is_native_map(v: &JValue) -> bool {
     v.downcast_object_ref::<indexmap::IndexMap<JValue, JValue>>()
         .is_some()
+        || v.downcast_object_ref::<super::convert::LazyDict>()
+            .is_some()
 }
 
 /// minijinja's `Namespace` type is private; its debug form starts with its name. Only that
