@@ -52,7 +52,7 @@ fn dtoa(x: f64, mode: Mode) -> Digits {
     match mode {
         Mode::Shortest | Mode::Significant(_) => {
             let sci = match mode {
-                Mode::Significant(n) => format!("{:.*e}", n.saturating_sub(1), x),
+                Mode::Significant(n) => super::float::format_exp(x, n.saturating_sub(1)),
                 _ => shortest(x),
             };
             let (mantissa, exp) = split_exp(&sci);
@@ -66,7 +66,7 @@ fn dtoa(x: f64, mode: Mode) -> Digits {
             }
         }
         Mode::Fixed(n) => {
-            let fixed = format!("{x:.n$}");
+            let fixed = super::float::format_fixed(x, n);
             let int_len = fixed.find('.').unwrap_or(fixed.len());
             let all: Vec<u8> = fixed.bytes().filter(u8::is_ascii_digit).collect();
             let lead = all.iter().take_while(|&&d| d == b'0').count();

@@ -8,3 +8,4 @@ mod fixtures;
 mod scene_load;
 mod seed_000;
 mod support;
+mod regressions;

@@ -123,7 +123,7 @@ fn fix_exp(s: &str, upper: bool) -> String {
 }
 
 fn fmt_exp(f: f64, prec: usize, upper: bool, alt: bool) -> String {
-    let s = format!("{f:.prec$e}");
+    let s = crate::py::format_exp(f, prec);
     let mut s = fix_exp(&s, upper);
     if alt && prec == 0 {
         if let Some(pos) = s.find(['e', 'E']) {
@@ -138,7 +138,7 @@ fn fmt_general(f: f64, prec: usize, upper: bool, alt: bool) -> String {
     let p = if prec == 0 { 1 } else { prec };
     if f == 0.0 {
         let mut s = if alt {
-            format!("{:.*}", p - 1, 0.0)
+            crate::py::format_fixed(0.0, p - 1)
         } else {
             "0".to_owned()
         };
@@ -147,7 +147,7 @@ fn fmt_general(f: f64, prec: usize, upper: bool, alt: bool) -> String {
         }
         return s;
     }
-    let e_form = format!("{:.*e}", p - 1, f);
+    let e_form = crate::py::format_exp(f, p - 1);
     let exp: i32 = e_form
         .split_once('e')
         .and_then(|(_, e)| e.parse().ok())
@@ -155,7 +155,7 @@ fn fmt_general(f: f64, prec: usize, upper: bool, alt: bool) -> String {
     let mut s = if exp < -4 || exp >= p as i32 {
         fix_exp(&e_form, upper)
     } else {
-        format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, f)
+        crate::py::format_fixed(f, (p as i32 - 1 - exp).max(0) as usize)
     };
     if !alt {
         // Strip trailing zeros of the fraction (before any exponent).
@@ -305,8 +305,8 @@ fn format_number(v: &JValue, spec: &Spec) -> Result<String, Error> {
                 let prec = spec.precision;
                 match ty {
                     Some('e' | 'E') => fmt_exp(f.abs(), prec.unwrap_or(6), upper, spec.alt),
-                    Some('f' | 'F') => format!("{:.*}", prec.unwrap_or(6), f.abs()),
-                    Some('%') => format!("{:.*}%", prec.unwrap_or(6), f.abs() * 100.0),
+                    Some('f' | 'F') => crate::py::format_fixed(f.abs(), prec.unwrap_or(6)),
+                    Some('%') => crate::py::format_fixed(f.abs() * 100.0, prec.unwrap_or(6)) + "%",
                     Some(_) => fmt_general(f.abs(), prec.unwrap_or(6), upper, spec.alt),
                     None => match prec {
                         Some(p) => {
@@ -651,7 +651,7 @@ fn apply_int_precision(s: String, precision: Option<usize>) -> String {
     if digits.len() >= p {
         return s;
     }
-    format!("{lead}{sign}{digits:0>p$}")
+    format!("{lead}{sign}{}{digits}", "0".repeat(p - digits.len()))
 }
 
 /// Python's `str.format(*args, **kwargs)` for `{}`, `{0}`, `{name}`, `{x.attr}`, `{x[0]}`,
