@@ -12,7 +12,7 @@ fuzz_target!(|text: &str| {
                 let report = inject::render(&s, family);
                 for seg in &report.segments {
                     for p in &seg.pieces {
-                        assert_eq!(&seg.text[p.range[0]..p.range[1]], p.text);
+                        assert_eq!(&seg.text[p.range[0]..p.range[1]], &*p.text);
                     }
                 }
             }

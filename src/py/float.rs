@@ -94,9 +94,16 @@ mod precision_tests {
         assert_eq!(f.len(), 2 + 70_000);
         assert!(f.starts_with("1.5000") && f.ends_with('0'));
         let tiny = format_fixed(5e-324, 2000);
-        assert_eq!(&tiny[..tiny.len() - (2000 - 1100)], format!("{:.1100}", 5e-324));
+        assert_eq!(
+            &tiny[..tiny.len() - (2000 - 1100)],
+            format!("{:.1100}", 5e-324)
+        );
         let e = format_exp(1.0 / 3.0, 70_000);
-        assert!(e.ends_with("0e-1") && e.len() == 70_000 + 5, "{}", &e[e.len() - 8..]);
+        assert!(
+            e.ends_with("0e-1") && e.len() == 70_000 + 5,
+            "{}",
+            &e[e.len() - 8..]
+        );
         assert_eq!(&e[..802], &format!("{:.800e}", 1.0 / 3.0)[..802]);
         assert_eq!(format_fixed(f64::INFINITY, 100_000), "inf");
     }

@@ -5,7 +5,7 @@ mod cli_template;
 mod conformance;
 mod escape;
 mod fixtures;
+mod regressions;
 mod scene_load;
 mod seed_000;
 mod support;
-mod regressions;

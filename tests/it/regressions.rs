@@ -18,8 +18,12 @@ fn precision_past_rusts_formatter_limit() {
     assert!(out.starts_with("1.50000") && out.ends_with("00"));
     let out = render(Engine::Fstring, "{x:.70000e}", r#"{"x": 1.5}"#).expect("renders");
     assert!(out.starts_with("1.5000") && out.ends_with("0e+00") && out.len() == 70_006);
-    let out = render(Engine::Jinja2, "{{ '%.70000f|%0100000d' % (x, 7) }}", r#"{"x": 1.5}"#)
-        .expect("renders");
+    let out = render(
+        Engine::Jinja2,
+        "{{ '%.70000f|%0100000d' % (x, 7) }}",
+        r#"{"x": 1.5}"#,
+    )
+    .expect("renders");
     assert_eq!(out.len(), 70_002 + 1 + 100_000);
     assert!(out.ends_with("0007"));
 }
