@@ -5,6 +5,7 @@ mod cli_template;
 mod conformance;
 mod escape;
 mod fixtures;
+mod inputs;
 mod regressions;
 mod scene_load;
 mod seed_000;
