@@ -97,13 +97,14 @@ fn parse_engine(s: &str) -> Result<Engine, String> {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("PROMPT_INSPECTOR_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    // Logging is off unless asked for; building the filter costs start-up time on every run.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("PROMPT_INSPECTOR_LOG") {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Render {
