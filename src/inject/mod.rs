@@ -23,9 +23,22 @@ use crate::scene::{Content, Message, Part, Prompt, Role, Scene, Tool};
 use crate::segments::{Family, Segment, SegmentKind};
 use crate::value::Value;
 
+/// How to render, beyond the scene itself. Each field's default is what `render` uses.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The folder of the scene file: relative image paths are resolved against it.
+    pub base_dir: Option<std::path::PathBuf>,
+}
+
+/// Renders a scene for one LLM family with default options (see [`render_with`]).
+pub fn render(scene: &Scene, family: Family) -> Report {
+    render_with(scene, family, &Options::default())
+}
+
 /// Renders a scene for one LLM family. Never fails: problems become diagnostics, as TFRobot keeps
 /// the LLM call going when a tool or a prompt misbehaves. The scene is not changed.
-pub fn render(scene: &Scene, family: Family) -> Report {
+pub fn render_with(scene: &Scene, family: Family, options: &Options) -> Report {
+    let _ = options;
     let span = tracing::info_span!(
         "render",
         llm = family.as_str(),

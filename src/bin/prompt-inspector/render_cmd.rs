@@ -20,7 +20,10 @@ pub fn run(path: &Path, family: Family, as_json: bool, color: ColorChoice) -> Ex
             return ExitCode::from(2);
         }
     };
-    let report = inject::render(&scene, family);
+    let options = inject::Options {
+        base_dir: path.parent().map(Path::to_path_buf),
+    };
+    let report = inject::render_with(&scene, family, &options);
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     // Streamed: a large scene's report is megabytes, and building it as one string first would
     // double the memory the process touches.
