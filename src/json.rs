@@ -246,7 +246,11 @@ impl Parser<'_> {
         })
     }
 
-    fn nested(&mut self, f: fn(&mut Self) -> Result<Kind, JsonError>) -> Result<Kind, JsonError> {
+    /// Runs `f` one nesting level deeper, refusing to go past [`MAX_DEPTH`].
+    fn nested<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, JsonError>,
+    ) -> Result<T, JsonError> {
         if self.depth >= MAX_DEPTH {
             return Err(self.err(format!("nesting deeper than {MAX_DEPTH} levels")));
         }
@@ -256,22 +260,93 @@ impl Parser<'_> {
         r
     }
 
+    /// The punctuation of an array (at its `[`): calls `item` for each element.
+    fn array_items(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            item(self)?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.err(format!("expected ',' or ']', found {}", self.found()))),
+            }
+        }
+    }
+
+    /// The punctuation of an object (at its `{`): `key` reads each key (at its `"`), then
+    /// `value` reads the value that follows the `:`.
+    fn object_members<K>(
+        &mut self,
+        mut key: impl FnMut(&mut Self) -> Result<K, JsonError>,
+        mut value: impl FnMut(&mut Self, K) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.err(format!("expected a string key, found {}", self.found())));
+            }
+            let k = key(self)?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.err(format!(
+                    "expected ':' after the key, found {}",
+                    self.found()
+                )));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            value(self, k)?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.err(format!("expected ',' or '}}', found {}", self.found()))),
+            }
+        }
+    }
+
     /// Reads a value straight into a [`Value`], with the same grammar and errors as `value`.
     fn value_direct(&mut self) -> Result<Value, JsonError> {
         match self.peek() {
-            Some(b'{') | Some(b'[') => {
-                if self.depth >= MAX_DEPTH {
-                    return Err(self.err(format!("nesting deeper than {MAX_DEPTH} levels")));
-                }
-                self.depth += 1;
-                let r = if self.peek() == Some(b'{') {
-                    self.object_direct()
-                } else {
-                    self.array_direct()
-                };
-                self.depth -= 1;
-                r
-            }
+            Some(b'[') => self.nested(|p| {
+                let mut items = Vec::new();
+                p.array_items(|p| {
+                    items.push(p.value_direct()?);
+                    Ok(())
+                })?;
+                Ok(Value::List(Arc::new(items)))
+            }),
+            Some(b'{') => self.nested(|p| {
+                let mut map = crate::value::Dict::default();
+                // Python's dict: a repeated key keeps its first position and takes the last value.
+                p.object_members(Self::key_arc, |p, k| {
+                    map.insert(k, p.value_direct()?);
+                    Ok(())
+                })?;
+                Ok(Value::Dict(Arc::new(map)))
+            }),
             Some(b'"') => Ok(Value::Str(self.string_arc()?)),
             _ => Ok(match self.value()?.kind {
                 Kind::Null => Value::None,
@@ -288,67 +363,6 @@ impl Parser<'_> {
         }
     }
 
-    fn array_direct(&mut self) -> Result<Value, JsonError> {
-        self.pos += 1;
-        let mut items = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Ok(Value::List(Arc::new(items)));
-        }
-        loop {
-            self.skip_ws();
-            items.push(self.value_direct()?);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Value::List(Arc::new(items)));
-                }
-                _ => return Err(self.err(format!("expected ',' or ']', found {}", self.found()))),
-            }
-        }
-    }
-
-    fn object_direct(&mut self) -> Result<Value, JsonError> {
-        self.pos += 1;
-        let mut map = crate::value::Dict::default();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Ok(Value::Dict(Arc::new(map)));
-        }
-        loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
-                return Err(self.err(format!("expected a string key, found {}", self.found())));
-            }
-            let key = self.key_arc()?;
-            self.skip_ws();
-            if self.peek() != Some(b':') {
-                return Err(self.err(format!(
-                    "expected ':' after the key, found {}",
-                    self.found()
-                )));
-            }
-            self.pos += 1;
-            self.skip_ws();
-            // Python's dict: a repeated key keeps its first position and takes the last value.
-            let value = self.value_direct()?;
-            map.insert(key, value);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Value::Dict(Arc::new(map)));
-                }
-                _ => return Err(self.err(format!("expected ',' or '}}', found {}", self.found()))),
-            }
-        }
-    }
-
     fn literal(&mut self, word: &str, kind: Kind) -> Result<Kind, JsonError> {
         if self.src[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
@@ -359,78 +373,40 @@ impl Parser<'_> {
     }
 
     fn array(&mut self) -> Result<Kind, JsonError> {
-        self.pos += 1;
         let mut items = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Ok(Kind::Array(items));
-        }
-        loop {
-            self.skip_ws();
-            items.push(self.value()?);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Kind::Array(items));
-                }
-                _ => return Err(self.err(format!("expected ',' or ']', found {}", self.found()))),
-            }
-        }
+        self.array_items(|p| {
+            items.push(p.value()?);
+            Ok(())
+        })?;
+        Ok(Kind::Array(items))
     }
 
     fn object(&mut self) -> Result<Kind, JsonError> {
-        self.pos += 1;
         let mut members = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Ok(Kind::Object(members));
-        }
-        loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
-                return Err(self.err(format!("expected a string key, found {}", self.found())));
-            }
-            let key_start = self.pos;
-            let key = self.string()?;
-            let key_span = key_start..self.pos;
-            self.skip_ws();
-            if self.peek() != Some(b':') {
-                return Err(self.err(format!(
-                    "expected ':' after the key, found {}",
-                    self.found()
-                )));
-            }
-            self.pos += 1;
-            self.skip_ws();
-            let value = if self.depth == 1 && self.direct.contains(&key.as_str()) {
-                let start = self.pos;
-                let v = self.value_direct()?;
+        let key = |p: &mut Self| {
+            let start = p.pos;
+            let key = p.string()?;
+            Ok((key, start..p.pos))
+        };
+        self.object_members(key, |p, (key, key_span): (String, Range<usize>)| {
+            let value = if p.depth == 1 && p.direct.contains(&key.as_str()) {
+                let start = p.pos;
+                let v = p.value_direct()?;
                 Json {
-                    span: start..self.pos,
+                    span: start..p.pos,
                     kind: Kind::Value(v),
                 }
             } else {
-                self.value()?
+                p.value()?
             };
             members.push(Member {
                 key,
                 key_span,
                 value,
             });
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Kind::Object(members));
-                }
-                _ => return Err(self.err(format!("expected ',' or '}}', found {}", self.found()))),
-            }
-        }
+            Ok(())
+        })?;
+        Ok(Kind::Object(members))
     }
 
     /// Skips plain string bytes (not `"`, `\\` or a control character) from the current position.

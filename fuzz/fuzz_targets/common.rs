@@ -84,3 +84,28 @@ impl Input {
         ))
     }
 }
+
+/// Parses and renders the input with `engine`: nothing may panic, and every error's byte range
+/// must lie inside the template on character boundaries.
+pub fn compile_and_render(engine: prompt_inspector::Engine, input: &Input) {
+    use prompt_inspector::{Template, TemplateError, Vars};
+    fn check_range(e: &TemplateError, source: &str) {
+        if let Some(r) = e.range() {
+            assert!(
+                r.start <= r.end && r.end <= source.len(),
+                "range {r:?} outside the template"
+            );
+            assert!(source.is_char_boundary(r.start) && source.is_char_boundary(r.end));
+        }
+    }
+    let vars = Vars::new(input.vars());
+    let result = Template::compile(engine, &input.template).and_then(|t| {
+        if let Some(e) = t.syntax_error() {
+            check_range(&e, &input.template);
+        }
+        t.render(&vars)
+    });
+    if let Err(e) = result {
+        check_range(&e, &input.template);
+    }
+}
