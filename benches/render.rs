@@ -6,10 +6,19 @@
 mod scene_gen;
 
 use divan::{black_box, Bencher};
+use prompt_inspector::tokens::Encoding;
 use prompt_inspector::{inject, scene, segments::Family};
 
 fn main() {
     divan::main();
+}
+
+/// Rendering alone, as `prompt-inspector render` does by default (no token counts).
+fn no_tokens() -> inject::Options {
+    inject::Options {
+        skip_tokens: true,
+        ..Default::default()
+    }
 }
 
 fn text(tools: usize, messages: usize) -> String {
@@ -25,11 +34,26 @@ fn load(bencher: Bencher, (tools, messages): (usize, usize)) {
 #[divan::bench(args = [(300, 5000), (600, 5000), (300, 10000)])]
 fn render_chat(bencher: Bencher, (tools, messages): (usize, usize)) {
     let s = scene::load_str(&text(tools, messages)).expect("generated scene loads");
-    bencher.bench(|| inject::render(black_box(&s), Family::Chat));
+    let options = no_tokens();
+    bencher.bench(|| inject::render_with(black_box(&s), Family::Chat, &options));
+}
+
+/// A chat render with every piece, segment and message counted (`render --tokenizer NAME`); the
+/// encoder is built before timing starts (that one-off cost is in docs/performance.md).
+#[divan::bench(args = [Encoding::O200kBase, Encoding::Cl100kBase])]
+fn render_chat_tokens(bencher: Bencher, encoding: Encoding) {
+    let s = scene::load_str(&text(300, 5000)).expect("generated scene loads");
+    let options = inject::Options {
+        encoding,
+        ..Default::default()
+    };
+    prompt_inspector::tokens::count("warm up", encoding);
+    bencher.bench(|| inject::render_with(black_box(&s), Family::Chat, &options));
 }
 
 #[divan::bench(args = [(300, 5000)])]
 fn render_desk(bencher: Bencher, (tools, messages): (usize, usize)) {
     let s = scene::load_str(&text(tools, messages)).expect("generated scene loads");
-    bencher.bench(|| inject::render(black_box(&s), Family::Desk));
+    let options = no_tokens();
+    bencher.bench(|| inject::render_with(black_box(&s), Family::Desk, &options));
 }

@@ -1,5 +1,6 @@
 //! Replaying scenes against goldens (contract §4 `check`): `x.scene.json` is checked against
-//! `x.golden.json` beside it, which holds the chat and desk reports of the scene.
+//! `x.golden.json` beside it, which holds the chat and desk reports of the scene (and the replayed
+//! `run` loop when the scene has one).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -19,14 +20,28 @@ pub struct Golden<'a> {
     pub scene: &'a str,
     pub chat: Report,
     pub desk: Report,
+    /// The replayed `run` loop (contract §5), for scenes that have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<crate::runloop::RunReport>,
 }
 
 /// The golden text of a loaded scene: pretty JSON, two-space indent, trailing newline.
 pub fn golden_text(scene: &scene::Scene) -> String {
+    golden_text_in(scene, None)
+}
+
+/// [`golden_text`] for a scene read from a file in `base_dir`, which relative image paths
+/// (attachments, message image parts) are resolved against.
+pub fn golden_text_in(scene: &scene::Scene, base_dir: Option<&Path>) -> String {
+    let options = inject::Options {
+        base_dir: base_dir.map(Path::to_path_buf),
+        ..Default::default()
+    };
     let golden = Golden {
         scene: &scene.name,
-        chat: inject::render(scene, Family::Chat),
-        desk: inject::render(scene, Family::Desk),
+        chat: inject::render_with(scene, Family::Chat, &options),
+        desk: inject::render_with(scene, Family::Desk, &options),
+        run: scene.run.as_ref().map(crate::runloop::replay),
     };
     let mut text = crate::json_out::to_string_pretty(&golden);
     text.push('\n');
@@ -113,7 +128,7 @@ pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
         Ok(s) => s,
         Err(e) => return Outcome::Unreadable(e),
     };
-    let now = golden_text(&scene);
+    let now = golden_text_in(&scene, scene_path.parent());
     let golden = golden_path(scene_path);
     if bless {
         return match write_atomic(&golden, now.as_bytes()) {

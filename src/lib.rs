@@ -8,10 +8,13 @@ pub mod check;
 pub mod inject;
 pub mod json;
 pub mod json_out;
+pub mod provider;
 pub mod py;
+pub mod runloop;
 pub mod scene;
 pub mod segments;
 pub mod template;
+pub mod tokens;
 pub mod value;
 
 pub use template::{Engine, ErrorKind, Template, TemplateError, Vars};

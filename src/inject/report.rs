@@ -12,9 +12,17 @@ use crate::value::Value;
 pub struct Report {
     /// `chat` or `desk`.
     pub llm: &'static str,
+    /// The encoding the `tokens` fields were counted with (`o200k_base`, `cl100k_base`); absent
+    /// when tokens were not counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokenizer: Option<crate::tokens::Encoding>,
     /// The final messages (chat).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub messages: Option<Vec<MessageOut>>,
+    /// The provider request body (see docs/providers.md): for desk, the adapter's; for chat,
+    /// only when a provider was asked for (`Options::chat_provider`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<serde_json::Value>,
     /// The segments of the family, in assembly order.
     pub segments: Vec<SegmentOut>,
     pub tools: Vec<ToolOut>,
@@ -35,6 +43,9 @@ pub struct MessageOut {
     pub tool_call_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_calls: Option<Value>,
+    /// Tokens of the message's text (a string content, or its text parts joined with `\n`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -49,6 +60,9 @@ pub struct SegmentOut {
     pub text: String,
     /// Bytes the model sees from this segment (for a message stream: its messages' text).
     pub bytes: usize,
+    /// Tokens of `text` as a whole (for a message stream: the sum over its messages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<usize>,
     /// For a message stream: how many messages it contributes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub messages: Option<usize>,
@@ -79,6 +93,9 @@ pub struct PieceOut {
     pub attachments: Vec<Value>,
     /// Byte range of this piece in the segment's `text`.
     pub range: [usize; 2],
+    /// Tokens of this piece's text on its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

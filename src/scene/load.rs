@@ -13,6 +13,9 @@ use crate::json::{self, Json, Kind, Member};
 use crate::template::Engine;
 use crate::value::Value;
 
+// The `run` field's reader (contract §5), kept in its own file.
+mod run;
+
 /// Scene files larger than this are refused before reading (a recording gone wrong, not a scene).
 pub const MAX_SCENE_BYTES: u64 = 512 * 1024 * 1024;
 
@@ -242,14 +245,6 @@ impl Reader<'_> {
         })
     }
 
-    fn run(&self, j: &Json) -> Result<Value, SceneError> {
-        // The run loop's own reader checks the inside; here it must at least be an object.
-        match j.kind {
-            Kind::Object(_) => Ok(j.to_value()),
-            _ => Err(self.expected(j, &P::Key(&P::Root, "run"), "an object")),
-        }
-    }
-
     pub(super) fn message(&self, j: &Json, path: &P) -> Result<Message, SceneError> {
         let o = self.object(
             j,
@@ -459,7 +454,7 @@ impl Reader<'_> {
     }
 
     fn desk(&self, j: &Json) -> Result<DeskConfig, SceneError> {
-        let mut allowed = vec!["adapter"];
+        let mut allowed = vec!["adapter", "model"];
         allowed.extend(DeskConfig::FIELDS);
         let p = &P::Key(&P::Root, "desk_llm");
         let o = self.object(j, p, &allowed)?;
@@ -481,8 +476,15 @@ impl Reader<'_> {
                 })?
             }
         };
+        let model = self.opt_string(&o, p, "model")?;
+        if let (Some(m), Some(j)) = (&model, o.get("model")) {
+            if m.trim().is_empty() {
+                return Err(self.err(j, &P::Key(p, "model"), "a model name must not be empty"));
+            }
+        }
         Ok(DeskConfig {
             adapter,
+            model,
             system_prompt: self.list(&o, p, "system_prompt", Self::prompt)?,
             instruction_prompt: self.list(&o, p, "instruction_prompt", Self::prompt)?,
             original_desk_screenshot_prompt: self.list(

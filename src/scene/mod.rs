@@ -41,8 +41,8 @@ pub struct Scene {
     pub chat_llm: ChatConfig,
     pub desk_llm: DeskConfig,
     pub tools: Vec<Tool>,
-    /// The `run` loop of contract §5, kept as read (replayed by the run loop).
-    pub run: Option<Value>,
+    /// The `run` loop of contract §5 (replayed by [`crate::runloop::replay`]).
+    pub run: Option<crate::runloop::Run>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +245,9 @@ impl Adapter {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeskConfig {
     pub adapter: Adapter,
+    /// The model the adapter's request names; `None` uses the adapter's default
+    /// (`provider::default_model`).
+    pub model: Option<String>,
     pub system_prompt: Vec<Prompt>,
     pub instruction_prompt: Vec<Prompt>,
     pub original_desk_screenshot_prompt: Vec<Prompt>,
@@ -258,6 +261,7 @@ impl Default for DeskConfig {
     fn default() -> DeskConfig {
         DeskConfig {
             adapter: Adapter::OpenaiDesk,
+            model: None,
             system_prompt: Vec::new(),
             instruction_prompt: Vec::new(),
             original_desk_screenshot_prompt: Vec::new(),

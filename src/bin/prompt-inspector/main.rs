@@ -1,9 +1,11 @@
 //! The `prompt-inspector` command line (contract §4): a thin layer over the core library that
 //! reads files, calls the core and prints.
 
+mod cache_cmd;
 mod check_cmd;
 mod render_cmd;
 mod rules_cmd;
+mod run_cmd;
 mod style;
 mod template_cmd;
 
@@ -11,7 +13,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use prompt_inspector::provider::ChatProvider;
 use prompt_inspector::segments::Family;
+use prompt_inspector::tokens::Encoding;
 use prompt_inspector::Engine;
 
 #[derive(Parser)]
@@ -42,6 +46,22 @@ impl From<Llm> for Family {
     }
 }
 
+/// A chat provider whose request body `render --llm chat` adds.
+#[derive(Clone, Copy, ValueEnum)]
+enum Provider {
+    Openai,
+    Anthropic,
+}
+
+impl From<Provider> for ChatProvider {
+    fn from(p: Provider) -> ChatProvider {
+        match p {
+            Provider::Openai => ChatProvider::Openai,
+            Provider::Anthropic => ChatProvider::Anthropic,
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Json,
@@ -63,6 +83,18 @@ enum Command {
         /// Colour in the text form: auto (when stdout is a terminal and NO_COLOR is unset).
         #[arg(long, value_enum, default_value = "auto")]
         color: style::ColorChoice,
+        /// With `--llm chat`: add this provider's request body (`request`). Desk requests come
+        /// from the scene's adapter.
+        #[arg(long, value_enum)]
+        provider: Option<Provider>,
+        /// Count tokens per piece, segment and message with this tokenizer: `o200k_base` (GPT-4o
+        /// and later) or `cl100k_base` (GPT-4). Off unless asked: loading an encoder takes longer
+        /// than a whole render.
+        #[arg(long, value_name = "NAME", value_parser = parse_tokenizer)]
+        tokenizer: Option<Encoding>,
+        /// Count tokens with the default tokenizer (same as `--tokenizer o200k_base`).
+        #[arg(long)]
+        tokens: bool,
     },
     /// Replay scenes (files or folders, recursively) against the goldens beside them.
     Check {
@@ -90,10 +122,31 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// Replay a scene's `run` loop (seed 002): each request, the blocks injected after it, and
+    /// what a provider's prompt cache can reuse.
+    Run {
+        /// The scene file (`*.scene.json`) with a `run` field.
+        scene: PathBuf,
+        /// `json`: contract §5's output; `text`: an explained walk through the rounds.
+        #[arg(long, value_enum, default_value = "json")]
+        format: Format,
+    },
+    /// Cache blame across successive calls (one seed-000 scene per call, in call order).
+    Cache {
+        /// The scene files, in call order.
+        #[arg(required = true)]
+        scenes: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
 }
 
 fn parse_engine(s: &str) -> Result<Engine, String> {
     s.parse()
+}
+
+fn parse_tokenizer(s: &str) -> Result<Encoding, String> {
+    Encoding::parse(s).map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
@@ -112,7 +165,17 @@ fn main() -> ExitCode {
             llm,
             format,
             color,
-        } => render_cmd::run(&scene, llm.into(), format == Format::Json, color),
+            provider,
+            tokenizer,
+            tokens,
+        } => render_cmd::run(
+            &scene,
+            llm.into(),
+            format == Format::Json,
+            color,
+            provider.map(Into::into),
+            tokenizer.or(tokens.then(Encoding::default)),
+        ),
         Command::Check { paths, bless } => check_cmd::run(&paths, bless),
         Command::Template {
             engine,
@@ -120,5 +183,7 @@ fn main() -> ExitCode {
             vars,
         } => template_cmd::run(engine, &template, &vars),
         Command::Rules { format } => rules_cmd::run(format == Format::Json),
+        Command::Run { scene, format } => run_cmd::run(&scene, format == Format::Json),
+        Command::Cache { scenes, format } => cache_cmd::run(&scenes, format == Format::Json),
     }
 }

@@ -6,13 +6,26 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use prompt_inspector::inject::{self, Level, Report, Source, Status};
+use prompt_inspector::provider::ChatProvider;
 use prompt_inspector::scene;
 use prompt_inspector::segments::{self, Family};
+use prompt_inspector::tokens::Encoding;
 use prompt_inspector::Value;
 
 use crate::style::{ColorChoice, Style};
 
-pub fn run(path: &Path, family: Family, as_json: bool, color: ColorChoice) -> ExitCode {
+pub fn run(
+    path: &Path,
+    family: Family,
+    as_json: bool,
+    color: ColorChoice,
+    provider: Option<ChatProvider>,
+    tokenizer: Option<Encoding>,
+) -> ExitCode {
+    if provider.is_some() && family == Family::Desk {
+        eprintln!("error: --provider applies to --llm chat; a desk request's shape comes from the scene's desk_llm.adapter");
+        return ExitCode::from(2);
+    }
     let scene = match scene::load_file(path) {
         Ok(s) => s,
         Err(e) => {
@@ -22,6 +35,9 @@ pub fn run(path: &Path, family: Family, as_json: bool, color: ColorChoice) -> Ex
     };
     let options = inject::Options {
         base_dir: path.parent().map(Path::to_path_buf),
+        chat_provider: provider,
+        encoding: tokenizer.unwrap_or_default(),
+        skip_tokens: tokenizer.is_none(),
     };
     let report = inject::render_with(&scene, family, &options);
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -43,6 +59,11 @@ pub fn run(path: &Path, family: Family, as_json: bool, color: ColorChoice) -> Ex
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::from(1),
     }
+}
+
+/// ` · N tokens` when tokens were counted, nothing otherwise.
+fn tokens_suffix(tokens: Option<usize>) -> String {
+    tokens.map(|n| format!(" · {n} tokens")).unwrap_or_default()
 }
 
 /// Indents every line of `body` under a gutter.
@@ -90,9 +111,10 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
         };
         let _ = writeln!(
             out,
-            "{} · {verdict} · {} bytes",
+            "{} · {verdict} · {} bytes{}",
             st.bold(&format!("{}. {}", i + 1, seg.name)),
-            seg.bytes
+            seg.bytes,
+            tokens_suffix(seg.tokens)
         );
         if let Some(count) = seg.messages {
             // A message stream: its messages are listed under "Messages sent".
@@ -106,7 +128,12 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
                 (Source::Config, _, Some(i)) => st.cyan(&format!("config #{i}")),
                 _ => String::new(),
             };
-            let _ = writeln!(out, "   [{label}] {} bytes", p.text.len());
+            let _ = writeln!(
+                out,
+                "   [{label}] {} bytes{}",
+                p.text.len(),
+                tokens_suffix(p.tokens)
+            );
             indented(&mut out, "   │ ", &p.text);
         }
         out.push('\n');
@@ -120,9 +147,13 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
             };
             let first = content.lines().next().unwrap_or("");
             let more = if content.contains('\n') { " …" } else { "" };
+            let tokens = m
+                .tokens
+                .map(|n| st.dim(&format!("{n:>6} tok ")))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  {:>2}. {:<9} {:<30} {first}{more}",
+                "  {:>2}. {:<9} {:<30} {tokens}{first}{more}",
                 i + 1,
                 m.role,
                 st.dim(&format!("({})", m.segment.unwrap_or("")))
@@ -166,6 +197,12 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
         let _ = writeln!(out, "  {level} [{}] {}", d.code, d.message);
     }
     out.push('\n');
+    if let Some(request) = &r.request {
+        let _ = writeln!(out, "{}", st.bold("Request body:"));
+        let pretty = prompt_inspector::json_out::to_string_pretty(request);
+        indented(&mut out, "  ", &pretty);
+        out.push('\n');
+    }
     let m = &r.metrics;
     let positions: Vec<String> = m
         .positions
@@ -182,5 +219,8 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
         m.bytes,
         if positions.is_empty() { "-".to_owned() } else { positions.join(", ") }
     );
+    if let Some(encoding) = r.tokenizer {
+        let _ = writeln!(out, "{} {encoding}", st.bold("Tokens counted with:"));
+    }
     out
 }

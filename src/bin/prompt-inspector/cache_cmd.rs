@@ -1,0 +1,177 @@
+//! `prompt-inspector cache`: cache blame across successive seed-000 calls (one scene per call):
+//! where each request first differs from the previous one, which segment and source wrote that
+//! byte, and what OpenAI's and Anthropic's prompt caches can reuse.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use prompt_inspector::runloop::blame::{self, CacheReport, Location, StepOut};
+use prompt_inspector::runloop::cache;
+
+pub fn run(paths: &[PathBuf], as_json: bool) -> ExitCode {
+    let report = match blame::blame_files(paths) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let out = if as_json {
+        let mut s = prompt_inspector::json_out::to_string_pretty(&report);
+        s.push('\n');
+        s
+    } else {
+        text(&report)
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(1),
+    }
+}
+
+fn place(l: &Location) -> String {
+    let seg = l.segment.unwrap_or("?");
+    let what = match (l.source, &l.tool, l.index) {
+        ("role", _, _) => "its role header (a different message starts here)".to_owned(),
+        ("tool", Some(t), _) => format!("text written by tool {t}"),
+        ("config", _, Some(i)) => format!("configured prompt #{i}"),
+        ("message", _, Some(i)) => format!("recorded message #{i} of the stream"),
+        ("user_input", _, _) => "the user's input".to_owned(),
+        (s, _, _) => s.to_owned(),
+    };
+    format!(
+        "message {} ({}, segment {seg}), {what}",
+        l.message + 1,
+        l.role
+    )
+}
+
+/// The readable form, explaining the figures for someone who has not read the seeds.
+pub fn text(r: &CacheReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Prompt-cache blame over {} successive chat calls (seed 000 rendering)\n\n\
+         A provider's prompt cache reuses only a prefix that a request shares, byte for byte, with an\n\
+         earlier one. Below, each call is compared with the one before it: the first byte that differs\n\
+         and who wrote it (a configured prompt, a tool, or a recorded message), then what each provider\n\
+         serves from its cache. Tokens are counted with o200k_base (an estimate for Anthropic).\n\
+         OpenAI caches automatically from {} tokens, hits growing in {}-token steps. Anthropic caches\n\
+         only at explicit breakpoints (at most {}), each prefix at least {} tokens; they are placed at\n\
+         the end of the system message, of the user's input (the next turn's history ends there), of\n\
+         the intermediate messages and of the request: the points after which seed 000's layout\n\
+         starts changing from call to call.\n",
+        r.steps.len(),
+        cache::OPENAI_MIN_TOKENS,
+        cache::OPENAI_STEP_TOKENS,
+        cache::ANTHROPIC_MAX_BREAKPOINTS,
+        cache::ANTHROPIC_MIN_TOKENS,
+    );
+    for (i, s) in r.steps.iter().enumerate() {
+        step(&mut out, i, s);
+    }
+    out
+}
+
+fn step(out: &mut String, i: usize, s: &StepOut) {
+    let _ = writeln!(
+        out,
+        "── Call {} ({}) ── {} messages, {} bytes, {} tokens",
+        i + 1,
+        s.scene,
+        s.messages,
+        s.request_bytes,
+        s.request_tokens
+    );
+    match (
+        &s.first_difference,
+        s.common_prefix_bytes,
+        s.common_prefix_tokens,
+    ) {
+        (_, None, _) | (_, _, None) => {
+            let _ = writeln!(out, "   The first call: nothing is cached yet.");
+        }
+        (None, Some(_), Some(_)) => {
+            let _ = writeln!(
+                out,
+                "   Identical to the previous call: all of it can be reused."
+            );
+        }
+        (Some(d), Some(bytes), Some(tokens)) => {
+            let _ = writeln!(
+                out,
+                "   First difference at byte {} ({bytes} bytes, {tokens} tokens shared):",
+                d.byte
+            );
+            match &d.now {
+                Some(l) => {
+                    let _ = writeln!(out, "     now:    {}", place(l));
+                }
+                None => {
+                    let _ = writeln!(out, "     now:    the request ends here (it is shorter)");
+                }
+            }
+            match &d.before {
+                Some(l) => {
+                    let _ = writeln!(out, "     before: {}", place(l));
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "     before: the previous request ended here: this call only appends"
+                    );
+                }
+            }
+            let blame = if tokens < cache::OPENAI_MIN_TOKENS {
+                format!(
+                    " (under {} shared tokens: no cache hit)",
+                    cache::OPENAI_MIN_TOKENS
+                )
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "   OpenAI: {} of {} tokens from the cache{blame}.",
+                s.openai.cached_tokens, s.request_tokens
+            );
+        }
+    }
+    let a = &s.anthropic;
+    let hit = match a.hit {
+        Some([step, msg]) => format!(
+            "{} of {} tokens from the cache (call {}'s breakpoint after message {} is repeated exactly)",
+            a.cached_tokens,
+            s.request_tokens,
+            step + 1,
+            msg + 1
+        ),
+        None if i == 0 => "nothing to read yet".to_owned(),
+        None => format!(
+            "0 of {} tokens from the cache (no earlier cached prefix is repeated message for message)",
+            s.request_tokens
+        ),
+    };
+    let _ = writeln!(out, "   Anthropic: {hit}. Breakpoints on this call:");
+    for b in &a.breakpoints {
+        let _ = writeln!(
+            out,
+            "     after message {:<3} {:>6} tokens  {}  — {}",
+            b.message + 1,
+            b.prefix_tokens,
+            if b.cacheable {
+                "cached "
+            } else {
+                "too short, not cached"
+            },
+            b.reason
+        );
+    }
+    out.push('\n');
+}

@@ -1,0 +1,157 @@
+//! Anthropic Messages (`POST /v1/messages`): `claude_desk` and the `anthropic` chat provider.
+//!
+//! The API takes system text only in the top-level `system` list of text blocks, roles `user` and
+//! `assistant` only, requires `max_tokens`, and refuses empty text blocks. The last system block
+//! carries `cache_control: {type: ephemeral}`, as xbot marks its static system prompt (seed 002),
+//! so the system prefix is cached across calls.
+
+use serde_json::{json, Map, Value as Json};
+
+use super::{texts_only, Block, DeskInput, Img, Sink, Turn};
+
+pub(crate) const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+
+/// `max_tokens` is required by the Messages API; this is the body's value.
+pub const MAX_TOKENS: u32 = 4096;
+
+fn image(img: &Img) -> Json {
+    match img {
+        Img::Inline { mime, data } => {
+            json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}})
+        }
+        Img::Url { url, .. } => json!({"type": "image", "source": {"type": "url", "url": url}}),
+    }
+}
+
+fn block(b: &Block) -> Option<Json> {
+    match b {
+        Block::Text(t) if t.is_empty() => None,
+        Block::Text(t) => Some(json!({"type": "text", "text": t})),
+        Block::Image(img) => Some(image(img)),
+    }
+}
+
+/// System text blocks, the last one marked as a cache breakpoint.
+fn system(texts: Vec<String>) -> Json {
+    let n = texts.len();
+    let blocks = texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            if i + 1 == n {
+                json!({"type": "text", "text": text, "cache_control": {"type": "ephemeral"}})
+            } else {
+                json!({"type": "text", "text": text})
+            }
+        })
+        .collect();
+    Json::Array(blocks)
+}
+
+fn body(model: &str, system_texts: Vec<String>, messages: Vec<Json>) -> Json {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(model));
+    body.insert("max_tokens".into(), json!(MAX_TOKENS));
+    if !system_texts.is_empty() {
+        body.insert("system".into(), system(system_texts));
+    }
+    body.insert("messages".into(), Json::Array(messages));
+    Json::Object(body)
+}
+
+/// `claude_desk`: one system block per instruction-side segment; one user message of text and
+/// image blocks for the rest.
+pub(crate) fn desk(model: &str, input: &DeskInput) -> Json {
+    let system_texts = input.system.iter().map(|(_, t)| t.clone()).collect();
+    let content: Vec<Json> = input
+        .user
+        .iter()
+        .flat_map(|(_, blocks)| blocks.iter().filter_map(block))
+        .collect();
+    let messages = if content.is_empty() {
+        Vec::new()
+    } else {
+        vec![json!({"role": "user", "content": content})]
+    };
+    body(model, system_texts, messages)
+}
+
+/// The `anthropic` chat provider. System messages before the first other message become the
+/// `system` blocks; a later system message (there is no system role mid-conversation) becomes a
+/// text block of a user turn at its place. Tool results are `tool_result` blocks of a user turn,
+/// tool calls `tool_use` blocks; consecutive turns of one role are merged into one message.
+pub(crate) fn chat(model: &str, turns: &[Turn], sink: &mut Sink) -> Json {
+    let lead = turns.iter().take_while(|t| t.role == "system").count();
+    let mut system_texts = Vec::new();
+    for (i, t) in turns[..lead].iter().enumerate() {
+        let text = texts_only(i, t, "Anthropic's system", sink).join("\n");
+        if !text.is_empty() {
+            system_texts.push(text);
+        }
+    }
+    let mut messages: Vec<(&'static str, Vec<Json>)> = Vec::new();
+    for (i, t) in turns.iter().enumerate().skip(lead) {
+        let (role, content) = match t.role {
+            "assistant" => ("assistant", assistant(i, t, sink)),
+            "tool" => ("user", tool_result(i, t, sink)),
+            // `user`, and a system message after the conversation started.
+            _ => ("user", t.blocks.iter().filter_map(block).collect()),
+        };
+        if content.is_empty() {
+            continue;
+        }
+        match messages.last_mut() {
+            Some((last, blocks)) if *last == role => blocks.extend(content),
+            _ => messages.push((role, content)),
+        }
+    }
+    let messages = messages
+        .into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect();
+    body(model, system_texts, messages)
+}
+
+fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
+    let mut out: Vec<Json> = texts_only(i, t, "Anthropic", sink)
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| json!({"type": "text", "text": s}))
+        .collect();
+    for c in &t.tool_calls {
+        // Anthropic wants the arguments as an object, not OpenAI's JSON text.
+        let input = match serde_json::from_str::<Json>(&c.arguments) {
+            Ok(v @ Json::Object(_)) => v,
+            _ => {
+                sink.warn(
+                    "tool_call_invalid",
+                    format!(
+                        "messages[{i}] tool call {:?}: arguments {:?} are not a JSON object; sent as {{}}",
+                        c.id, c.arguments
+                    ),
+                    t.segment,
+                    None,
+                );
+                json!({})
+            }
+        };
+        out.push(json!({"type": "tool_use", "id": c.id, "name": c.name, "input": input}));
+    }
+    out
+}
+
+fn tool_result(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
+    let content: Vec<Json> = t.blocks.iter().filter_map(block).collect();
+    match &t.tool_call_id {
+        Some(id) => vec![json!({"type": "tool_result", "tool_use_id": id, "content": content})],
+        None => {
+            sink.warn(
+                "tool_call_invalid",
+                format!("messages[{i}] is a tool message without tool_call_id; sent as user text"),
+                t.segment,
+                None,
+            );
+            content
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! Image parts (`{type: image, url|path|data_base64, mime_type?}`) resolved into what a provider
+//! can take: a URL it fetches itself, or bytes sent inline as base64 with their media type.
+//!
+//! Files are read with a size limit and their type is taken from their first bytes, so a
+//! screenshot saved with the wrong extension still goes out with the media type providers check.
+
+use std::io::Read;
+use std::path::Path;
+
+use base64::Engine as _;
+
+use crate::inject::context;
+use crate::value::Value;
+
+/// The largest image read from a file or decoded from base64 (providers refuse far smaller ones;
+/// this only keeps a wrong path from pulling a huge file into the report).
+pub const MAX_IMAGE_BYTES: u64 = 20 * 1024 * 1024;
+
+/// The image types every provider here takes, by their magic bytes.
+const KNOWN: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// A resolved image.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Img {
+    /// A remote image the provider fetches; its type when known (declared or from the extension).
+    Url { url: String, mime: Option<String> },
+    /// Bytes to send inline: the media type and the standard base64 (with padding).
+    Inline { mime: &'static str, data: String },
+}
+
+impl Img {
+    /// The image as one URL string: the URL itself, or a `data:` URL for inline bytes.
+    pub fn as_url(&self) -> String {
+        match self {
+            Img::Url { url, .. } => url.clone(),
+            Img::Inline { mime, data } => format!("data:{mime};base64,{data}"),
+        }
+    }
+
+    /// The media type, when known.
+    pub fn mime(&self) -> Option<&str> {
+        match self {
+            Img::Url { mime, .. } => mime.as_deref(),
+            Img::Inline { mime, .. } => Some(mime),
+        }
+    }
+}
+
+/// Why an image could not be resolved: a stable diagnostic code and a message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub code: &'static str,
+    pub message: String,
+}
+
+fn problem(code: &'static str, message: String) -> Problem {
+    Problem { code, message }
+}
+
+/// Resolves an image part. `base_dir` is the scene file's folder (relative paths start there).
+pub fn resolve(part: &Value, base_dir: Option<&Path>) -> Result<Img, Problem> {
+    let field = |k: &str| match context::get(part, k) {
+        Some(Value::Str(s)) => Some(s.to_string()),
+        _ => None,
+    };
+    let declared = field("mime_type");
+    if let Some(url) = field("url") {
+        if let Some(rest) = url.strip_prefix("data:") {
+            return data_url(rest);
+        }
+        let mime = declared.or_else(|| by_extension(&url).map(str::to_owned));
+        return Ok(Img::Url { url, mime });
+    }
+    if let Some(path) = field("path") {
+        let bytes = read_limited(&path, base_dir)?;
+        return inline(bytes, declared.as_deref(), &format!("file {path:?}"));
+    }
+    if let Some(data) = field("data_base64") {
+        // A data URL written into `data_base64` is accepted too: recordings often hold one.
+        if let Some(rest) = data.strip_prefix("data:") {
+            return data_url(rest);
+        }
+        let bytes = decode(&data)?;
+        return inline(bytes, declared.as_deref(), "the data_base64 image");
+    }
+    Err(problem(
+        "image_data_invalid",
+        "an image part needs one of \"url\", \"path\", \"data_base64\"".to_owned(),
+    ))
+}
+
+/// `data:<mime>;base64,<data>` (after the `data:`).
+fn data_url(rest: &str) -> Result<Img, Problem> {
+    let Some((head, data)) = rest.split_once(',') else {
+        return Err(problem(
+            "image_data_invalid",
+            "a data: URL without a ',' before its data".to_owned(),
+        ));
+    };
+    let Some(declared) = head.strip_suffix(";base64") else {
+        return Err(problem(
+            "image_data_invalid",
+            format!("the data: URL {head:?} is not base64 (only ;base64 data URLs are read)"),
+        ));
+    };
+    let bytes = decode(data)?;
+    inline(
+        bytes,
+        Some(declared).filter(|d| !d.is_empty()),
+        "the data: URL image",
+    )
+}
+
+fn decode(data: &str) -> Result<Vec<u8>, Problem> {
+    // Line breaks are common in pasted base64 and carry no data.
+    let compact: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    // Base64 is 4 characters per 3 bytes: refuse an oversized image before decoding it.
+    let decoded_len = compact.len() as u64 / 4 * 3;
+    if decoded_len > MAX_IMAGE_BYTES {
+        return Err(too_large("the base64 image", decoded_len));
+    }
+    base64::engine::general_purpose::STANDARD
+        .decode(compact.as_bytes())
+        .map_err(|e| {
+            problem(
+                "image_data_invalid",
+                format!("invalid base64 image data: {e}"),
+            )
+        })
+}
+
+fn too_large(what: &str, len: u64) -> Problem {
+    problem(
+        "image_too_large",
+        format!("{what} has {len} bytes, more than the {MAX_IMAGE_BYTES} an image may have"),
+    )
+}
+
+fn read_limited(path: &str, base_dir: Option<&Path>) -> Result<Vec<u8>, Problem> {
+    let full = match base_dir {
+        Some(dir) if Path::new(path).is_relative() => dir.join(path),
+        _ => Path::new(path).to_path_buf(),
+    };
+    let unreadable = |e: std::io::Error| {
+        problem(
+            "image_unreadable",
+            format!("cannot read the image {}: {e}", full.display()),
+        )
+    };
+    let file = std::fs::File::open(&full).map_err(unreadable)?;
+    let len = file.metadata().map_err(unreadable)?.len();
+    if len > MAX_IMAGE_BYTES {
+        return Err(too_large(&format!("file {path:?}"), len));
+    }
+    // `take` keeps the limit even if the file grows between the size check and the read.
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(MAX_IMAGE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_IMAGE_BYTES {
+        return Err(too_large(&format!("file {path:?}"), bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// Inline bytes: the type comes from the bytes; a declared type is only used in the message.
+fn inline(bytes: Vec<u8>, declared: Option<&str>, what: &str) -> Result<Img, Problem> {
+    let Some(mime) = sniff(&bytes) else {
+        let declared = declared.map_or(String::new(), |d| format!(" (declared {d:?})"));
+        return Err(problem(
+            "image_type_unknown",
+            format!(
+                "{what}{declared} is not a PNG, JPEG, GIF or WebP image, the types every provider takes"
+            ),
+        ));
+    };
+    Ok(Img::Inline {
+        mime,
+        data: base64::engine::general_purpose::STANDARD.encode(&bytes),
+    })
+}
+
+/// The image type from the magic bytes.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some(KNOWN[0])
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some(KNOWN[1])
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some(KNOWN[2])
+    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some(KNOWN[3])
+    } else {
+        None
+    }
+}
+
+/// The type of a remote image from its URL's extension (query and fragment ignored).
+fn by_extension(url: &str) -> Option<&'static str> {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+    match ext.as_str() {
+        "png" => Some(KNOWN[0]),
+        "jpg" | "jpeg" => Some(KNOWN[1]),
+        "gif" => Some(KNOWN[2]),
+        "webp" => Some(KNOWN[3]),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(json: &str) -> Value {
+        Value::from_json_str(json).expect("test part is JSON")
+    }
+
+    const PNG_1X1: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==";
+
+    #[test]
+    fn base64_is_sniffed_and_reencoded() {
+        let img = resolve(&part(&format!(r#"{{"data_base64": "{PNG_1X1}"}}"#)), None);
+        assert_eq!(
+            img,
+            Ok(Img::Inline {
+                mime: "image/png",
+                data: PNG_1X1.to_owned()
+            })
+        );
+    }
+
+    #[test]
+    fn the_bytes_decide_the_type_not_the_declaration() {
+        let img = resolve(
+            &part(&format!(
+                r#"{{"data_base64": "{PNG_1X1}", "mime_type": "image/jpeg"}}"#
+            )),
+            None,
+        )
+        .expect("resolves");
+        assert_eq!(img.mime(), Some("image/png"));
+        assert!(img.as_url().starts_with("data:image/png;base64,iVBOR"));
+    }
+
+    #[test]
+    fn bad_data_is_a_problem_not_a_panic() {
+        let e = resolve(&part(r#"{"data_base64": "not base64!"}"#), None).expect_err("invalid");
+        assert_eq!(e.code, "image_data_invalid");
+        let e = resolve(&part(r#"{"data_base64": "aGVsbG8="}"#), None).expect_err("text");
+        assert_eq!(e.code, "image_type_unknown");
+        let e = resolve(&part(r#"{"url": "data:image/png,abc"}"#), None).expect_err("not b64");
+        assert_eq!(e.code, "image_data_invalid");
+    }
+
+    #[test]
+    fn missing_files_are_unreadable() {
+        let e = resolve(
+            &part(r#"{"path": "no/such/image.png"}"#),
+            Some(Path::new("/nonexistent")),
+        )
+        .expect_err("missing");
+        assert_eq!(e.code, "image_unreadable");
+        assert!(e.message.contains("/nonexistent/no/such/image.png"));
+    }
+
+    #[test]
+    fn urls_stay_urls_with_the_type_of_their_extension() {
+        let img = resolve(&part(r#"{"url": "https://x.test/a/shot.JPG?w=2"}"#), None);
+        assert_eq!(
+            img,
+            Ok(Img::Url {
+                url: "https://x.test/a/shot.JPG?w=2".to_owned(),
+                mime: Some("image/jpeg".to_owned())
+            })
+        );
+        let img = resolve(
+            &part(&format!(r#"{{"url": "data:;base64,{PNG_1X1}"}}"#)),
+            None,
+        )
+        .expect("data url");
+        assert_eq!(img.mime(), Some("image/png"));
+    }
+
+    #[test]
+    fn sniffs_the_four_types() {
+        assert_eq!(sniff(b"GIF89a...."), Some("image/gif"));
+        assert_eq!(sniff(b"RIFF\0\0\0\0WEBPVP8 "), Some("image/webp"));
+        assert_eq!(sniff(&[0xFF, 0xD8, 0xFF, 0xE0]), Some("image/jpeg"));
+        assert_eq!(sniff(b"RIFF\0\0\0\0WAVE"), None);
+    }
+}

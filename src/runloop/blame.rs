@@ -1,0 +1,331 @@
+//! Cache blame across successive seed-000 calls: for each step, the first byte of the chat
+//! request that differs from the previous step, which segment and source (configured prompt or
+//! tool) it falls in, and what OpenAI's and Anthropic's prompt caches can reuse.
+
+use serde::Serialize;
+
+use super::cache::{self, ANTHROPIC_LOOKBACK_BLOCKS, ANTHROPIC_MIN_TOKENS};
+use crate::inject::{Report, Source};
+use crate::value::Value;
+
+/// What `prompt-inspector cache --format json` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CacheReport {
+    pub steps: Vec<StepOut>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepOut {
+    /// The step's label (its scene file name).
+    pub scene: String,
+    pub messages: usize,
+    pub request_bytes: usize,
+    pub request_tokens: usize,
+    /// Where this request first differs from the previous step's (`null` for the first step, and
+    /// when the two requests are identical).
+    pub first_difference: Option<Difference>,
+    /// Bytes and tokens shared with the previous step's request (`null` for the first step).
+    pub common_prefix_bytes: Option<usize>,
+    pub common_prefix_tokens: Option<usize>,
+    pub openai: OpenAiOut,
+    pub anthropic: AnthropicOut,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    /// Byte offset in the serialised request.
+    pub byte: usize,
+    /// Where that byte falls in this request (`null`: this request ends there).
+    pub now: Option<Location>,
+    /// Where it falls in the previous request (`null`: the previous request ended there, so this
+    /// one only appends).
+    pub before: Option<Location>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Location {
+    /// Index of the message in the request.
+    pub message: usize,
+    pub role: &'static str,
+    pub segment: Option<&'static str>,
+    /// `role` (the byte is in the `role + "\n"` header), `config` (a configured prompt, with
+    /// `index`), `tool` (with `tool`), `message` (a recorded message of a stream, with `index` in
+    /// its stream) or `user_input` (the user's input as given).
+    pub source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    /// Byte offset inside the message's content (0 for the header).
+    pub offset: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpenAiOut {
+    /// Tokens served from the automatic cache (1,024 then 128-token steps of the common prefix).
+    pub cached_tokens: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnthropicOut {
+    /// The `cache_control` breakpoints placed on this request (at most 4).
+    pub breakpoints: Vec<Breakpoint>,
+    /// Tokens read from the cache: the longest prefix written by an earlier step's breakpoint
+    /// that this request repeats message for message.
+    pub cached_tokens: usize,
+    /// The earlier breakpoint that hit: `[step, message]` (0-based), when one did.
+    pub hit: Option<[usize; 2]>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Breakpoint {
+    /// The breakpoint sits on the last block of this message.
+    pub message: usize,
+    /// Why it is placed there.
+    pub reason: &'static str,
+    pub prefix_tokens: usize,
+    /// `false` when the prefix is under 1,024 tokens: Anthropic does not cache it.
+    pub cacheable: bool,
+}
+
+/// One message as the serialisation sees it.
+struct Flat<'r> {
+    role: &'static str,
+    content: String,
+    segment: Option<&'static str>,
+    report: &'r Report,
+}
+
+fn flatten(report: &Report) -> Vec<Flat<'_>> {
+    report
+        .messages
+        .iter()
+        .flatten()
+        .map(|m| Flat {
+            role: m.role,
+            content: match &m.content {
+                Value::Str(s) => s.to_string(),
+                // A non-string content (parts) counts as its JSON.
+                other => serde_json::to_string(other).unwrap_or_default(),
+            },
+            segment: m.segment,
+            report,
+        })
+        .collect()
+}
+
+fn serialize(flat: &[Flat]) -> String {
+    cache::serialize(flat.iter().map(|m| (m.role, m.content.as_str())))
+}
+
+/// Where byte `at` of the serialisation falls; `None` past the end.
+fn locate(flat: &[Flat], at: usize) -> Option<Location> {
+    let mut start = 0;
+    for (i, m) in flat.iter().enumerate() {
+        let header = m.role.len() + 1;
+        let end = start + header + m.content.len();
+        if at < end {
+            let mut loc = Location {
+                message: i,
+                role: m.role,
+                segment: m.segment,
+                source: "role",
+                tool: None,
+                index: None,
+                offset: 0,
+            };
+            if at >= start + header {
+                loc.offset = at - start - header;
+                source_of(flat, i, &mut loc);
+            }
+            return Some(loc);
+        }
+        start = end;
+    }
+    None
+}
+
+/// Fills the source of a content byte: the piece of the segment it falls in, or the message of a
+/// stream.
+fn source_of(flat: &[Flat], i: usize, loc: &mut Location) {
+    let m = &flat[i];
+    let seg = m
+        .segment
+        .and_then(|name| m.report.segments.iter().find(|s| s.name == name));
+    match seg {
+        Some(seg) if seg.messages.is_some() => {
+            loc.source = "message";
+            loc.index = Some(flat[..i].iter().filter(|p| p.segment == m.segment).count());
+        }
+        Some(seg) if !seg.pieces.is_empty() => {
+            // A byte of the `\n` joining two pieces belongs to the piece after it.
+            let piece = seg
+                .pieces
+                .iter()
+                .find(|p| loc.offset < p.range[1])
+                .or(seg.pieces.last());
+            if let Some(p) = piece {
+                match p.source {
+                    Source::Config => {
+                        loc.source = "config";
+                        loc.index = p.index;
+                    }
+                    Source::Tool => {
+                        loc.source = "tool";
+                        loc.tool.clone_from(&p.tool);
+                    }
+                }
+            }
+        }
+        _ => loc.source = "user_input",
+    }
+}
+
+/// Breakpoints for a seed-000 request, at most 4, chosen in this order of priority and then
+/// sorted by position:
+/// 1. the end of the leading system message: the configured instructions, the same every call
+///    as long as no tool injects into `system_msg_prompt`;
+/// 2. the end of the user's input: the next turn repeats everything up to here as its history
+///    (then appends the reply), so this is the prefix the next call can read back;
+/// 3. the end of the intermediate messages: the next call of the same turn repeats them;
+/// 4. the end of the request: an identical retry reads all of it;
+/// 5. the end of the recorded conversation, when a slot is left.
+fn place_breakpoints(flat: &[Flat], prefix_tokens: &dyn Fn(usize) -> usize) -> Vec<Breakpoint> {
+    let last_of = |seg: &str| flat.iter().rposition(|m| m.segment == Some(seg));
+    let candidates = [
+        (
+            (flat.first().and_then(|m| m.segment) == Some("system_msg_prompt")).then_some(0),
+            "end of the system message (configured instructions)",
+        ),
+        (
+            last_of("reformat_input_prompt"),
+            "end of the user's input (the next turn's history ends here)",
+        ),
+        (
+            last_of("intermediate_msgs"),
+            "end of the intermediate messages (the next call of this turn repeats them)",
+        ),
+        (
+            flat.len().checked_sub(1),
+            "end of the request (an identical retry)",
+        ),
+        (
+            last_of("conversation_msgs"),
+            "end of the recorded conversation",
+        ),
+    ];
+    let mut at: Vec<(usize, &'static str)> = Vec::new();
+    for (pos, reason) in candidates {
+        if let Some(i) = pos {
+            if at.len() < cache::ANTHROPIC_MAX_BREAKPOINTS && !at.iter().any(|(j, _)| *j == i) {
+                at.push((i, reason));
+            }
+        }
+    }
+    at.sort_by_key(|(i, _)| *i);
+    at.into_iter()
+        .map(|(message, reason)| {
+            let tokens = prefix_tokens(message + 1);
+            Breakpoint {
+                message,
+                reason,
+                prefix_tokens: tokens,
+                cacheable: tokens >= ANTHROPIC_MIN_TOKENS,
+            }
+        })
+        .collect()
+}
+
+/// Blames each step against the previous one. `steps` are (label, chat report) in call order.
+pub fn blame(steps: &[(String, Report)]) -> CacheReport {
+    let flats: Vec<Vec<Flat>> = steps.iter().map(|(_, r)| flatten(r)).collect();
+    let mut out: Vec<StepOut> = Vec::with_capacity(steps.len());
+    for (k, ((label, _), flat)) in steps.iter().zip(&flats).enumerate() {
+        let text = serialize(flat);
+        let prefix_tokens = |n: usize| cache::count_tokens(&serialize(&flat[..n]));
+        let breakpoints = place_breakpoints(flat, &prefix_tokens);
+        let (mut difference, mut common_bytes, mut common_tokens, mut openai) =
+            (None, None, None, 0);
+        if k > 0 {
+            let before = serialize(&flats[k - 1]);
+            let bytes = cache::common_prefix_bytes(&before, &text);
+            let tokens = cache::count_tokens(cache::prefix_text(&text, bytes));
+            if before != text {
+                difference = Some(Difference {
+                    byte: bytes,
+                    now: locate(flat, bytes),
+                    before: locate(&flats[k - 1], bytes),
+                });
+            }
+            common_bytes = Some(bytes);
+            common_tokens = Some(tokens);
+            openai = cache::openai_cached_tokens(tokens);
+        }
+        let (cached_tokens, hit) = anthropic_hit(&out, &flats, k, flat, &breakpoints);
+        out.push(StepOut {
+            scene: label.clone(),
+            messages: flat.len(),
+            request_bytes: text.len(),
+            request_tokens: cache::count_tokens(&text),
+            first_difference: difference,
+            common_prefix_bytes: common_bytes,
+            common_prefix_tokens: common_tokens,
+            openai: OpenAiOut {
+                cached_tokens: openai,
+            },
+            anthropic: AnthropicOut {
+                breakpoints,
+                cached_tokens,
+                hit,
+            },
+        });
+    }
+    CacheReport { steps: out }
+}
+
+/// The longest prefix cached by an earlier step's breakpoint that step `k` repeats message for
+/// message, and that one of step `k`'s own breakpoints reaches back to (within the lookback).
+fn anthropic_hit(
+    earlier: &[StepOut],
+    flats: &[Vec<Flat>],
+    k: usize,
+    flat: &[Flat],
+    now: &[Breakpoint],
+) -> (usize, Option<[usize; 2]>) {
+    let same = |a: &Flat, b: &Flat| a.role == b.role && a.content == b.content;
+    let mut best = (0, None);
+    for (j, step) in earlier.iter().enumerate().take(k) {
+        for bp in step.anthropic.breakpoints.iter().filter(|b| b.cacheable) {
+            let n = bp.message + 1;
+            let repeated =
+                n <= flat.len() && flats[j][..n].iter().zip(flat).all(|(a, b)| same(a, b));
+            let reached = now.iter().any(|b| {
+                b.message >= bp.message && b.message - bp.message <= ANTHROPIC_LOOKBACK_BLOCKS
+            });
+            if repeated && reached && bp.prefix_tokens > best.0 {
+                best = (bp.prefix_tokens, Some([j, bp.message]));
+            }
+        }
+    }
+    best
+}
+
+/// Loads the scenes (in call order), renders each one's chat request and blames them; steps are
+/// labelled by file name. Used by `prompt-inspector cache` and the cache goldens' test.
+pub fn blame_files(paths: &[std::path::PathBuf]) -> Result<CacheReport, crate::scene::SceneError> {
+    let mut steps = Vec::with_capacity(paths.len());
+    for path in paths {
+        let scene = crate::scene::load_file(path)?;
+        let options = crate::inject::Options {
+            base_dir: path.parent().map(std::path::Path::to_path_buf),
+            ..Default::default()
+        };
+        let label = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let report = crate::inject::render_with(&scene, crate::segments::Family::Chat, &options);
+        steps.push((label, report));
+    }
+    Ok(blame(&steps))
+}

@@ -1,0 +1,14 @@
+//! The run loop of seed 002 (xbot): a fixed, cache-static system message, and changes reported by
+//! appending blocks to the newest message instead of rebuilding the prefix. Replays a scene's
+//! `run` (contract §5) and measures what a provider's prompt cache can reuse between requests;
+//! [`blame`] measures the same across successive seed-000 renders.
+
+pub mod blame;
+pub mod cache;
+pub mod dynamic_context;
+pub mod reminder;
+mod replay;
+mod spec;
+
+pub use replay::{replay, system_message, IterationOut, RunReport, SystemOut};
+pub use spec::{CallForm, Iteration, Run, RunMessage, ToolCall};

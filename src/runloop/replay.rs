@@ -1,0 +1,183 @@
+//! The loop of seed 002 as xbot runs it (`agent/engine.go` `Run`): assemble the first request,
+//! then per recorded round append the assistant turn and the tool results and, after a round
+//! with tool calls, the dynamic-context block and the system reminder. The loop ends at the first
+//! round without tool calls.
+
+use serde::Serialize;
+
+use super::cache::{self, Figures, Measured};
+use super::dynamic_context::{self, Injector, Outcome};
+use super::reminder;
+use super::spec::{Run, RunMessage};
+use crate::scene::Role;
+
+/// What `prompt-inspector run --format json` prints (contract §5; fields may be added).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunReport {
+    /// The directory the run starts in.
+    pub initial_cwd: String,
+    /// How the system message was built.
+    pub system: SystemOut,
+    pub iterations: Vec<IterationOut>,
+    /// The request the loop sends next when the recording ends after a round with tool calls
+    /// (the blocks injected after the last round are only seen here).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_request: Option<Vec<RunMessage>>,
+    /// Recorded rounds after the first round without tool calls: the loop never reaches them.
+    pub ignored_iterations: usize,
+    /// History messages with role `system`, dropped (the pipeline's system message is sent).
+    pub dropped_system_messages: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SystemOut {
+    /// The parts used, in the order they were joined (sorted by key as plain strings).
+    pub parts: Vec<String>,
+    /// Parts skipped because they are empty.
+    pub skipped: Vec<String>,
+    /// xbot marks the system message `static`: the provider may cache it.
+    pub cache_hint: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IterationOut {
+    /// The messages sent for this round.
+    pub request: Vec<RunMessage>,
+    /// The blocks appended to the last message after this round, in order.
+    pub injected: Vec<String>,
+    /// This request against the previous one.
+    pub cache: Figures,
+    /// The model's answer (recorded).
+    pub assistant: RunMessage,
+    /// This round's tool names, in call order (`本轮使用`).
+    pub tools: Vec<String>,
+    /// The directory the injector saw after this round (xbot's `getCWD()`).
+    pub cwd: String,
+    /// What the injector did: `baseline`, `unchanged` or `changed`; `null` when the round had no
+    /// tool calls (the injector does not run).
+    pub dynamic_context: Option<&'static str>,
+    /// The role of the message the blocks were appended to (the newest one, whatever its role).
+    pub appended_to: Option<&'static str>,
+}
+
+/// xbot's system message: the parts sorted by key (byte order, as Go sorts strings), empty ones
+/// skipped, joined with one `\n`.
+pub fn system_message(run: &Run) -> (String, SystemOut) {
+    let mut keys: Vec<&String> = run.system_parts.keys().collect();
+    keys.sort();
+    let (mut parts, mut skipped, mut texts) = (Vec::new(), Vec::new(), Vec::new());
+    for k in keys {
+        let text = &run.system_parts[k];
+        if text.is_empty() {
+            skipped.push(k.clone());
+        } else {
+            parts.push(k.clone());
+            texts.push(text.as_str());
+        }
+    }
+    let out = SystemOut {
+        parts,
+        skipped,
+        cache_hint: "static",
+    };
+    (texts.join("\n"), out)
+}
+
+fn measure(messages: &[RunMessage]) -> Measured {
+    let text = cache::serialize(
+        messages
+            .iter()
+            .map(|m| (m.role.as_str(), m.content.as_str())),
+    );
+    let system = messages
+        .first()
+        .filter(|m| m.role == Role::System)
+        .map_or("", |m| m.content.as_str());
+    Measured::new(text, system)
+}
+
+/// Replays the loop. Never fails: the scene loader has checked the shapes.
+pub fn replay(run: &Run) -> RunReport {
+    let (system_text, system) = system_message(run);
+    let mut system_msg = RunMessage::new(Role::System, system_text);
+    system_msg.cache_hint = Some("static");
+    let mut messages = vec![system_msg];
+    let kept = run.history.iter().filter(|m| m.role != Role::System);
+    messages.extend(kept.cloned());
+    let dropped_system_messages = run.history.len() + 1 - messages.len();
+    messages.push(RunMessage::new(Role::User, run.user_message.clone()));
+
+    let mut injector = Injector::new();
+    // The session's directory; xbot's getCWD falls back to the initial one when it is empty.
+    let mut session_cwd = run.initial_cwd.clone();
+    let mut previous: Option<Measured> = None;
+    let mut iterations = Vec::new();
+    let mut ended = false;
+    for it in &run.iterations {
+        let now = measure(&messages);
+        let figures = cache::figures(previous.as_ref(), &now);
+        previous = Some(now);
+        let request = messages.clone();
+        messages.push(it.assistant.clone());
+        let tools: Vec<String> = it
+            .assistant
+            .tool_calls
+            .iter()
+            .map(|c| c.name.clone())
+            .collect();
+        if let Some(dir) = &it.cwd_after {
+            session_cwd.clone_from(dir);
+        }
+        let cwd = if session_cwd.is_empty() {
+            run.initial_cwd.clone()
+        } else {
+            session_cwd.clone()
+        };
+        let mut out = IterationOut {
+            request,
+            injected: Vec::new(),
+            cache: figures,
+            assistant: it.assistant.clone(),
+            tools,
+            cwd,
+            dynamic_context: None,
+            appended_to: None,
+        };
+        if out.tools.is_empty() {
+            // A text answer: the loop returns it; nothing is injected.
+            iterations.push(out);
+            ended = true;
+            break;
+        }
+        messages.extend(it.tool_results.iter().cloned());
+        let outcome = injector.inject_if_needed(&mut messages, &out.cwd);
+        if outcome == Outcome::Changed {
+            out.injected.push(dynamic_context::block(&out.cwd));
+        }
+        out.dynamic_context = Some(outcome.as_str());
+        let names: Vec<&str> = out.tools.iter().map(String::as_str).collect();
+        let block = reminder::build(&messages, &names, it.todo.as_deref());
+        if let Some(last) = messages.last_mut() {
+            last.content.push_str("\n\n");
+            last.content.push_str(&block);
+            out.appended_to = Some(last.role.as_str());
+        }
+        out.injected.push(block);
+        iterations.push(out);
+    }
+    let ignored_iterations = run.iterations.len() - iterations.len();
+    if ignored_iterations > 0 {
+        tracing::warn!(
+            ignored_iterations,
+            "recorded rounds after the first round without tool calls are never reached"
+        );
+    }
+    RunReport {
+        initial_cwd: run.initial_cwd.clone(),
+        system,
+        next_request: (!ended && !iterations.is_empty()).then_some(messages),
+        iterations,
+        ignored_iterations,
+        dropped_system_messages,
+    }
+}

@@ -1,0 +1,390 @@
+//! Seed 002 (xbot's run loop): the dynamic-context injector and the system reminder mirror xbot's
+//! own tests (`agent/dynamic_context_test.go`, the reminder's parts), then the loop, the strict
+//! `run` reader, the cache figures and the cache-blame goldens.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use prompt_inspector::runloop::{self, blame, cache, dynamic_context, reminder, RunMessage};
+use prompt_inspector::scene::{self, Role};
+
+fn tool_msg(content: &str) -> RunMessage {
+    RunMessage::new(Role::Tool, content)
+}
+
+fn user(content: &str) -> RunMessage {
+    RunMessage::new(Role::User, content)
+}
+
+// ── The injector, as xbot tests it ──
+
+#[test]
+fn first_call_records_the_baseline_and_injects_nothing() {
+    let mut inj = dynamic_context::Injector::new();
+    let mut msgs = vec![tool_msg("some tool result")];
+    assert_eq!(
+        inj.inject_if_needed(&mut msgs, "/workspace"),
+        dynamic_context::Outcome::Baseline
+    );
+    assert_eq!(msgs[0].content, "some tool result");
+}
+
+#[test]
+fn no_change_injects_nothing() {
+    let mut inj = dynamic_context::Injector::new();
+    inj.inject_if_needed(&mut [], "/workspace");
+    let mut msgs = vec![tool_msg("tool result")];
+    assert_eq!(
+        inj.inject_if_needed(&mut msgs, "/workspace"),
+        dynamic_context::Outcome::Unchanged
+    );
+    assert_eq!(msgs[0].content, "tool result");
+}
+
+#[test]
+fn a_change_appends_the_block_to_the_last_message() {
+    let mut inj = dynamic_context::Injector::new();
+    inj.inject_if_needed(&mut [], "/workspace");
+    let mut msgs = vec![user("q"), tool_msg("changed directory")];
+    assert_eq!(
+        inj.inject_if_needed(&mut msgs, "/workspace/subdir"),
+        dynamic_context::Outcome::Changed
+    );
+    assert_eq!(msgs[0].content, "q");
+    assert_eq!(
+        msgs[1].content,
+        "changed directory\n\n<dynamic-context>\n环境变化:\n- 当前目录已切换为：/workspace/subdir，切换后所有 Shell 命令在新目录执行\n</dynamic-context>"
+    );
+}
+
+#[test]
+fn several_changes_each_inject_the_latest_directory() {
+    let mut inj = dynamic_context::Injector::new();
+    inj.inject_if_needed(&mut [], "/workspace");
+    let mut m1 = vec![tool_msg("result1")];
+    assert_eq!(
+        inj.inject_if_needed(&mut m1, "/workspace/a"),
+        dynamic_context::Outcome::Changed
+    );
+    let mut m2 = vec![tool_msg("result2")];
+    assert_eq!(
+        inj.inject_if_needed(&mut m2, "/workspace/a"),
+        dynamic_context::Outcome::Unchanged
+    );
+    assert_eq!(m2[0].content, "result2");
+    let mut m3 = vec![tool_msg("result3")];
+    assert_eq!(
+        inj.inject_if_needed(&mut m3, "/workspace/a/b"),
+        dynamic_context::Outcome::Changed
+    );
+    assert!(m3[0].content.contains("当前目录已切换为：/workspace/a/b，"));
+}
+
+#[test]
+fn an_empty_message_list_still_reports_the_change() {
+    let mut inj = dynamic_context::Injector::new();
+    inj.inject_if_needed(&mut [], "/workspace");
+    assert_eq!(
+        inj.inject_if_needed(&mut [], "/workspace/changed"),
+        dynamic_context::Outcome::Changed
+    );
+    // The change was recorded: the same directory again is no change.
+    assert_eq!(
+        inj.inject_if_needed(&mut [], "/workspace/changed"),
+        dynamic_context::Outcome::Unchanged
+    );
+}
+
+#[test]
+fn a_sub_agent_with_only_an_initial_directory_never_injects() {
+    let mut inj = dynamic_context::Injector::new();
+    let mut msgs = vec![tool_msg("result")];
+    inj.inject_if_needed(&mut msgs, "/workspace/project");
+    assert_eq!(
+        inj.inject_if_needed(&mut msgs, "/workspace/project"),
+        dynamic_context::Outcome::Unchanged
+    );
+    assert_eq!(msgs[0].content, "result");
+}
+
+#[test]
+fn an_empty_directory_counts_as_a_first_call_every_time() {
+    let mut inj = dynamic_context::Injector::new();
+    let mut msgs = vec![tool_msg("r")];
+    assert_eq!(
+        inj.inject_if_needed(&mut msgs, ""),
+        dynamic_context::Outcome::Baseline
+    );
+    assert_eq!(
+        inj.inject_if_needed(&mut msgs, ""),
+        dynamic_context::Outcome::Baseline
+    );
+    assert_eq!(
+        inj.inject_if_needed(&mut msgs, "/a"),
+        dynamic_context::Outcome::Baseline
+    );
+    assert_eq!(msgs[0].content, "r");
+    assert_eq!(
+        inj.inject_if_needed(&mut msgs, "/b"),
+        dynamic_context::Outcome::Changed
+    );
+}
+
+// ── The reminder's parts ──
+
+#[test]
+fn the_reminder_counts_every_tool_message_and_names_this_rounds_tools() {
+    let msgs = vec![
+        RunMessage::new(Role::System, "sys"),
+        user("fix the bug"),
+        RunMessage::new(Role::Assistant, ""),
+        tool_msg("a"),
+        tool_msg("b"),
+        RunMessage::new(Role::Assistant, ""),
+        tool_msg("c"),
+    ];
+    let text = reminder::build(&msgs, &["Read", "Shell"], None);
+    assert_eq!(
+        text,
+        "<system-reminder>\n用户原始需求: fix the bug\n已完成 3 次工具调用\n本轮使用: Read, Shell\n\
+         行为提醒:\n- 优先编辑已有文件，避免创建新文件\n- 修改后运行测试验证\n- 错误时先分析根因再修改\n</system-reminder>"
+    );
+}
+
+#[test]
+fn the_reminder_shows_the_todo_only_when_there_is_one() {
+    let msgs = vec![user("x"), tool_msg("r")];
+    assert!(reminder::build(&msgs, &["A"], Some("[ ] step 2"))
+        .contains("\n本轮使用: A\nTODO: [ ] step 2\n行为提醒:\n"));
+    assert!(!reminder::build(&msgs, &["A"], Some("")).contains("TODO"));
+    assert!(!reminder::build(&msgs, &["A"], None).contains("TODO"));
+}
+
+#[test]
+fn the_goal_is_the_first_non_empty_user_message_trimmed_and_cut_at_500_characters() {
+    let long = "目".repeat(499) + "标X" + "尾巴";
+    let msgs = vec![user("   \n "), user(&format!("  {long}  ")), user("later")];
+    let goal = reminder::goal(&msgs).expect("a goal");
+    assert_eq!(goal.chars().count(), 503);
+    assert_eq!(goal, "目".repeat(499) + "标...");
+    // Exactly 500 characters: no cut.
+    let exact = "a".repeat(500);
+    assert_eq!(reminder::goal(&[user(&exact)]), Some(exact));
+    // No user message: no goal line at all.
+    let text = reminder::build(&[tool_msg("r")], &["A"], None);
+    assert!(text.starts_with("<system-reminder>\n已完成 1 次工具调用\n"));
+}
+
+// ── The loop ──
+
+fn run_scene(run: &str) -> prompt_inspector::scene::Scene {
+    let text = format!(r#"{{ "format": "prompt-inspector/scene@1", "run": {run} }}"#);
+    scene::load_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+#[test]
+fn the_system_message_sorts_parts_as_strings_skips_empty_ones_and_history_systems_are_dropped() {
+    let s = run_scene(
+        r#"{ "system_parts": { "9_z": "nine", "10_a": "ten", "05_e": "" },
+             "history": [ { "role": "system", "content": "old" }, { "role": "user", "content": "h" } ],
+             "user_message": "u",
+             "iterations": [ { "assistant": { "role": "assistant", "content": "done" } } ] }"#,
+    );
+    let r = runloop::replay(s.run.as_ref().expect("run"));
+    let req = &r.iterations[0].request;
+    assert_eq!(req[0].content, "ten\nnine");
+    assert_eq!(req[0].cache_hint, Some("static"));
+    assert_eq!(r.system.skipped, ["05_e"]);
+    assert_eq!(r.dropped_system_messages, 1);
+    let roles: Vec<_> = req.iter().map(|m| m.role.as_str()).collect();
+    assert_eq!(roles, ["system", "user", "user"]);
+}
+
+#[test]
+fn the_loop_ends_at_the_first_round_without_tool_calls() {
+    let s = run_scene(
+        r#"{ "initial_cwd": "/a", "system_parts": { "00_base": "S" }, "user_message": "go",
+             "iterations": [
+               { "assistant": { "role": "assistant", "content": "", "tool_calls": [ { "id": "1", "name": "Cd", "arguments": "{}" } ] },
+                 "tool_results": [ { "role": "tool", "content": "ok", "tool_call_id": "1" } ], "cwd_after": "/b" },
+               { "assistant": { "role": "assistant", "content": "",
+                   "tool_calls": [ { "id": "2", "type": "function", "function": { "name": "Cd", "arguments": "{}" } } ] },
+                 "tool_results": [ { "role": "tool", "content": "ok2", "tool_call_id": "2" } ], "cwd_after": "/c" },
+               { "assistant": { "role": "assistant", "content": "text answer" } },
+               { "assistant": { "role": "assistant", "content": "", "tool_calls": [ { "id": "3", "name": "X" } ] } }
+             ] }"#,
+    );
+    let r = runloop::replay(s.run.as_ref().expect("run"));
+    assert_eq!(r.iterations.len(), 3);
+    assert_eq!(r.ignored_iterations, 1);
+    assert!(r.next_request.is_none());
+    // Round 1's change to /b is the baseline; round 2's change to /c is reported.
+    assert_eq!(r.iterations[0].dynamic_context, Some("baseline"));
+    assert_eq!(r.iterations[0].injected.len(), 1);
+    assert_eq!(r.iterations[1].dynamic_context, Some("changed"));
+    assert_eq!(r.iterations[1].injected[0], dynamic_context::block("/c"));
+    assert!(r.iterations[2].injected.is_empty());
+    assert_eq!(r.iterations[2].dynamic_context, None);
+    // The blocks land on the last tool result, dynamic context first, each after "\n\n".
+    let last = &r.iterations[2].request.last().expect("messages").content;
+    assert_eq!(
+        *last,
+        format!(
+            "ok2\n\n{}\n\n{}",
+            r.iterations[1].injected[0], r.iterations[1].injected[1]
+        )
+    );
+    // The loop only appends: each request starts with the whole previous one.
+    for w in r.iterations.windows(2) {
+        assert_eq!(
+            w[1].cache.common_prefix_bytes,
+            Some(w[0].cache.request_bytes)
+        );
+        assert_eq!(w[1].cache.system_identical, Some(true));
+    }
+    assert_eq!(r.iterations[0].cache.common_prefix_bytes, None);
+}
+
+#[test]
+fn blocks_go_to_the_assistant_turn_when_a_round_has_no_tool_results() {
+    let s = run_scene(
+        r#"{ "system_parts": {}, "user_message": "go",
+             "iterations": [ { "assistant": { "role": "assistant", "content": "calling", "tool_calls": [ { "id": "1", "name": "T" } ] } } ] }"#,
+    );
+    let r = runloop::replay(s.run.as_ref().expect("run"));
+    assert_eq!(r.iterations[0].appended_to, Some("assistant"));
+    let next = r
+        .next_request
+        .expect("the recording ends after a tool round");
+    assert!(next[2].content.starts_with(
+        "calling\n\n<system-reminder>\n用户原始需求: go\n已完成 0 次工具调用\n本轮使用: T\n"
+    ));
+}
+
+// ── The strict reader ──
+
+#[test]
+fn run_errors_name_the_line_column_and_field_path() {
+    let text = "{ \"format\": \"prompt-inspector/scene@1\", \"run\": { \"user_message\": \"u\", \"iterations\": [\n\
+        { \"assistant\": { \"role\": \"assistant\" } },\n\
+        { \"assistant\": { \"role\": \"assistant\" } },\n\
+        { \"assistant\": { \"role\": \"assistant\", \"tool_calls\": [ 7 ] } } ] } }";
+    let e = scene::load_str(text).expect_err("a number is not a tool call");
+    assert_eq!(e.path, "run.iterations[2].assistant.tool_calls[0]");
+    assert_eq!((e.line, e.column), (4, 55));
+    assert!(e.message.contains("expected a tool call object"), "{e}");
+
+    let unknown = r#"{ "format": "prompt-inspector/scene@1", "run": { "user_message": "u", "iterations": [ { "assistant": { "role": "assistant" }, "cwd": "/x" } ] } }"#;
+    let e = scene::load_str(unknown).expect_err("unknown field");
+    assert_eq!(e.path, "run.iterations[0].cwd");
+    assert!(e.message.contains("unknown field \"cwd\""), "{e}");
+
+    let parts = r#"{ "format": "prompt-inspector/scene@1", "run": { "user_message": "u", "system_parts": { "00_base": ["x"] } } }"#;
+    let e = scene::load_str(parts).expect_err("a part is text");
+    assert_eq!(e.path, "run.system_parts.00_base");
+
+    let content = r#"{ "format": "prompt-inspector/scene@1", "run": { "user_message": "u", "history": [ { "role": "user", "content": [] } ] } }"#;
+    let e = scene::load_str(content).expect_err("run messages have string content");
+    assert_eq!(e.path, "run.history[0].content");
+
+    let missing = r#"{ "format": "prompt-inspector/scene@1", "run": { } }"#;
+    let e = scene::load_str(missing).expect_err("user_message is required");
+    assert!(e.message.contains("missing field \"user_message\""), "{e}");
+}
+
+// ── Cache figures and blame ──
+
+#[test]
+fn openai_caches_from_1024_tokens_in_128_token_steps() {
+    assert_eq!(cache::openai_cached_tokens(1023), 0);
+    assert_eq!(cache::openai_cached_tokens(1024), 1024);
+    assert_eq!(cache::openai_cached_tokens(1151), 1024);
+    assert_eq!(cache::openai_cached_tokens(1152), 1152);
+    assert_eq!(cache::common_prefix_bytes("system\nabc", "system\nabd"), 9);
+    // A byte prefix cut inside a character is tokenized up to the character before it.
+    assert_eq!(cache::prefix_text("日本", 4), "日");
+}
+
+fn cache_dir(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/cache")
+        .join(name)
+}
+
+fn steps(name: &str) -> Vec<PathBuf> {
+    let dir = cache_dir(name);
+    let mut v: Vec<PathBuf> =
+        prompt_inspector::check::discover(std::slice::from_ref(&dir)).expect("cache fixtures");
+    v.sort();
+    v
+}
+
+/// The cache conversations' goldens: `fixtures/cache/<name>/cache.golden.json` holds the output of
+/// `prompt-inspector cache --format json` over the folder's scenes in file order. Regenerate with
+/// that command after a reviewed change.
+#[test]
+fn the_cache_conversations_match_their_goldens() {
+    for name in ["system-notes", "late-notes"] {
+        let report = blame::blame_files(&steps(name)).unwrap_or_else(|e| panic!("{e}"));
+        let mut now = prompt_inspector::json_out::to_string_pretty(&report);
+        now.push('\n');
+        let golden_path = cache_dir(name).join("cache.golden.json");
+        let golden = std::fs::read_to_string(&golden_path).expect("cache golden");
+        assert!(
+            golden == now,
+            "{}",
+            prompt_inspector::check::unified_diff(
+                &golden,
+                &now,
+                &golden_path.display().to_string()
+            )
+        );
+    }
+}
+
+#[test]
+fn a_tool_in_the_system_segment_breaks_the_prefix_and_a_late_one_keeps_it() {
+    let early = blame::blame_files(&steps("system-notes")).expect("loads");
+    let late = blame::blame_files(&steps("late-notes")).expect("loads");
+    for s in &early.steps[1..] {
+        let now = s
+            .first_difference
+            .as_ref()
+            .and_then(|d| d.now.as_ref())
+            .expect("a difference");
+        assert_eq!(
+            (now.message, now.source, now.tool.as_deref()),
+            (0, "tool", Some("tf_notes"))
+        );
+        assert_eq!(s.openai.cached_tokens, 0);
+        assert_eq!(s.anthropic.cached_tokens, 0);
+    }
+    for s in &late.steps[1..] {
+        assert!(s.common_prefix_tokens.unwrap_or(0) >= 1024);
+        assert!(s.openai.cached_tokens >= 1024);
+        assert!(s.anthropic.cached_tokens >= 1024);
+        assert!(s.anthropic.breakpoints.len() <= 4);
+    }
+}
+
+#[test]
+fn run_without_a_run_field_exits_2() {
+    let scene = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/scenes/empty.scene.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["run", &scene.display().to_string()])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no \"run\" field"));
+    let run = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/run/cd-round-2.scene.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["run", &run.display().to_string(), "--format", "text"])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("injected: the directory changed from /work/repo to /work/repo/docs"),
+        "{text}"
+    );
+}

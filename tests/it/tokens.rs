@@ -1,0 +1,180 @@
+//! The report's `tokens` fields (issue 4): every piece, segment and message of every fixture,
+//! checked against `tokens::count` of the text it stands for, in both encodings.
+
+use std::path::PathBuf;
+
+use prompt_inspector::inject::{self, MessageOut, Options, Report};
+use prompt_inspector::scene;
+use prompt_inspector::segments::Family;
+use prompt_inspector::tokens::{count, Encoding};
+use prompt_inspector::Value;
+
+fn fixture_scenes() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    prompt_inspector::check::discover(&[root]).expect("fixtures")
+}
+
+/// The message's text as the model reads it: the string, or its text parts joined with `\n`.
+fn message_text(m: &MessageOut) -> String {
+    match &m.content {
+        Value::Str(s) => s.to_string(),
+        Value::List(parts) => parts
+            .iter()
+            .filter_map(|p| match p {
+                Value::Dict(d) => match d.get("text") {
+                    Some(Value::Str(s)) => Some(s.to_string()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+fn assert_counts(report: &Report, encoding: Encoding, what: &str) {
+    assert_eq!(report.tokenizer, Some(encoding), "{what}");
+    let messages = report.messages.as_deref().unwrap_or_default();
+    for seg in &report.segments {
+        let expected = if seg.messages.is_some() {
+            messages
+                .iter()
+                .filter(|m| m.segment == Some(seg.name))
+                .map(|m| count(&message_text(m), encoding))
+                .sum()
+        } else {
+            count(&seg.text, encoding)
+        };
+        assert_eq!(seg.tokens, Some(expected), "{what}: segment {}", seg.name);
+        for p in &seg.pieces {
+            assert_eq!(
+                p.tokens,
+                Some(count(&p.text, encoding)),
+                "{what}: piece of {}",
+                seg.name
+            );
+        }
+    }
+    for m in messages {
+        assert_eq!(
+            m.tokens,
+            Some(count(&message_text(m), encoding)),
+            "{what}: message {m:?}"
+        );
+    }
+}
+
+#[test]
+fn every_fixture_counts_pieces_segments_and_messages() {
+    let scenes = fixture_scenes();
+    assert!(scenes.len() > 10, "{scenes:?}");
+    for path in scenes {
+        let scene = scene::load_file(&path).expect("fixture loads");
+        for encoding in Encoding::ALL {
+            for family in [Family::Chat, Family::Desk] {
+                let options = Options {
+                    encoding,
+                    ..Options::default()
+                };
+                let report = inject::render_with(&scene, family, &options);
+                let what = format!("{} {} {encoding}", path.display(), family.as_str());
+                assert_counts(&report, encoding, &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn known_counts_in_the_default_scene() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/scenes/one-sided.scene.json");
+    let scene = scene::load_file(&path).expect("fixture loads");
+    let report = inject::render(&scene, Family::Chat);
+    let json = serde_json::to_value(&report).expect("report serialises");
+    assert_eq!(json["tokenizer"], "o200k_base");
+    // "Chat assistant." is Chat / assistant / . in both encodings.
+    assert_eq!(json["segments"][0]["text"], "Chat assistant.");
+    assert_eq!(json["segments"][0]["tokens"], 3);
+    assert_eq!(json["segments"][0]["pieces"][0]["tokens"], 3);
+    assert_eq!(json["messages"][0]["tokens"], 3);
+    // An empty segment costs nothing; a message stream without messages sums to 0.
+    assert_eq!(json["segments"][1]["tokens"], 0);
+    assert_eq!(json["segments"][2]["tokens"], 0);
+}
+
+#[test]
+fn a_joined_segment_is_counted_whole() {
+    // Pieces joined with "\n": the seam can merge ("." + "\n" is one token in o200k_base),
+    // so the segment is not its pieces plus the separators.
+    let tools = [
+        crate::support::str_tool("a", "system_msg_prompt", "system_prompt", "First."),
+        crate::support::str_tool("b", "system_msg_prompt", "system_prompt", "Second."),
+    ];
+    let scene = crate::support::scene_with_tools(&format!("[{}]", tools.join(",")));
+    let report = inject::render(&scene, Family::Chat);
+    let seg = &report.segments[0];
+    assert_eq!(seg.name, "system_msg_prompt");
+    assert!(seg.text.ends_with("First.\nSecond."), "{:?}", seg.text);
+    assert_eq!(seg.tokens, Some(count(&seg.text, Encoding::O200kBase)));
+    // tiktoken: "SYS\nFirst.\nSecond." is [83122, 198, 7127, 558, 17422, 13], with ".\n" as 558.
+    assert_eq!(seg.text, "SYS\nFirst.\nSecond.");
+    assert_eq!(seg.tokens, Some(6));
+    assert_eq!(count(".\n", Encoding::O200kBase), 1);
+    // Pieces (1 + 2 + 2) plus one token per "\n" seam would say 7.
+    let pieces: usize = seg.pieces.iter().filter_map(|p| p.tokens).sum();
+    assert_eq!(pieces + seg.pieces.len() - 1, 7);
+}
+
+#[test]
+fn skip_tokens_leaves_the_fields_out() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/default.scene.json");
+    let scene = scene::load_file(&path).expect("fixture loads");
+    let options = Options {
+        skip_tokens: true,
+        ..Options::default()
+    };
+    let report = inject::render_with(&scene, Family::Chat, &options);
+    assert_eq!(report.tokenizer, None);
+    let json = serde_json::to_string(&report).expect("report serialises");
+    assert!(!json.contains("\"tokens\""), "{json}");
+    assert!(!json.contains("\"tokenizer\""), "{json}");
+}
+
+#[test]
+fn cli_counts_only_when_asked() {
+    let scene =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/scenes/one-sided.scene.json");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+            .arg("render")
+            .arg(&scene)
+            .args(args)
+            .output()
+            .expect("run prompt-inspector");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, plain, _) = run(&[]);
+    assert_eq!(code, Some(0));
+    assert!(!plain.contains("\"tokens\""), "{plain}");
+    let (code, text, _) = run(&["--tokens", "--format", "text", "--color", "never"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        text.contains("1. system_msg_prompt · legal · 15 bytes · 3 tokens"),
+        "{text}"
+    );
+    assert!(text.contains("[config #0] 15 bytes · 3 tokens"), "{text}");
+    assert!(text.contains("Tokens counted with: o200k_base"), "{text}");
+    let (code, json, _) = run(&["--tokenizer", "cl100k_base"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json report");
+    assert_eq!(v["tokenizer"], "cl100k_base");
+    assert_eq!(v["messages"][0]["tokens"], 3);
+    let (code, _, err) = run(&["--tokenizer", "gpt2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown tokenizer \"gpt2\""), "{err}");
+}
