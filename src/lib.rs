@@ -4,6 +4,7 @@
 //! Data flows from a scene file through [`value`] (JSON as Python reads it) into [`template`]s
 //! (Python `str.format_map` and Jinja2), which render each prompt piece.
 
+pub mod api;
 pub mod check;
 pub mod inject;
 pub mod json;

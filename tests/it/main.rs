@@ -1,5 +1,6 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
+mod api;
 mod cli_scene;
 mod cli_template;
 mod conformance;
@@ -11,5 +12,6 @@ mod regressions;
 mod scene_load;
 mod seed_000;
 mod seed_002;
+mod serve;
 mod support;
 mod tokens;

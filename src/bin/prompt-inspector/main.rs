@@ -6,6 +6,7 @@ mod check_cmd;
 mod render_cmd;
 mod rules_cmd;
 mod run_cmd;
+mod serve;
 mod style;
 mod template_cmd;
 
@@ -139,6 +140,15 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// Serve the app API (docs/api.md) and the browser UI on 127.0.0.1, behind a per-launch token.
+    Serve {
+        /// The port to listen on; 0 picks a free one (the printed URL names it).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// The built UI to serve at `/` (default: `ui/dist` when it exists).
+        #[arg(long, value_name = "DIR")]
+        ui: Option<PathBuf>,
+    },
 }
 
 fn parse_engine(s: &str) -> Result<Engine, String> {
@@ -185,5 +195,6 @@ fn main() -> ExitCode {
         Command::Rules { format } => rules_cmd::run(format == Format::Json),
         Command::Run { scene, format } => run_cmd::run(&scene, format == Format::Json),
         Command::Cache { scenes, format } => cache_cmd::run(&scenes, format == Format::Json),
+        Command::Serve { port, ui } => serve::run(port, ui),
     }
 }

@@ -2,40 +2,12 @@
 
 use std::process::ExitCode;
 
-use prompt_inspector::segments::{Family, Rule, SEGMENTS};
-use serde_json::json;
+use prompt_inspector::segments::{Family, Rule};
 
 pub fn run(as_json: bool) -> ExitCode {
     if as_json {
-        let segments: Vec<_> = SEGMENTS
-            .iter()
-            .map(|s| {
-                let mut v = json!({
-                    "name": s.name,
-                    "family": s.family.as_str(),
-                    "order": s.order(),
-                    "legal": s.legal(),
-                    "purpose": s.purpose,
-                });
-                if let Some(rule) = s.rule {
-                    v["rule"] = json!(rule.id());
-                    v["reason"] = json!(rule.reason());
-                }
-                v
-            })
-            .collect();
-        let rules: Vec<_> = Rule::ALL
-            .iter()
-            .map(|r| {
-                json!({
-                    "id": r.id(),
-                    "title": r.title(),
-                    "reason": r.reason(),
-                    "segments": SEGMENTS.iter().filter(|s| s.rule == Some(*r)).map(|s| s.name).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let doc = json!({ "segments": segments, "rules": rules });
+        // The app's `rules` operation builds the same document; the CLI prints it.
+        let doc = prompt_inspector::api::rules();
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return ExitCode::SUCCESS;
     }

@@ -1,0 +1,219 @@
+// The real-window journey: the built desktop app (target/debug/prompt-inspector-app, built with the
+// e2e identifier overlay tauri.e2e.conf.json) driven through tauri-driver and Debian's WebKitWebDriver,
+// under an Xvfb display of its own.
+//
+// open the default scene → edit a tool template → the segment updates → pick a forbidden position
+// → its rule and reason show → save → reopen. Screenshots of the main window go to ./screenshots/.
+//
+// The file dialogs cannot be driven through WebDriver (they are GTK windows), so the app runs with
+// PROMPT_INSPECTOR_E2E_DIALOG_PATH: its open/save dialogs then answer with that path (commands.rs).
+// Every process this script starts is stopped by its PID at the end, pass or fail.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { remote } from 'webdriverio';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const shots = join(here, 'screenshots');
+mkdirSync(shots, { recursive: true });
+
+const app = process.env.PI_APP ?? join(repo, 'target/debug/prompt-inspector-app');
+const nativeDriver = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebKitWebDriver';
+const tauriDriver = process.env.TAURI_DRIVER ?? [join(homedir(), '.cargo/bin/tauri-driver'), '/usr/local/bin/tauri-driver'].find(existsSync) ?? 'tauri-driver';
+const E2E_IDENTIFIER = JSON.parse(readFileSync(join(here, '../tauri.e2e.conf.json'), 'utf8')).identifier;
+for (const [what, path] of [['the app (bash scripts/build-app --e2e)', app], ['WebKitWebDriver (apt-get install -y webkit2gtk-driver)', nativeDriver]]) {
+  if (!existsSync(path)) throw new Error(`${path} is missing: ${what}`);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'pi-app-e2e-'));
+const saved = join(tmp, 'journey.scene.json');
+const children = [];
+const step = (m) => console.log(`• ${m}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let passed = 0;
+function check(cond, msg) {
+  if (!cond) throw new Error(`FAILED: ${msg}`);
+  passed++;
+  step(`ok: ${msg}`);
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
+  });
+}
+
+function start(cmd, args, env) {
+  const p = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(p);
+  let log = '';
+  const keep = (d) => { log = (log + d).slice(-8000); };
+  p.stdout.on('data', keep);
+  p.stderr.on('data', keep);
+  p.log = () => log;
+  return p;
+}
+
+/** Stops what this script started, newest first, by PID: SIGTERM, then SIGKILL if still there. */
+async function stopAll() {
+  for (const p of children.reverse()) {
+    if (p.exitCode !== null || p.signalCode !== null) continue;
+    p.kill('SIGTERM');
+    for (let i = 0; i < 20 && p.exitCode === null && p.signalCode === null; i++) await sleep(100);
+    if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  }
+}
+
+// The environment of the driver, and so of the app it launches.
+const env = {
+  ...process.env,
+  // Software rendering: Xvfb has no GPU (harmless on a real display).
+  WEBKIT_DISABLE_COMPOSITING_MODE: '1',
+  WEBKIT_DISABLE_DMABUF_RENDERER: '1',
+  LIBGL_ALWAYS_SOFTWARE: '1',
+  // Logs, web view storage and caches of this run stay in the temporary folder.
+  XDG_DATA_HOME: join(tmp, 'data'),
+  XDG_CONFIG_HOME: join(tmp, 'config'),
+  XDG_CACHE_HOME: join(tmp, 'cache'),
+  PROMPT_INSPECTOR_E2E_DIALOG_PATH: saved,
+  PROMPT_INSPECTOR_LOG: 'info',
+};
+
+let browser;
+let failed = false;
+try {
+  // A display of our own, the size of the window, so the screenshot is the main window and nothing
+  // else (a developer's own display is left alone): the first free number from 99 up.
+  let n = 99;
+  while (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) n++;
+  start('Xvfb', [`:${n}`, '-screen', '0', '1440x900x24', '-nolisten', 'tcp'], env);
+  env.DISPLAY = `:${n}`;
+  for (let i = 0; i < 50 && !existsSync(`/tmp/.X11-unix/X${n}`); i++) await sleep(100);
+  if (!existsSync(`/tmp/.X11-unix/X${n}`)) throw new Error(`Xvfb did not start on :${n}`);
+  step(`Xvfb on ${env.DISPLAY}`);
+
+  const port = await freePort();
+  const nativePort = await freePort();
+  const driver = start(tauriDriver, ['--port', String(port), '--native-port', String(nativePort), '--native-driver', nativeDriver], env);
+  step(`tauri-driver on 127.0.0.1:${port} (WebKitWebDriver on ${nativePort})`);
+
+  // tauri-driver takes a moment to listen; the first session request is retried until it does.
+  const options = {
+    hostname: '127.0.0.1',
+    port,
+    logLevel: 'warn',
+    connectionRetryCount: 0,
+    // A command that hangs (a wedged web view) fails the run instead of waiting the default 2 minutes.
+    connectionRetryTimeout: 30000,
+    capabilities: {
+      // Classic WebDriver (WebKitWebDriver has no BiDi); only the application in tauri:options:
+      // a browserName here makes the session fail.
+      'wdio:enforceWebDriverClassic': true,
+      'tauri:options': { application: app },
+    },
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      browser = await remote(options);
+      break;
+    } catch (e) {
+      if (attempt >= 30 || driver.exitCode !== null) throw new Error(`no WebDriver session: ${e.message}\n${driver.log()}`);
+      await sleep(500);
+    }
+  }
+  step('session open: the app window is up');
+
+  const $t = (id) => browser.$(`[data-testid="${id}"]`);
+  const html = async (id) => (await $t(id)).getHTML({ prettify: false });
+  const waitFor = async (what, fn, timeout = 15000) => {
+    await browser.waitUntil(fn, { timeout, interval: 100, timeoutMsg: `timed out waiting for ${what}` });
+  };
+  const shot = (name) => {
+    const out = join(shots, name);
+    execFileSync('import', ['-window', 'root', out], { env });
+    step(`screenshot ${out}`);
+  };
+
+  // 1. The default scene on first launch.
+  await waitFor('the chat system segment', async () => (await $t('seg-chat-system_msg_prompt').isExisting()) && (await html('seg-chat-system_msg_prompt')).includes('工作笔记'), 30000);
+  check((await html('file-name')).includes('default scene'), 'opens on the embedded default scene');
+  check((await html('tool-goal_rewriter')).includes('invalid'), 'goal_rewriter shows its invalid chip');
+  check(await $t('seg-desk-system_prompt').isDisplayed(), 'the desk segments are on the board');
+  await sleep(300); // let the board finish painting before the screenshot
+  shot('main-window.png');
+
+  // 2. Edit tf_notes' template: both families' system segments update.
+  await (await $t('tool-tf_notes')).click();
+  const editor = await browser.$('[data-testid="template-editor"] .cm-content');
+  await editor.waitForDisplayed({ timeout: 10000 });
+  await editor.click();
+  await browser.keys(['Control', 'Home']); // an array is a chord
+  // One key per action: WebKitWebDriver wedges on an action list that presses a key that is
+  // already down (wdio sends a string as all keys down, then all up).
+  for (const c of 'E2E-MARK-') await browser.keys(c);
+  await waitFor('the edit in system_msg_prompt', async () => (await html('seg-chat-system_msg_prompt')).includes('E2E-MARK'));
+  await waitFor('the edit in system_prompt', async () => (await html('seg-desk-system_prompt')).includes('E2E-MARK'));
+  check(true, 'editing the template updates system_msg_prompt (chat) and system_prompt (desk)');
+  check(await $t('unsaved').isExisting(), 'the unsaved marker shows');
+
+  // 3. A forbidden position: the rule and its reason show, and the tool becomes invalid.
+  await (await $t('pos-chat')).selectByAttribute('value', 'reformat_input_prompt');
+  await waitFor('the rule box', async () => $t('rule-box').isExisting());
+  const box = await html('rule-box');
+  check(box.includes('Iron rule 1') && box.includes('rewrites what the user asked for'), 'the forbidden position shows iron rule 1 and its reason');
+  await waitFor('tf_notes invalid', async () => (await html('tool-tf_notes')).includes('chat invalid'));
+  check(await $t('tool-invalid').isExisting(), 'tf_notes becomes invalid (ValueError at class definition)');
+  shot('forbidden-position.png');
+  // Back to a legal position before saving.
+  // By text: Preact leaves out the value attribute where it equals the option's text.
+  await (await $t('pos-chat')).selectByVisibleText('system_msg_prompt');
+  await waitFor('the edit back in system_msg_prompt', async () => (await html('seg-chat-system_msg_prompt')).includes('E2E-MARK'));
+
+  // 4. Save as (the save dialog answers with the temporary path), then reopen from disk.
+  await (await $t('save-as')).click();
+  await waitFor('the saved file name', async () => (await html('file-name')).includes('journey.scene.json'));
+  check(!(await $t('unsaved').isExisting()), 'saved: the unsaved marker is gone');
+  check(existsSync(saved) && readFileSync(saved, 'utf8').includes('E2E-MARK'), 'the file on disk holds the edit');
+  // Away to the default scene, then Open (the open dialog answers with the saved path).
+  await (await browser.$('button=Default')).click();
+  await waitFor('the default scene again', async () => (await html('file-name')).includes('default scene') && !(await html('seg-chat-system_msg_prompt')).includes('E2E-MARK'));
+  await (await $t('open')).click();
+  await waitFor('the reopened file', async () => (await html('file-name')).includes('journey.scene.json') && (await html('seg-chat-system_msg_prompt')).includes('E2E-MARK'));
+  check(true, 'reopened the saved file: the edit is there');
+
+  // 5. The shell's side: the log went to the e2e identifier's log folder, via the app's own IPC.
+  const info = await browser.executeAsync((done) => {
+    window.__TAURI_INTERNALS__.invoke('app_info').then(done, (e) => done({ error: String(e) }));
+  });
+  check(typeof info.log_file === 'string' && info.log_file.includes(E2E_IDENTIFIER), `the app logs to its e2e log folder (${info.log_file})`);
+  check(readFileSync(info.log_file, 'utf8').includes('journey.scene.json'), 'the log file records the save and the reopen');
+  check(info.recent_logs.some((l) => l.message.includes('scene saved')), 'the shell keeps the save in its recent log lines');
+  await waitFor('the app log in the diagnostics panel', async () => {
+    const panel = await browser.$('.shell-log');
+    return (await panel.isExisting()) && (await panel.getHTML({ prettify: false })).includes('scene saved');
+  });
+  check(true, 'the diagnostics panel shows the app log (log-event), with the save');
+
+  // 6. No network: the content security policy refuses any connection but IPC.
+  const csp = await browser.executeAsync((done) => {
+    let violated = null;
+    document.addEventListener('securitypolicyviolation', (e) => { violated = e.violatedDirective; }, { once: true });
+    fetch('https://example.com/').then(() => done({ fetched: true, violated }), () => setTimeout(() => done({ fetched: false, violated }), 200));
+  });
+  check(!csp.fetched && String(csp.violated).startsWith('connect-src'), `the CSP blocks a fetch to the network (${csp.violated})`);
+} catch (e) {
+  failed = true;
+  console.error(e);
+} finally {
+  if (browser) await browser.deleteSession().catch(() => {});
+  await stopAll();
+  rmSync(tmp, { recursive: true, force: true });
+}
+console.log(`app e2e: ${passed} passed, ${failed ? 1 : 0} failed`);
+process.exit(failed ? 1 : 0);

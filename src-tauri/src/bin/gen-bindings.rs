@@ -1,0 +1,33 @@
+//! Writes the TypeScript bindings of the app's commands and events to `ui/src/api/bindings.ts`
+//! (or to the path given as the only argument). CI runs it and then `git diff --exit-code` on the
+//! file, so a change to a command or a transport type without regenerated bindings fails.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use specta_typescript::Typescript;
+
+fn main() -> ExitCode {
+    let path = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            // The repository root is the app crate's parent folder.
+            crate_dir
+                .parent()
+                .unwrap_or(crate_dir)
+                .join("ui/src/api/bindings.ts")
+        });
+    let exporter = Typescript::default().header(prompt_inspector_app::BINDINGS_HEADER);
+    match prompt_inspector_app::specta_builder().export(exporter, &path) {
+        Ok(()) => {
+            eprintln!("wrote {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("gen-bindings: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

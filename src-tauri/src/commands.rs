@@ -1,0 +1,249 @@
+//! The app's Tauri commands: one per operation of `prompt_inspector::api` (docs/api.md), same names and
+//! same JSON, plus the few things only a desktop shell does (system dialogs, the unsaved-edits guard).
+//!
+//! They live in a module rather than lib.rs because a `#[tauri::command]` defined in the crate root
+//! collides with the macro's own helper (E0255). Every core call runs on the blocking thread pool:
+//! rendering a large scene must never stall the event loop that paints the window.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use prompt_inspector::api::{
+    self, ApiError, ApproveRequest, ApproveResponse, CheckRequest, CheckResponse, ErrorCode,
+    FileStat, PathRequest, RenderRequest, RenderResponse, RulesResponse, RunRequest, RunResponse,
+    SaveRequest, SceneText, TemplateRequest, TemplateResponse, ValidateRequest, ValidateResponse,
+};
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Manager, Runtime, State};
+use tauri_plugin_dialog::DialogExt;
+
+use crate::logging::{self, LogEvent};
+
+/// What the shell remembers about the UI: whether the open scene has unsaved edits (the close guard
+/// reads it).
+#[derive(Default)]
+pub struct AppState {
+    pub dirty: AtomicBool,
+}
+
+// `COMMANDS`: the names of the commands below, shared with build.rs.
+include!("command_names.rs");
+
+/// When set, the file dialogs show nothing and answer with this path. Only the real-window
+/// end-to-end test sets it: WebDriver cannot drive a GTK file chooser. Web content cannot set a
+/// process's environment, so this opens no door to it.
+pub const DIALOG_PATH_ENV: &str = "PROMPT_INSPECTOR_E2E_DIALOG_PATH";
+
+/// Runs a core operation on the blocking pool and hands its result back to the async command.
+async fn off_ui_thread<T, F>(operation: &'static str, f: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+{
+    let started = std::time::Instant::now();
+    let result = tauri::async_runtime::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| {
+            // The closure panicked or the pool shut down: a bug, reported like serve's 500s.
+            Err(ApiError::new(
+                ErrorCode::Internal,
+                format!("{operation} failed inside the app: {e}"),
+            ))
+        });
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    match &result {
+        Ok(_) => tracing::debug!(operation, ms, "operation done"),
+        // A bug, or a file the person chose that cannot be read or written: worth the panel's eye.
+        Err(e) if e.code == ErrorCode::Internal => tracing::error!(operation, ms, "{e}"),
+        Err(e) if e.code == ErrorCode::IoError => tracing::warn!(operation, ms, "{e}"),
+        // Scene and template errors come with every keystroke of a half-typed edit and are shown
+        // where they are; logging each at info would drown the panel.
+        Err(e) => tracing::debug!(operation, ms, code = ?e.code, "{e}"),
+    }
+    result
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn default_scene() -> Result<SceneText, ApiError> {
+    off_ui_thread("default_scene", || Ok(api::default_scene())).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn open(req: PathRequest) -> Result<SceneText, ApiError> {
+    tracing::info!(path = %req.path, "opening scene");
+    off_ui_thread("open", move || api::open(&req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn save(req: SaveRequest) -> Result<FileStat, ApiError> {
+    off_ui_thread("save", move || api::save(&req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn stat(req: PathRequest) -> Result<FileStat, ApiError> {
+    off_ui_thread("stat", move || api::stat(&req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn render(req: RenderRequest) -> Result<RenderResponse, ApiError> {
+    off_ui_thread("render", move || api::render(&req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn validate(req: ValidateRequest) -> Result<ValidateResponse, ApiError> {
+    off_ui_thread("validate", move || Ok(api::validate(&req))).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn rules() -> Result<RulesResponse, ApiError> {
+    off_ui_thread("rules", || Ok(api::rules())).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn run(req: RunRequest) -> Result<RunResponse, ApiError> {
+    off_ui_thread("run", move || api::run(&req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn check(req: CheckRequest) -> Result<CheckResponse, ApiError> {
+    tracing::info!(folder = %req.folder, "checking scenes against goldens");
+    off_ui_thread("check", move || api::check(&req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn approve(req: ApproveRequest) -> Result<ApproveResponse, ApiError> {
+    tracing::info!(scene = %req.scene_path, "approving golden");
+    off_ui_thread("approve", move || api::approve(&req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn template(req: TemplateRequest) -> Result<TemplateResponse, ApiError> {
+    off_ui_thread("template", move || api::template(&req)).await
+}
+
+/// Which system dialog to show.
+#[derive(Clone, Copy)]
+enum Dialog {
+    OpenFile,
+    SaveFile,
+    Folder,
+}
+
+/// Shows a file dialog (or, under the e2e test, answers with [`DIALOG_PATH_ENV`]); `None` when the
+/// person cancels.
+async fn pick<R: Runtime>(
+    app: AppHandle<R>,
+    dialog: Dialog,
+    suggested: Option<String>,
+) -> Result<Option<String>, ApiError> {
+    if let Some(path) = std::env::var_os(DIALOG_PATH_ENV) {
+        return Ok(Some(PathBuf::from(path).display().to_string()));
+    }
+    off_ui_thread("dialog", move || {
+        let mut builder = app.dialog().file();
+        if !matches!(dialog, Dialog::Folder) {
+            builder = builder.add_filter("Scene", &["json"]);
+        }
+        if let Some(window) = app.get_webview_window("main") {
+            builder = builder.set_parent(&window);
+        }
+        if let Some(suggested) = suggested.as_deref().map(PathBuf::from) {
+            if let Some(dir) = suggested.parent().filter(|d| d.is_dir()) {
+                builder = builder.set_directory(dir);
+            }
+            if let Some(name) = suggested.file_name() {
+                builder = builder.set_file_name(name.to_string_lossy());
+            }
+        }
+        // The blocking forms wait for the main thread to show the dialog; this closure runs on
+        // the blocking pool, so the wait never holds up the event loop.
+        let picked = match dialog {
+            Dialog::OpenFile => builder.blocking_pick_file(),
+            Dialog::SaveFile => builder.blocking_save_file(),
+            Dialog::Folder => builder.blocking_pick_folder(),
+        };
+        picked
+            .map(|p| {
+                p.into_path()
+                    .map(|p| p.display().to_string())
+                    .map_err(|e| ApiError::new(ErrorCode::IoError, e.to_string()))
+            })
+            .transpose()
+    })
+    .await
+}
+
+/// The system "open" dialog for a scene file; `null` when cancelled.
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_open_path<R: Runtime>(app: AppHandle<R>) -> Result<Option<String>, ApiError> {
+    pick(app, Dialog::OpenFile, None).await
+}
+
+/// The system "save as" dialog, starting from `suggested` (the open file's path) when given.
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_save_path<R: Runtime>(
+    app: AppHandle<R>,
+    suggested: Option<String>,
+) -> Result<Option<String>, ApiError> {
+    pick(app, Dialog::SaveFile, suggested).await
+}
+
+/// The system folder dialog (the replay view's folder of scenes).
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Result<Option<String>, ApiError> {
+    pick(app, Dialog::Folder, None).await
+}
+
+/// The UI says whether the open scene has unsaved edits; closing the window then asks first.
+#[tauri::command]
+#[specta::specta]
+pub fn set_dirty<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, dirty: bool) {
+    let was = state.dirty.swap(dirty, Ordering::SeqCst);
+    if was != dirty {
+        tracing::debug!(dirty, "unsaved edits marker");
+        if let Some(window) = app.get_webview_window("main") {
+            let title = if dirty {
+                "Prompt Inspector (unsaved changes)"
+            } else {
+                "Prompt Inspector"
+            };
+            if let Err(e) = window.set_title(title) {
+                tracing::warn!("could not set the window title: {e}");
+            }
+        }
+    }
+}
+
+/// About the running app, for the diagnostics panel.
+#[derive(Clone, Debug, Serialize, Deserialize, specta::Type)]
+pub struct AppInfo {
+    pub version: String,
+    /// The log file this session writes, when one could be opened.
+    pub log_file: Option<String>,
+    /// The most recent log lines (the panel shows them before its listener was attached).
+    pub recent_logs: Vec<LogEvent>,
+}
+
+#[tauri::command]
+#[specta::specta]
+pub fn app_info() -> AppInfo {
+    AppInfo {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        log_file: logging::log_file().map(|p| p.display().to_string()),
+        recent_logs: logging::recent(),
+    }
+}

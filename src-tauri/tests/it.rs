@@ -1,0 +1,348 @@
+//! The app's commands over real IPC messages on Tauri's mock runtime: no WebKit, no window. Each
+//! test builds the app as `run()` does (same handler, plugins, state), with the real tauri.conf.json
+//! and capabilities compiled in, so the ACL is the shipped one.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use prompt_inspector_app::commands::{AppState, COMMANDS, DIALOG_PATH_ENV};
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{get_ipc_response, MockRuntime};
+use tauri::webview::InvokeRequest;
+use tauri::{Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+
+/// A scratch folder for this test binary, also used as the XDG data folder so nothing lands in
+/// the real home directory.
+fn scratch() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prompt-inspector-app-it");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create the scratch folder");
+        dir
+    })
+}
+
+fn app() -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    let app = prompt_inspector_app::app_builder(prompt_inspector_app::specta_builder!(MockRuntime))
+        .build(tauri::generate_context!())
+        .expect("build the app on the mock runtime");
+    // The capability grants the window labelled "main"; the URL is the app's own (local) origin.
+    let window = WebviewWindowBuilder::new(&app, "main", WebviewUrl::default())
+        .build()
+        .expect("open the main window");
+    (app, window)
+}
+
+fn request(
+    window: &WebviewWindow<MockRuntime>,
+    cmd: &str,
+    args: Value,
+    url: &str,
+) -> InvokeRequest {
+    InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: url.parse().expect("a valid URL"),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        // Built with the app's own builder (not mock_builder), so the key is the random one.
+        invoke_key: window.app_handle().invoke_key().to_owned(),
+    }
+}
+
+/// Invokes a command from the app's own page; `Ok` is the command's JSON, `Err` the rejection.
+fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+    get_ipc_response(window, request(window, cmd, args, "tauri://localhost"))
+        .map(|body| body.deserialize::<Value>().expect("the response is JSON"))
+}
+
+fn default_text(window: &WebviewWindow<MockRuntime>) -> String {
+    let scene = invoke(window, "default_scene", json!({})).expect("default_scene");
+    scene["text"].as_str().expect("text").to_owned()
+}
+
+#[test]
+fn default_scene_is_the_embedded_tfnotes_scene() {
+    let (_app, w) = app();
+    let scene = invoke(&w, "default_scene", json!({})).expect("default_scene");
+    assert_eq!(scene["path"], Value::Null);
+    let text = scene["text"].as_str().expect("text");
+    assert!(text.contains("prompt-inspector/scene@1"), "{text:.200}");
+    assert!(text.contains("tf_notes") && text.contains("goal_rewriter"));
+}
+
+#[test]
+fn render_returns_the_report_of_both_families() {
+    let (_app, w) = app();
+    let text = default_text(&w);
+    for llm in ["chat", "desk"] {
+        let r = invoke(&w, "render", json!({"req": {"text": text, "llm": llm}})).expect("render");
+        let report = &r["report"];
+        assert_eq!(report["llm"], llm);
+        let segments = report["segments"].as_array().expect("segments");
+        assert_eq!(segments.len(), 7, "{llm}: 7 segments");
+        let tools = report["tools"].as_array().expect("tools");
+        assert!(tools.iter().any(|t| t["name"] == "goal_rewriter"));
+    }
+    // Optional fields may be left out or null, as over HTTP.
+    let r = invoke(
+        &w,
+        "render",
+        json!({"req": {"text": text, "llm": "chat", "provider": "openai", "base_dir": null, "tokens": true}}),
+    )
+    .expect("render with a provider");
+    assert!(
+        r["report"]["request"].is_object(),
+        "the OpenAI body is there"
+    );
+}
+
+#[test]
+fn errors_cross_ipc_as_code_message_and_position() {
+    let (_app, w) = app();
+    // A scene that does not load: load_error with line and column.
+    let bad = "{\n  \"format\": \"prompt-inspector/scene@1\",\n  \"nam\": 1\n}\n";
+    let err = invoke(&w, "render", json!({"req": {"text": bad, "llm": "chat"}}))
+        .expect_err("a bad scene is an error");
+    assert_eq!(err["code"], "load_error", "{err}");
+    assert!(err["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(
+        err["line"].as_u64().is_some() && err["column"].as_u64().is_some(),
+        "{err}"
+    );
+
+    // A missing file: io_error naming the file.
+    let missing = scratch().join("no-such.scene.json");
+    let err = invoke(&w, "open", json!({"req": {"path": missing}})).expect_err("missing file");
+    assert_eq!(err["code"], "io_error");
+    assert_eq!(err["file"], missing.display().to_string());
+
+    // A template error: kind, range, line and column.
+    let err = invoke(
+        &w,
+        "template",
+        json!({"req": {"engine": "jinja2", "template": "{{ x ", "vars": {}}}),
+    )
+    .expect_err("a broken template");
+    assert_eq!(err["code"], "template_error", "{err}");
+    assert_eq!(err["kind"], "TemplateSyntaxError", "{err}");
+
+    // desk + provider: invalid_argument naming the field.
+    let err = invoke(
+        &w,
+        "render",
+        json!({"req": {"text": default_text(&w), "llm": "desk", "provider": "openai"}}),
+    )
+    .expect_err("provider with desk");
+    assert_eq!(err["code"], "invalid_argument");
+    assert_eq!(err["field"], "provider");
+}
+
+#[test]
+fn template_vars_keep_python_numbers_through_ipc() {
+    let (_app, w) = app();
+    // IPC arguments are parsed by serde_json with arbitrary_precision (the core's feature): the
+    // float stays a float and the big integer stays exact, as in the scene file.
+    let r = invoke(
+        &w,
+        "template",
+        json!({"req": {"engine": "fstring", "template": "{a!r} {b}", "vars": serde_json::from_str::<Value>(r#"{"a": 1.0, "b": 12345678901234567890123}"#).expect("json")}}),
+    )
+    .expect("template");
+    assert_eq!(r["text"], "1.0 12345678901234567890123");
+}
+
+#[test]
+fn save_is_atomic_and_reopens_the_same_text() {
+    let (_app, w) = app();
+    let path = scratch().join("saved.scene.json");
+    let text = default_text(&w).replace("工作笔记", "工作笔记 SAVED");
+    let stat = invoke(&w, "save", json!({"req": {"path": path, "text": text}})).expect("save");
+    assert_eq!(stat["size"].as_f64(), Some(text.len() as f64));
+    assert!(stat["modified_ms"].as_f64().is_some_and(|ms| ms > 0.0));
+    let opened = invoke(&w, "open", json!({"req": {"path": path}})).expect("open");
+    assert_eq!(opened["text"], text);
+    assert_eq!(opened["path"], path.display().to_string());
+    let again = invoke(&w, "stat", json!({"req": {"path": path}})).expect("stat");
+    assert_eq!(again, stat);
+
+    // Text that does not load is refused and the file keeps its content.
+    let err = invoke(&w, "save", json!({"req": {"path": path, "text": "{"}})).expect_err("refused");
+    assert_eq!(err["code"], "load_error");
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), text);
+}
+
+#[test]
+fn rules_validate_run_check_and_approve() {
+    let (_app, w) = app();
+    let rules = invoke(&w, "rules", json!({})).expect("rules");
+    assert_eq!(rules["segments"].as_array().map(Vec::len), Some(14));
+    assert_eq!(rules["rules"].as_array().map(Vec::len), Some(3));
+
+    let text = default_text(&w);
+    let v = invoke(&w, "validate", json!({"req": {"text": text}})).expect("validate");
+    assert_eq!(v["load_error"], Value::Null);
+    let invalid: Vec<_> = v["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter(|t| t["valid"] == false)
+        .collect();
+    assert_eq!(invalid.len(), 1, "{v}");
+    assert_eq!(invalid[0]["name"], "goal_rewriter");
+    assert!(invalid[0]["rule"].is_string() && invalid[0]["rule_reason"].is_string());
+
+    let err = invoke(&w, "run", json!({"req": {"text": text}})).expect_err("no run field");
+    assert_eq!(err["code"], "no_run");
+
+    // check → missing golden → approve → ok.
+    let folder = scratch().join("replay");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    std::fs::write(folder.join("a.scene.json"), &text).expect("write scene");
+    let c = invoke(&w, "check", json!({"req": {"folder": folder}})).expect("check");
+    assert_eq!(c["scenes"][0]["status"], "missing_golden", "{c}");
+    let a = invoke(
+        &w,
+        "approve",
+        json!({"req": {"scene_path": folder.join("a.scene.json")}}),
+    )
+    .expect("approve");
+    assert!(a["golden_path"]
+        .as_str()
+        .is_some_and(|p| p.ends_with("a.golden.json")));
+    let c = invoke(&w, "check", json!({"req": {"folder": folder}})).expect("check again");
+    assert_eq!(
+        (c["passed"].as_u64(), c["failed"].as_u64()),
+        (Some(1), Some(0)),
+        "{c}"
+    );
+}
+
+#[test]
+fn dirty_flag_and_stubbed_dialogs() {
+    let (app, w) = app();
+    assert_eq!(
+        invoke(&w, "set_dirty", json!({"dirty": true})),
+        Ok(Value::Null)
+    );
+    let state = app.state::<AppState>();
+    assert!(state.dirty.load(std::sync::atomic::Ordering::SeqCst));
+    assert_eq!(
+        invoke(&w, "set_dirty", json!({"dirty": false})),
+        Ok(Value::Null)
+    );
+    assert!(!state.dirty.load(std::sync::atomic::Ordering::SeqCst));
+
+    // Under the e2e test the dialogs answer with a fixed path instead of showing a GTK chooser.
+    let target = scratch().join("dialog.scene.json");
+    std::env::set_var(DIALOG_PATH_ENV, &target);
+    let picked = invoke(&w, "pick_save_path", json!({"suggested": null}));
+    let opened = invoke(&w, "pick_open_path", json!({}));
+    std::env::remove_var(DIALOG_PATH_ENV);
+    assert_eq!(picked, Ok(json!(target.display().to_string())));
+    assert_eq!(opened, Ok(json!(target.display().to_string())));
+}
+
+#[test]
+fn app_info_and_log_lines_reach_the_panel() {
+    let (_app, w) = app();
+    // Setup (which installs the subscriber) only runs in a real event loop: install it here.
+    let logs = scratch().join("logs");
+    prompt_inspector_app::logging::init(Some(&logs), Box::new(|_| {}));
+    let _ = invoke(
+        &w,
+        "open",
+        json!({"req": {"path": scratch().join("log-probe.scene.json")}}),
+    );
+    let info = invoke(&w, "app_info", json!({})).expect("app_info");
+    assert_eq!(info["version"], env!("CARGO_PKG_VERSION"));
+    let lines = info["recent_logs"].as_array().expect("recent_logs");
+    assert!(
+        lines.iter().any(|l| l["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("opening scene") && m.contains("log-probe"))),
+        "{info}"
+    );
+    let file = info["log_file"].as_str().expect("a log file");
+    let written = std::fs::read_to_string(file).expect("read the log file");
+    assert!(written.contains("log-probe"), "{written}");
+}
+
+#[test]
+fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
+    let (_app, w) = app();
+    // A remote page may not call any command, even one the local page may.
+    let remote = get_ipc_response(
+        &w,
+        request(&w, "default_scene", json!({}), "https://example.com"),
+    );
+    let denied = remote.expect_err("a remote origin reached a command");
+    assert!(denied.to_string().contains("not allowed"), "{denied}");
+    // No plugin command is granted: the dialogs are shown by the app's own commands.
+    let plugin = get_ipc_response(
+        &w,
+        request(
+            &w,
+            "plugin:dialog|open",
+            json!({"options": {}}),
+            "tauri://localhost",
+        ),
+    );
+    let denied = plugin.expect_err("the dialog plugin's command was reachable");
+    assert!(denied.to_string().contains("not allowed"), "{denied}");
+
+    // capabilities/main.json grants each app command once and nothing else but event listening.
+    let cap: Value = serde_json::from_str(include_str!("../capabilities/main.json")).expect("json");
+    let mut granted: Vec<String> = cap["permissions"]
+        .as_array()
+        .expect("permissions")
+        .iter()
+        .filter_map(|p| p.as_str().map(str::to_owned))
+        .collect();
+    granted.sort();
+    let mut expected: Vec<String> = COMMANDS
+        .iter()
+        .map(|c| format!("allow-{}", c.replace('_', "-")))
+        .chain([
+            "core:event:allow-listen".into(),
+            "core:event:allow-unlisten".into(),
+        ])
+        .collect();
+    expected.sort();
+    assert_eq!(granted, expected);
+    // The handler registers exactly these commands: the bindings invoke each one, and no other.
+    let bindings = include_str!("../../ui/src/api/bindings.ts");
+    for c in COMMANDS {
+        assert!(
+            bindings.contains(&format!("(\"{c}\"")),
+            "no binding for {c}"
+        );
+    }
+    let invocations =
+        bindings.matches("__TAURI_INVOKE(").count() + bindings.matches("__TAURI_INVOKE<").count();
+    assert_eq!(invocations, COMMANDS.len(), "one binding per command");
+}
+
+#[test]
+fn committed_bindings_are_current() {
+    let out = scratch().join("bindings.ts");
+    prompt_inspector_app::specta_builder()
+        .export(
+            specta_typescript::Typescript::default().header(prompt_inspector_app::BINDINGS_HEADER),
+            &out,
+        )
+        .expect("export the bindings");
+    let fresh = std::fs::read_to_string(&out).expect("read");
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../ui/src/api/bindings.ts"
+    ))
+    .unwrap_or_default();
+    assert!(
+        fresh == committed,
+        "ui/src/api/bindings.ts is stale: run `cargo run -p prompt-inspector-app --bin gen-bindings`"
+    );
+}

@@ -1,0 +1,139 @@
+//! `render` (the hot path of live editing) and `run`: load the text, call the core once, pass the
+//! report on as the JSON the core wrote (contract §4 / §5), unchanged.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::ApiError;
+use crate::inject;
+use crate::provider::ChatProvider;
+use crate::scene;
+use crate::segments::Family;
+use crate::tokens::Encoding;
+
+/// Which LLM family to assemble.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Llm {
+    Chat,
+    Desk,
+}
+
+/// A chat provider whose request body the chat report adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Provider {
+    Openai,
+    Anthropic,
+}
+
+/// A tokenizer, by tiktoken's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Tokenizer {
+    #[serde(rename = "o200k_base")]
+    O200kBase,
+    #[serde(rename = "cl100k_base")]
+    Cl100kBase,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RenderRequest {
+    /// The scene text, as in the editor.
+    pub text: String,
+    /// The folder relative image paths resolve against (the scene file's folder).
+    #[serde(default)]
+    pub base_dir: Option<String>,
+    pub llm: Llm,
+    #[serde(default)]
+    pub provider: Option<Provider>,
+    #[serde(default)]
+    pub tokenizer: Option<Tokenizer>,
+    /// Count tokens with the default tokenizer when `tokenizer` is not set.
+    #[serde(default)]
+    pub tokens: bool,
+}
+
+/// Contract §4's report, as the JSON text the core wrote.
+#[derive(Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RenderResponse {
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
+    pub report: Box<RawValue>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RunRequest {
+    pub text: String,
+    /// Accepted for symmetry with `render`; the run loop reads no files.
+    #[serde(default)]
+    pub base_dir: Option<String>,
+}
+
+/// Contract §5's run report, as the JSON text the core wrote.
+#[derive(Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RunResponse {
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
+    pub report: Box<RawValue>,
+}
+
+/// Serialises a core value into raw JSON. The core's reports serialise plain data, so this
+/// cannot fail in practice; if it ever did, it is reported rather than panicking.
+pub(crate) fn raw_json<T: Serialize + ?Sized>(value: &T) -> Result<Box<RawValue>, ApiError> {
+    serde_json::to_string(value)
+        .and_then(RawValue::from_string)
+        .map_err(|e| ApiError::new(super::ErrorCode::Internal, format!("serialising: {e}")))
+}
+
+/// Renders the scene text for one family (`inject::render_with`).
+pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
+    let family = match req.llm {
+        Llm::Chat => Family::Chat,
+        Llm::Desk => Family::Desk,
+    };
+    if req.provider.is_some() && family == Family::Desk {
+        return Err(ApiError::invalid(
+            "provider",
+            "provider applies to llm \"chat\"; a desk request's shape comes from the scene's desk_llm.adapter",
+        ));
+    }
+    let scene = scene::load_str(&req.text)?;
+    let encoding = req.tokenizer.map(|t| match t {
+        Tokenizer::O200kBase => Encoding::O200kBase,
+        Tokenizer::Cl100kBase => Encoding::Cl100kBase,
+    });
+    let options = inject::Options {
+        base_dir: req.base_dir.as_ref().map(PathBuf::from),
+        chat_provider: req.provider.map(|p| match p {
+            Provider::Openai => ChatProvider::Openai,
+            Provider::Anthropic => ChatProvider::Anthropic,
+        }),
+        encoding: encoding.unwrap_or_default(),
+        skip_tokens: encoding.is_none() && !req.tokens,
+    };
+    let report = inject::render_with(&scene, family, &options);
+    Ok(RenderResponse {
+        report: raw_json(&report)?,
+    })
+}
+
+/// Replays the scene's `run` loop (seed 002).
+pub fn run(req: &RunRequest) -> Result<RunResponse, ApiError> {
+    let scene = scene::load_str(&req.text)?;
+    let Some(spec) = &scene.run else {
+        return Err(ApiError::new(
+            super::ErrorCode::NoRun,
+            "the scene has no \"run\" field (contract §5), so there is no loop to replay",
+        ));
+    };
+    Ok(RunResponse {
+        report: raw_json(&crate::runloop::replay(spec))?,
+    })
+}

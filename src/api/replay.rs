@@ -1,0 +1,157 @@
+//! `check` and `approve`: a folder of scenes against their goldens, with both JSON documents for a
+//! side-by-side view, and writing one golden.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::error::u32_of;
+use super::render::raw_json;
+use super::{ApiError, ErrorCode};
+use crate::check;
+use crate::scene;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CheckRequest {
+    /// A folder searched recursively for `*.scene.json`, or one scene file.
+    pub folder: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CheckResponse {
+    /// Scenes whose golden matches.
+    pub passed: u32,
+    pub failed: u32,
+    pub scenes: Vec<CheckedScene>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum CheckStatus {
+    Ok,
+    Mismatch,
+    MissingGolden,
+    Unreadable,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CheckedScene {
+    pub path: String,
+    pub golden_path: String,
+    pub status: CheckStatus,
+    /// The golden file's JSON; `null` when missing, unreadable or not JSON.
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Unknown>))]
+    pub golden: Option<Box<RawValue>>,
+    /// What the golden would hold now; `null` when the scene does not load.
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Unknown>))]
+    pub current: Option<Box<RawValue>>,
+    /// Unified diff golden → now, for `mismatch`.
+    pub diff: Option<String>,
+    /// Why the scene is `unreadable`.
+    pub error: Option<ApiError>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ApproveRequest {
+    pub scene_path: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ApproveResponse {
+    pub golden_path: String,
+}
+
+/// Checks every scene under `folder` against its golden.
+pub fn check(req: &CheckRequest) -> Result<CheckResponse, ApiError> {
+    let folder = PathBuf::from(&req.folder);
+    let scenes = check::discover(std::slice::from_ref(&folder))
+        .map_err(|message| ApiError::new(ErrorCode::IoError, message).with_file(&folder))?;
+    if scenes.is_empty() {
+        return Err(ApiError::invalid(
+            "folder",
+            format!(
+                "no *{} files under {}",
+                check::SCENE_SUFFIX,
+                folder.display()
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(scenes.len());
+    for path in &scenes {
+        out.push(check_scene(path)?);
+    }
+    let passed = out.iter().filter(|s| s.status == CheckStatus::Ok).count();
+    Ok(CheckResponse {
+        passed: u32_of(passed),
+        failed: u32_of(out.len() - passed),
+        scenes: out,
+    })
+}
+
+fn check_scene(path: &Path) -> Result<CheckedScene, ApiError> {
+    let golden_path = check::golden_path(path);
+    let mut entry = CheckedScene {
+        path: path.display().to_string(),
+        golden_path: golden_path.display().to_string(),
+        status: CheckStatus::Unreadable,
+        golden: None,
+        current: None,
+        diff: None,
+        error: None,
+    };
+    let scene = match scene::load_file(path) {
+        Ok(s) => s,
+        Err(e) => {
+            entry.error = Some(e.into());
+            return Ok(entry);
+        }
+    };
+    let now = check::golden_text_in(&scene, path.parent());
+    entry.current = Some(raw_json_text(&now)?);
+    match std::fs::read_to_string(&golden_path) {
+        Ok(before) => {
+            // A golden that is not JSON still gets its diff; only the structured view is lost.
+            entry.golden = RawValue::from_string(before.trim_end().to_owned()).ok();
+            if before == now {
+                entry.status = CheckStatus::Ok;
+            } else {
+                entry.status = CheckStatus::Mismatch;
+                entry.diff = Some(check::unified_diff(
+                    &before,
+                    &now,
+                    &golden_path.display().to_string(),
+                ));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            entry.status = CheckStatus::MissingGolden;
+        }
+        Err(e) => entry.error = Some(ApiError::io(&golden_path, &e)),
+    }
+    Ok(entry)
+}
+
+/// The golden text the core wrote, as raw JSON (without its trailing newline).
+fn raw_json_text(text: &str) -> Result<Box<RawValue>, ApiError> {
+    RawValue::from_string(text.trim_end().to_owned()).or_else(|_| raw_json(text))
+}
+
+/// Writes the golden of one scene, as it is on disk now.
+pub fn approve(req: &ApproveRequest) -> Result<ApproveResponse, ApiError> {
+    let path = Path::new(&req.scene_path);
+    let scene = scene::load_file(path)?;
+    let golden = check::golden_path(path);
+    let text = check::golden_text_in(&scene, path.parent());
+    check::write_atomic(&golden, text.as_bytes()).map_err(|e| ApiError::io(&golden, &e))?;
+    tracing::info!(golden = %golden.display(), "golden approved");
+    Ok(ApproveResponse {
+        golden_path: golden.display().to_string(),
+    })
+}

@@ -1,0 +1,71 @@
+//! `rules`: the 14 segments and the three rules from the core's one table, in the shape
+//! `prompt-inspector rules --format json` prints (the command line prints this very value).
+
+use serde::{Deserialize, Serialize};
+
+use super::error::u32_of;
+use crate::segments::{Rule, SEGMENTS};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RulesResponse {
+    pub segments: Vec<SegmentInfo>,
+    pub rules: Vec<RuleInfo>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SegmentInfo {
+    pub name: String,
+    /// `chat` or `desk`.
+    pub family: String,
+    /// 0-based assembly order within its family.
+    pub order: u32,
+    pub legal: bool,
+    pub purpose: String,
+    /// The rule forbidding tools here, for forbidden segments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RuleInfo {
+    pub id: String,
+    pub title: String,
+    pub reason: String,
+    /// The segments this rule forbids.
+    pub segments: Vec<String>,
+}
+
+pub fn rules() -> RulesResponse {
+    RulesResponse {
+        segments: SEGMENTS
+            .iter()
+            .map(|s| SegmentInfo {
+                name: s.name.to_owned(),
+                family: s.family.as_str().to_owned(),
+                order: u32_of(s.order()),
+                legal: s.legal(),
+                purpose: s.purpose.to_owned(),
+                rule: s.rule.map(|r| r.id().to_owned()),
+                reason: s.rule.map(|r| r.reason().to_owned()),
+            })
+            .collect(),
+        rules: Rule::ALL
+            .iter()
+            .map(|r| RuleInfo {
+                id: r.id().to_owned(),
+                title: r.title().to_owned(),
+                reason: r.reason().to_owned(),
+                segments: SEGMENTS
+                    .iter()
+                    .filter(|s| s.rule == Some(*r))
+                    .map(|s| s.name.to_owned())
+                    .collect(),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,517 @@
+//! The app API (docs/api.md): every operation, and its errors with the positions an editor needs.
+
+use std::path::{Path, PathBuf};
+
+use prompt_inspector::api::{self, ApiError, CheckStatus, ErrorCode, Llm, Owner};
+use serde_json::Value as Json;
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pi-api-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
+}
+
+fn path_str(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// The default scene with one replacement applied (the replaced text must occur).
+fn default_with(from: &str, to: &str) -> String {
+    let text = prompt_inspector::scene::DEFAULT_SCENE;
+    assert!(text.contains(from), "{from:?} is not in the default scene");
+    text.replacen(from, to, 1)
+}
+
+/// A scene that fails to load: `name` must be a string, found on line 3.
+fn bad_scene() -> String {
+    default_with(r#""name": "tf-notes-demo""#, r#""name": 42"#)
+}
+
+fn render_req(text: String, llm: Llm) -> api::RenderRequest {
+    api::RenderRequest {
+        text,
+        base_dir: None,
+        llm,
+        provider: None,
+        tokenizer: None,
+        tokens: false,
+    }
+}
+
+fn json_of<T: serde::Serialize>(v: &T) -> Json {
+    serde_json::to_value(v).expect("serialise")
+}
+
+fn assert_load_error(e: &ApiError, line: u32, field: &str) {
+    assert_eq!(e.code, ErrorCode::LoadError, "{e:?}");
+    assert_eq!(e.line, Some(line), "{e:?}");
+    assert!(e.column.is_some_and(|c| c > 0), "{e:?}");
+    assert_eq!(e.field.as_deref(), Some(field), "{e:?}");
+}
+
+#[test]
+fn default_scene_is_the_embedded_text_without_a_path() {
+    let s = api::default_scene();
+    assert_eq!(s.path, None);
+    assert_eq!(s.text, prompt_inspector::scene::DEFAULT_SCENE);
+    assert_eq!(json_of(&s)["path"], Json::Null, "path is present as null");
+}
+
+#[test]
+fn open_returns_the_text_or_the_load_error_with_its_position() {
+    let dir = tempdir("open");
+    let good = dir.join("good.scene.json");
+    std::fs::write(&good, api::default_scene().text).expect("write");
+    let opened = api::open(&api::PathRequest {
+        path: path_str(&good),
+    })
+    .expect("opens");
+    assert_eq!(opened.path.as_deref(), Some(path_str(&good).as_str()));
+    assert_eq!(opened.text, prompt_inspector::scene::DEFAULT_SCENE);
+
+    let bad = dir.join("bad.scene.json");
+    std::fs::write(&bad, bad_scene()).expect("write");
+    let e = api::open(&api::PathRequest {
+        path: path_str(&bad),
+    })
+    .expect_err("refused");
+    assert_load_error(&e, 3, "name");
+    assert_eq!(e.file.as_deref(), Some(path_str(&bad).as_str()));
+    let shown = json_of(&e);
+    assert_eq!(shown["code"], "load_error");
+    assert!(
+        shown.get("range").is_none(),
+        "absent fields are left out: {shown}"
+    );
+
+    let latin1 = dir.join("latin1.scene.json");
+    std::fs::write(&latin1, b"{\n  \"name\": \"caf\xe9\"\n}").expect("write");
+    let e = api::open(&api::PathRequest {
+        path: path_str(&latin1),
+    })
+    .expect_err("not UTF-8");
+    assert_eq!(
+        (e.code, e.line, e.column),
+        (ErrorCode::LoadError, Some(2), Some(15)),
+        "{e:?}"
+    );
+
+    let missing = dir.join("missing.scene.json");
+    let e = api::open(&api::PathRequest {
+        path: path_str(&missing),
+    })
+    .expect_err("missing");
+    assert_eq!(e.code, ErrorCode::IoError);
+    assert_eq!(e.file.as_deref(), Some(path_str(&missing).as_str()));
+}
+
+#[test]
+fn save_is_atomic_and_refuses_text_that_does_not_load() {
+    let dir = tempdir("save");
+    let file = dir.join("a.scene.json");
+    let first = api::default_scene().text;
+    let stat = api::save(&api::SaveRequest {
+        path: path_str(&file),
+        text: first.clone(),
+    })
+    .expect("saved");
+    assert_eq!(stat.size, first.len() as f64);
+    assert!(stat.modified_ms > 0.0);
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), first);
+
+    // A text that does not load is refused with its position, and the old file stays.
+    let e = api::save(&api::SaveRequest {
+        path: path_str(&file),
+        text: bad_scene(),
+    })
+    .expect_err("refused");
+    assert_load_error(&e, 3, "name");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), first);
+
+    // A write that fails (the target is a directory) leaves it, and no temporary file behind.
+    let blocked = dir.join("blocked.scene.json");
+    std::fs::create_dir_all(blocked.join("inside")).expect("dir");
+    let e = api::save(&api::SaveRequest {
+        path: path_str(&blocked),
+        text: first.clone(),
+    })
+    .expect_err("cannot replace a directory");
+    assert_eq!(e.code, ErrorCode::IoError);
+    assert!(blocked.join("inside").is_dir());
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+
+    // Saving new text replaces the file and its stat changes with it.
+    let second = first.replacen("tf-notes-demo", "renamed", 1);
+    let after = api::save(&api::SaveRequest {
+        path: path_str(&file),
+        text: second.clone(),
+    })
+    .expect("saved");
+    assert_eq!(after.size, second.len() as f64);
+    assert_eq!(
+        api::stat(&api::PathRequest {
+            path: path_str(&file)
+        })
+        .expect("stat"),
+        after
+    );
+}
+
+#[test]
+fn stat_of_a_missing_file_is_an_io_error() {
+    let e = api::stat(&api::PathRequest {
+        path: "/nonexistent/x.scene.json".into(),
+    })
+    .expect_err("missing");
+    assert_eq!(e.code, ErrorCode::IoError);
+    assert_eq!(e.file.as_deref(), Some("/nonexistent/x.scene.json"));
+}
+
+#[test]
+fn render_returns_the_cli_report_unchanged() {
+    let out = api::render(&render_req(api::default_scene().text, Llm::Chat)).expect("renders");
+    let ours: Json = serde_json::from_str(out.report.get()).expect("json");
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["render", &path_str(&fixture("default.scene.json"))])
+        .output()
+        .expect("run cli");
+    let theirs: Json = serde_json::from_slice(&cli.stdout).expect("cli json");
+    assert_eq!(ours, theirs);
+    assert_eq!(ours["llm"], "chat");
+    assert!(
+        ours.get("tokenizer").is_none(),
+        "tokens are off unless asked"
+    );
+
+    let desk = api::render(&api::RenderRequest {
+        tokens: true,
+        ..render_req(api::default_scene().text, Llm::Desk)
+    })
+    .expect("renders");
+    let desk: Json = serde_json::from_str(desk.report.get()).expect("json");
+    assert_eq!(desk["llm"], "desk");
+    assert_eq!(desk["tokenizer"], "o200k_base");
+    assert!(desk["request"].is_object(), "the adapter's request body");
+    let tools = desk["tools"].as_array().expect("tools");
+    assert_eq!(tools[2]["name"], "goal_rewriter");
+    assert_eq!(tools[2]["status"], "invalid");
+
+    let chat = api::render(&api::RenderRequest {
+        provider: Some(api::Provider::Anthropic),
+        tokenizer: Some(api::Tokenizer::Cl100kBase),
+        ..render_req(api::default_scene().text, Llm::Chat)
+    })
+    .expect("renders");
+    let chat: Json = serde_json::from_str(chat.report.get()).expect("json");
+    assert_eq!(chat["tokenizer"], "cl100k_base");
+    assert!(
+        chat["request"]["messages"].is_array(),
+        "{}",
+        chat["request"]
+    );
+}
+
+#[test]
+fn render_errors_carry_positions() {
+    let e = api::render(&render_req(bad_scene(), Llm::Chat)).expect_err("does not load");
+    assert_load_error(&e, 3, "name");
+    assert_eq!(e.file, None, "the text came from the editor, not a file");
+
+    let e = api::render(&api::RenderRequest {
+        provider: Some(api::Provider::Openai),
+        ..render_req(api::default_scene().text, Llm::Desk)
+    })
+    .expect_err("provider is for chat");
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(e.field.as_deref(), Some("provider"));
+}
+
+#[test]
+fn validate_lists_every_template_and_tool_verdict() {
+    let v = api::validate(&api::ValidateRequest {
+        text: api::default_scene().text,
+    });
+    assert!(v.load_error.is_none());
+    let paths: Vec<&str> = v.templates.iter().map(|t| t.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "chat_llm.system_msg_prompt[0].template.templates.default",
+            "chat_llm.after_input_msg_prompt[0].template.templates.default",
+            "desk_llm.system_prompt[0].template.templates.default",
+            "desk_llm.current_desk_screenshot_prompt[0].template.templates.default",
+            "desk_llm.purpose_prompt[0].template.templates.default",
+            "tools[0].format_2_prompt.source.templates.default",
+            "tools[1].format_2_prompt.source.templates.default",
+            "tools[2].format_2_prompt.source.templates.default",
+        ]
+    );
+    assert!(v.templates.iter().all(|t| t.error.is_none()));
+    let notes = &v.templates[5];
+    assert_eq!(
+        (notes.owner, notes.tool.as_deref()),
+        (Owner::Tool, Some("tf_notes"))
+    );
+    assert_eq!(notes.engine, "jinja2");
+    let text = api::default_scene().text;
+    let span = &text[notes.span[0] as usize..notes.span[1] as usize];
+    assert!(
+        span.starts_with("\"# 工作笔记"),
+        "the span is the JSON string: {span}"
+    );
+    let config = &v.templates[0];
+    assert_eq!(config.segment.as_deref(), Some("system_msg_prompt"));
+    assert_eq!(config.tool, None);
+
+    assert_eq!(v.tools.len(), 3);
+    assert!(v.tools[0].valid && v.tools[1].valid);
+    let bad = &v.tools[2];
+    assert!(!bad.valid);
+    assert_eq!(bad.exception.as_deref(), Some("ValueError"));
+    assert_eq!(bad.rule.as_deref(), Some("iron_rule_1"));
+    assert_eq!(bad.reason.as_deref(), Some("iron_rule_1"));
+    assert_eq!(
+        bad.family.as_deref(),
+        Some("desk"),
+        "purpose_prompt, its desk side"
+    );
+    assert!(bad.rule_reason.as_deref().is_some_and(|r| !r.is_empty()));
+}
+
+#[test]
+fn validate_points_at_template_syntax_errors() {
+    // An fstring syntax error on the second line, and a Jinja2 one.
+    let text = default_with(
+        r#""default": "Memo: {state}""#,
+        r#""default": "Memo:\n  {state!x}""#,
+    )
+    .replacen("{% for n in state.notes %}", "{% for n in %}", 1);
+    let v = api::validate(&api::ValidateRequest { text });
+    let memo = v
+        .templates
+        .iter()
+        .find(|t| t.path == "tools[1].format_2_prompt.source.templates.default")
+        .expect("memo template");
+    let e = memo.error.as_ref().expect("syntax error");
+    assert_eq!(e.kind, "ValueError");
+    // The whole replacement field is underlined, as CPython names the field.
+    assert_eq!((e.line, e.column), (Some(2), Some(3)), "{e:?}");
+    let source = "Memo:\n  {state!x}";
+    let range = e.range.expect("range");
+    assert_eq!(
+        &source[range[0] as usize..range[1] as usize],
+        "{state!x}",
+        "{e:?}"
+    );
+
+    let notes = v
+        .templates
+        .iter()
+        .find(|t| t.tool.as_deref() == Some("tf_notes"));
+    let e = notes.and_then(|t| t.error.as_ref()).expect("jinja2 error");
+    assert_eq!(e.kind, "TemplateSyntaxError");
+    assert_eq!(e.line, Some(3));
+    assert!(e.range.is_some());
+}
+
+#[test]
+fn validate_reports_a_scene_that_does_not_load() {
+    let v = api::validate(&api::ValidateRequest { text: bad_scene() });
+    let e = v.load_error.expect("load error");
+    assert_load_error(&e, 3, "name");
+    assert!(v.templates.is_empty() && v.tools.is_empty());
+}
+
+#[test]
+fn rules_are_the_fourteen_segments_and_three_rules() {
+    let r = api::rules();
+    assert_eq!(r.segments.len(), 14);
+    assert_eq!(r.rules.len(), 3);
+    let purpose = r
+        .segments
+        .iter()
+        .find(|s| s.name == "purpose_prompt")
+        .expect("segment");
+    assert!(!purpose.legal);
+    assert_eq!(purpose.rule.as_deref(), Some("iron_rule_1"));
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["rules", "--format", "json"])
+        .output()
+        .expect("run cli");
+    let theirs: Json = serde_json::from_slice(&cli.stdout).expect("cli json");
+    assert_eq!(json_of(&r), theirs);
+}
+
+#[test]
+fn run_replays_the_loop_or_says_there_is_none() {
+    let scene = fixture("run/cd-round-1.scene.json");
+    let text = std::fs::read_to_string(&scene).expect("fixture");
+    let out = api::run(&api::RunRequest {
+        text,
+        base_dir: None,
+    })
+    .expect("runs");
+    let report: Json = serde_json::from_str(out.report.get()).expect("json");
+    let golden: Json = serde_json::from_str(
+        &std::fs::read_to_string(fixture("run/cd-round-1.golden.json")).expect("golden"),
+    )
+    .expect("json");
+    assert_eq!(report, golden["run"]);
+
+    let e = api::run(&api::RunRequest {
+        text: api::default_scene().text,
+        base_dir: None,
+    })
+    .expect_err("no run");
+    assert_eq!(e.code, ErrorCode::NoRun);
+    let e = api::run(&api::RunRequest {
+        text: bad_scene(),
+        base_dir: None,
+    })
+    .expect_err("bad");
+    assert_load_error(&e, 3, "name");
+}
+
+#[test]
+fn check_then_approve_then_check_ok() {
+    let dir = tempdir("check");
+    let scene = dir.join("a.scene.json");
+    std::fs::write(&scene, api::default_scene().text).expect("write");
+    std::fs::write(dir.join("broken.scene.json"), bad_scene()).expect("write");
+    let folder = api::CheckRequest {
+        folder: path_str(&dir),
+    };
+
+    let first = api::check(&folder).expect("checks");
+    assert_eq!((first.passed, first.failed), (0, 2));
+    let a = &first.scenes[0];
+    assert_eq!(a.status, CheckStatus::MissingGolden);
+    assert!(a.golden.is_none() && a.current.is_some());
+    let broken = &first.scenes[1];
+    assert_eq!(broken.status, CheckStatus::Unreadable);
+    assert_load_error(broken.error.as_ref().expect("why"), 3, "name");
+
+    let approved = api::approve(&api::ApproveRequest {
+        scene_path: path_str(&scene),
+    })
+    .expect("approves");
+    let golden = dir.join("a.golden.json");
+    assert_eq!(approved.golden_path, path_str(&golden));
+    assert!(golden.is_file());
+
+    let second = api::check(&folder).expect("checks");
+    assert_eq!(second.scenes[0].status, CheckStatus::Ok);
+    assert_eq!(second.passed, 1);
+
+    // Change the scene: a mismatch with both documents and the diff.
+    let changed = default_with("You are TFRobot", "You are TFBot");
+    std::fs::write(&scene, changed).expect("write");
+    let third = api::check(&folder).expect("checks");
+    let a = &third.scenes[0];
+    assert_eq!(a.status, CheckStatus::Mismatch);
+    let diff = a.diff.as_deref().expect("diff");
+    assert!(
+        diff.contains("-") && diff.contains("+") && diff.contains("TFBot"),
+        "{diff}"
+    );
+    let before: Json =
+        serde_json::from_str(a.golden.as_ref().expect("golden").get()).expect("json");
+    let now: Json = serde_json::from_str(a.current.as_ref().expect("current").get()).expect("json");
+    assert_eq!(before["scene"], "tf-notes-demo");
+    assert_ne!(before["chat"], now["chat"]);
+    assert_eq!(json_of(&third)["scenes"][0]["status"], "mismatch");
+
+    let e = api::approve(&api::ApproveRequest {
+        scene_path: path_str(&dir.join("broken.scene.json")),
+    })
+    .expect_err("does not load");
+    assert_load_error(&e, 3, "name");
+}
+
+#[test]
+fn check_refuses_an_empty_or_missing_folder() {
+    let dir = tempdir("check-empty");
+    let e = api::check(&api::CheckRequest {
+        folder: path_str(&dir),
+    })
+    .expect_err("empty");
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(e.field.as_deref(), Some("folder"));
+    let e = api::check(&api::CheckRequest {
+        folder: path_str(&dir.join("nope")),
+    })
+    .expect_err("missing");
+    assert_eq!(e.code, ErrorCode::IoError);
+}
+
+#[test]
+fn template_playground_renders_or_points_at_the_error() {
+    let ok = api::template(&api::TemplateRequest {
+        engine: api::EngineName::Fstring,
+        template: "Hi {name!r}, {n}".into(),
+        vars: serde_json::from_str(r#"{"name": "Ada", "n": 1.0}"#).expect("json"),
+    })
+    .expect("renders");
+    assert_eq!(ok.text, "Hi 'Ada', 1.0", "floats keep Python's repr");
+
+    let e = api::template(&api::TemplateRequest {
+        engine: api::EngineName::Jinja2,
+        template: "line one\n{{ x + }}".into(),
+        vars: serde_json::json!({}),
+    })
+    .expect_err("syntax error");
+    assert_eq!(e.code, ErrorCode::TemplateError);
+    assert_eq!(e.kind.as_deref(), Some("TemplateSyntaxError"));
+    assert_eq!(e.line, Some(2));
+    assert!(e.range.is_some() && e.column.is_some(), "{e:?}");
+
+    let e = api::template(&api::TemplateRequest {
+        engine: api::EngineName::Fstring,
+        template: "{missing}".into(),
+        vars: serde_json::json!({}),
+    })
+    .expect_err("key error");
+    assert_eq!(e.kind.as_deref(), Some("KeyError"));
+    assert_eq!(e.range, Some([0, 9]));
+
+    let e = api::template(&api::TemplateRequest {
+        engine: api::EngineName::Fstring,
+        template: "x".into(),
+        vars: serde_json::json!([1]),
+    })
+    .expect_err("not an object");
+    assert_eq!(e.field.as_deref(), Some("vars"));
+}
+
+#[test]
+fn dispatch_names_every_operation_and_refuses_bad_bodies() {
+    for op in api::OPERATIONS {
+        let e = api::dispatch(op, "{not json");
+        if matches!(op, "default_scene" | "rules") {
+            assert!(e.is_ok(), "{op} takes no request");
+        } else {
+            let e = e.expect_err("bad body");
+            assert_eq!(e.code, ErrorCode::BadRequest, "{op}");
+            assert_eq!(e.line, Some(1), "{op}");
+        }
+    }
+    let e = api::dispatch("nope", "{}").expect_err("unknown");
+    assert_eq!(e.code, ErrorCode::UnknownOperation);
+    let body = serde_json::json!({"text": api::default_scene().text, "llm": "desk"}).to_string();
+    let out: Json =
+        serde_json::from_str(&api::dispatch("render", &body).expect("renders")).expect("json");
+    assert_eq!(out["report"]["llm"], "desk");
+    let e = api::dispatch("render", r#"{"text": "{}", "llm": "both"}"#).expect_err("bad llm");
+    assert_eq!(e.code, ErrorCode::BadRequest);
+}

@@ -1,0 +1,222 @@
+//! `prompt-inspector serve`: started on port 0 in a child process, spoken to over plain
+//! `TcpStream`s: the token, the Host guard, an operation, bad JSON and the static UI.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running server, killed (by its own process id) when the test ends.
+struct Served {
+    child: Child,
+    port: u16,
+    token: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(ui: &std::path::Path) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["serve", "--port", "0", "--ui"])
+        .arg(ui)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start serve");
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the URL line");
+    let url = line
+        .trim()
+        .strip_prefix("serving on http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    let (port, token) = url.split_once("/?token=").expect("port and token");
+    Served {
+        child,
+        port: port.parse().expect("port"),
+        token: token.to_owned(),
+    }
+}
+
+struct Reply {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+/// One HTTP/1.1 request with `Connection: close`; the reply is read to the end.
+fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        req.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes()).expect("send");
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).expect("read");
+    let (head, body) = raw.split_once("\r\n\r\n").expect("head and body");
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("status line of {head}"));
+    Reply {
+        status,
+        head: head.to_owned(),
+        body: body.to_owned(),
+    }
+}
+
+fn ui_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pi-serve-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("ui dir");
+    std::fs::write(
+        d.join("index.html"),
+        "<!doctype html><title>Prompt Inspector</title>",
+    )
+    .expect("index");
+    d
+}
+
+fn json(body: &str) -> serde_json::Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+}
+
+#[test]
+fn serve_guards_the_api_and_answers_operations() {
+    let ui = ui_dir();
+    let s = serve(&ui);
+    let bearer = format!("Bearer {}", s.token);
+    let auth = [("Authorization", bearer.as_str())];
+    let render_body = serde_json::json!({
+        "text": prompt_inspector::scene::DEFAULT_SCENE,
+        "llm": "chat",
+    })
+    .to_string();
+
+    // No token, or a wrong one: 401 with {code, message}.
+    let r = request(s.port, "POST", "/api/render", &[], &render_body);
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert_eq!(json(&r.body)["code"], "unauthorized");
+    let r = request(
+        s.port,
+        "POST",
+        "/api/render",
+        &[("Authorization", "Bearer 00")],
+        &render_body,
+    );
+    assert_eq!(r.status, 401);
+
+    // A foreign Host is refused even with the token (DNS rebinding).
+    let r = request(
+        s.port,
+        "POST",
+        "/api/render",
+        &[("Host", "evil.example:80"), ("Authorization", &bearer)],
+        &render_body,
+    );
+    assert_eq!(r.status, 403);
+    assert_eq!(json(&r.body)["code"], "forbidden_host");
+    let other_port = format!("127.0.0.1:{}", s.port.wrapping_add(1));
+    let r = request(s.port, "GET", "/", &[("Host", &other_port)], "");
+    assert_eq!(r.status, 403);
+
+    // A good render: the report of the default scene.
+    let r = request(s.port, "POST", "/api/render", &auth, &render_body);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let report = &json(&r.body)["report"];
+    assert_eq!(report["llm"], "chat");
+    assert_eq!(report["segments"].as_array().map(Vec::len), Some(7));
+    assert!(r
+        .head
+        .to_ascii_lowercase()
+        .contains("content-type: application/json"));
+
+    // The token also works in the query, with localhost as the host.
+    let localhost = format!("localhost:{}", s.port);
+    let path = format!("/api/rules?token={}", s.token);
+    let r = request(s.port, "POST", &path, &[("Host", &localhost)], "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(json(&r.body)["segments"].as_array().map(Vec::len), Some(14));
+
+    // Bad JSON: 400 with {code, message}; an operation error keeps its position fields.
+    let r = request(s.port, "POST", "/api/render", &auth, "{\"text\": ");
+    assert_eq!(r.status, 400);
+    let e = json(&r.body);
+    assert_eq!(e["code"], "bad_request");
+    assert!(e["message"].as_str().is_some_and(|m| !m.is_empty()));
+    let bad = serde_json::json!({"text": "{\n  \"format\": 1\n}", "llm": "chat"}).to_string();
+    let r = request(s.port, "POST", "/api/render", &auth, &bad);
+    assert_eq!(r.status, 400);
+    let e = json(&r.body);
+    assert_eq!(
+        (e["code"].as_str(), e["line"].as_u64()),
+        (Some("load_error"), Some(2)),
+        "{e}"
+    );
+    let r = request(s.port, "POST", "/api/nope", &auth, "{}");
+    assert_eq!(r.status, 404);
+    assert_eq!(json(&r.body)["code"], "unknown_operation");
+    let r = request(s.port, "GET", "/api/rules", &auth, "");
+    assert_eq!(r.status, 405);
+
+    // The static UI, with a strict Content-Security-Policy, and nothing outside its folder.
+    let r = request(s.port, "GET", "/", &[], "");
+    assert_eq!(r.status, 200);
+    assert!(r.body.contains("<title>Prompt Inspector</title>"));
+    let head = r.head.to_ascii_lowercase();
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(
+        head.contains("content-security-policy: default-src 'self'"),
+        "{head}"
+    );
+    let r = request(s.port, "GET", "/../Cargo.toml", &[], "");
+    assert_eq!(r.status, 404);
+    let r = request(s.port, "GET", "/missing.js", &[], "");
+    assert_eq!(r.status, 404);
+
+    // Still serving after all of that.
+    let r = request(s.port, "POST", "/api/default_scene", &auth, "{}");
+    assert_eq!(r.status, 200);
+    assert_eq!(json(&r.body)["path"], serde_json::Value::Null);
+}
+
+#[test]
+fn serve_refuses_bodies_over_the_limit() {
+    let ui = ui_dir();
+    let s = serve(&ui);
+    // Only the header claims the size: the server refuses before reading the body.
+    let mut stream = TcpStream::connect(("127.0.0.1", s.port)).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let head = format!(
+        "POST /api/render HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        s.port,
+        s.token,
+        65 * 1024 * 1024
+    );
+    stream.write_all(head.as_bytes()).expect("send");
+    let mut raw = String::new();
+    let _ = stream.read_to_string(&mut raw);
+    assert!(raw.starts_with("HTTP/1.1 413"), "{raw}");
+    assert!(raw.contains("too_large"), "{raw}");
+}

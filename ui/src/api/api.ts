@@ -1,0 +1,48 @@
+// The transport seam. The UI talks to the core only through `Api`.
+//
+//   - HTTP (`./http.ts`): the browser against `prompt-inspector serve` (token from `?token=`).
+//   - Tauri (`./tauri.ts`): WRITTEN BY THE TAURI SHELL DEVELOPER, not by ui/. It must
+//     `export function createTauriApi(): Api` built on the tauri-specta generated bindings
+//     (e.g. `./bindings.ts`), mapping every IPC error to `ApiError` ({code, message, ...position}).
+//     `pickApi()` loads it when `window.__TAURI_INTERNALS__` is present. While the file does not
+//     exist, the build still works (import.meta.glob finds nothing) and the HTTP transport is used.
+//   - The Tauri shell may also provide `./dialogs.ts` exporting `openDialog()`/`saveDialog()`
+//     returning a path or null (system dialogs); without it the UI shows a path input.
+import type { ApiError, CheckResponse, FileStat, Llm, Report, Rules, RunReport, SceneText, ValidateResponse } from './types';
+
+// Operations and shapes: docs/api.md (one method per operation, same request fields).
+export interface RenderOptions { llm: Llm; provider?: 'openai' | 'anthropic' | null; tokens?: boolean; tokenizer?: 'o200k_base' | 'cl100k_base' | null; baseDir?: string | null }
+
+export interface Api {
+  /** The embedded default scene (TFNotes); `path` is null. */
+  defaultScene(): Promise<SceneText>;
+  /** Read a scene file; a file that does not load rejects with a positioned ApiError. */
+  open(path: string): Promise<SceneText>;
+  /** Atomic save; refuses text that does not load. */
+  save(path: string, text: string): Promise<FileStat>;
+  stat(path: string): Promise<FileStat>;
+  /** Render scene text for one family; resolves to contract §4's report. */
+  render(text: string, opts: RenderOptions): Promise<Report>;
+  /** What an editor underlines; never rejects for a bad scene (load_error instead). */
+  validate(text: string): Promise<ValidateResponse>;
+  rules(): Promise<Rules>;
+  /** Contract §5's run report. */
+  run(text: string, baseDir?: string | null): Promise<RunReport>;
+  /** A folder (or one scene) against its goldens. */
+  check(folder: string): Promise<CheckResponse>;
+  /** Write one scene's golden from the scene on disk. */
+  approve(scenePath: string): Promise<{ golden_path: string }>;
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return typeof e === 'object' && e !== null && typeof (e as ApiError).code === 'string' && typeof (e as ApiError).message === 'string';
+}
+
+export function errorText(e: unknown): string {
+  if (isApiError(e)) {
+    const where = e.line != null ? `${e.file ? e.file + ':' : ''}${e.line}:${e.column ?? 1}: ` : e.file ? `${e.file}: ` : '';
+    const field = e.field ? `${e.field}: ` : '';
+    return `${where}${field}${e.kind ? e.kind + ': ' : ''}${e.message}`;
+  }
+  return e instanceof Error ? e.message : String(e);
+}

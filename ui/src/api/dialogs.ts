@@ -1,0 +1,41 @@
+// What only the desktop shell offers the UI (loaded by ./index.ts when running inside Tauri): the
+// system file dialogs, the unsaved-edits flag its close guard reads, and the shell's log lines.
+// The dialogs are shown by Rust commands, so the web view needs no dialog or file-system permission.
+import { commands, events, type LogEvent } from './bindings';
+import { toApiError } from './tauri';
+
+async function picked(call: Promise<{ status: 'ok'; data: string | null } | { status: 'error'; error: unknown }>): Promise<string | null> {
+  const r = await call;
+  if (r.status === 'error') throw toApiError(r.error);
+  return r.data;
+}
+
+/** The system "open" dialog; the chosen scene file's path, or null when cancelled. */
+export function openDialog(): Promise<string | null> {
+  return picked(commands.pickOpenPath());
+}
+
+/** The system "save as" dialog, starting at `suggested`; the chosen path, or null. */
+export function saveDialog(suggested?: string): Promise<string | null> {
+  return picked(commands.pickSavePath(suggested ?? null));
+}
+
+/** The system folder dialog (replay view). */
+export function folderDialog(): Promise<string | null> {
+  return picked(commands.pickFolder());
+}
+
+/** Tells the shell whether there are unsaved edits: closing the window then asks first. */
+export function setDirty(dirty: boolean): Promise<void> {
+  return commands.setDirty(dirty);
+}
+
+export type { LogEvent };
+
+/** Calls `cb` with the shell's recent log lines, then with each new one; returns the unsubscribe. */
+export async function onLog(cb: (e: LogEvent) => void): Promise<() => void> {
+  const unlisten = await events.logEvent.listen((e) => cb(e.payload));
+  const info = await commands.appInfo();
+  for (const e of info.recent_logs) cb(e);
+  return unlisten;
+}

@@ -1,0 +1,144 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { errorText } from './api/api';
+import { dialogs } from './api';
+import { JObject } from './lib/json';
+import { toolPalette } from './lib/colors';
+import { tools } from './lib/scene';
+import { recentFiles, type Session } from './lib/session';
+import { ContextPanel } from './views/Context';
+import { Segments } from './views/Segments';
+import { ToolsPanel, adapterOf } from './views/Tools';
+import { RulesView } from './views/Rules';
+import { RunView } from './views/Run';
+import { ReplayView } from './views/Replay';
+
+type Tab = 'inspector' | 'rules' | 'run' | 'replay';
+
+function useSession(s: Session) {
+  const [, set] = useState(0);
+  useEffect(() => { const off = s.subscribe(() => set((x) => x + 1)); return () => { off(); }; }, [s]);
+}
+
+/** After each committed render result, note when it reached the screen (keystroke-to-paint). */
+function usePaintProbe(s: Session) {
+  const last = useRef(0);
+  useEffect(() => {
+    if (s.perf.resultAt === last.current || !s.perf.resultAt) return;
+    last.current = s.perf.resultAt;
+    const edit = s.perf.editAt;
+    requestAnimationFrame(() => {
+      // The frame after this callback is painted; a message-channel task runs right after it.
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => { s.perf.paints++; s.perf.last = performance.now() - edit; };
+      ch.port2.postMessage(0);
+    });
+  });
+}
+
+export function App({ session }: { session: Session }) {
+  useSession(session);
+  usePaintProbe(session);
+  const [tab, setTab] = useState<Tab>('inspector');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [pathInput, setPathInput] = useState('');
+  const [diskChanged, setDiskChanged] = useState(false);
+  const s = session;
+  const names = tools(s.scene).map((t) => String(t.get('name')));
+  const palette = useMemo(() => toolPalette(names), [names.join('\u0000')]);
+
+  useEffect(() => { if (selected && !names.includes(selected)) setSelected(null); if (!selected && names.length) setSelected(names[0]); });
+
+  // Close guard. Closing a Tauri window fires no beforeunload: the shell asks instead, so tell it.
+  useEffect(() => { void dialogs().then((d) => d.setDirty?.(s.dirty)); }, [s.dirty]);
+  useEffect(() => {
+    const h = (e: BeforeUnloadEvent) => { if (s.dirty) { e.preventDefault(); e.returnValue = ''; } };
+    window.addEventListener('beforeunload', h);
+    return () => window.removeEventListener('beforeunload', h);
+  }, [s]);
+
+  // Reload when the file changes on disk (poll stat every second).
+  useEffect(() => {
+    const id = setInterval(async () => {
+      if (!s.path || diskChanged) return;
+      const st = await s.pollDisk();
+      if (st !== 'changed') return;
+      if (!s.dirty) { await s.reloadFromDisk(); s.notice = `Reloaded ${s.path}: it changed on disk.`; s.changed(); }
+      else setDiskChanged(true);
+    }, 1000);
+    return () => clearInterval(id);
+  }, [s, s.path, diskChanged]);
+
+  // Notices (saved, reloaded) fade after a few seconds; errors stay until dismissed.
+  useEffect(() => {
+    if (!s.notice) return;
+    const n = s.notice;
+    const id = setTimeout(() => { if (s.notice === n) { s.notice = null; s.changed(); } }, 4000);
+    return () => clearTimeout(id);
+  }, [s.notice]);
+
+  useEffect(() => { document.title = `${s.dirty ? '● ' : ''}${s.path ? s.path.split('/').pop() : 'default scene'} — Prompt Inspector`; });
+
+  const openPath = async (p: string) => {
+    if (!p) return;
+    if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return;
+    if (await s.open(p)) { setPathInput(s.path ?? p); setDiskChanged(false); }
+  };
+  const openClick = async () => {
+    const d = await dialogs();
+    if (d.openDialog) { const p = await d.openDialog(); if (p) await openPath(p); } else await openPath(pathInput.trim());
+  };
+  const saveClick = async (as: boolean) => {
+    let target = as || !s.path ? pathInput.trim() : s.path;
+    const d = await dialogs();
+    if ((as || !s.path) && d.saveDialog) target = (await d.saveDialog(s.path ?? undefined)) ?? '';
+    if (!target) { s.fileError = 'Type a path to save to (the path box), then Save.'; s.changed(); return; }
+    if (await s.save(target)) { setPathInput(target); setDiskChanged(false); }
+  };
+  const goSegment = (family: 'chat' | 'desk', seg: string) => {
+    setTab('inspector');
+    requestAnimationFrame(() => { const el = document.getElementById(`seg-${family}-${seg}`); el?.scrollIntoView({ block: 'center' }); el?.classList.add('flash'); setTimeout(() => el?.classList.remove('flash'), 1200); });
+  };
+
+  const setAdapter = (a: string) => s.edit((sc) => { let d = sc.get('desk_llm'); if (!(d instanceof JObject)) { d = new JObject(); sc.set('desk_llm', d); } (d as JObject).set('adapter', a); });
+
+  return (
+    <div class="app">
+      <header>
+        <div class="brand">Prompt Inspector</div>
+        <nav class="tabs main-tabs" role="tablist">
+          {(['inspector', 'rules', 'run', 'replay'] as Tab[]).map((t) => <button role="tab" key={t} aria-selected={tab === t} class={tab === t ? 'on' : ''} onClick={() => setTab(t)}>{t[0].toUpperCase() + t.slice(1)}</button>)}
+        </nav>
+        <div class="file">
+          <span class="file-name" data-testid="file-name" title={s.path ?? 'embedded default scene'}>{s.dirty && <span class="unsaved" data-testid="unsaved" title="unsaved edits">●</span>}{s.path ?? 'default scene (embedded)'}</span>
+          <datalist id="recent-files">{recentFiles().map((p) => <option key={p} value={p} />)}</datalist>
+          <input class="path" list="recent-files" title="A scene file path (recent files are offered)" placeholder="/path/to/scene.scene.json" value={pathInput} onInput={(e) => setPathInput((e.target as HTMLInputElement).value)} aria-label="Scene file path" data-testid="path-input"
+            onKeyDown={(e) => { if (e.key === 'Enter') void openPath(pathInput.trim()); }} />
+          <button onClick={openClick} data-testid="open">Open</button>
+          <button onClick={() => saveClick(false)} data-testid="save" disabled={!s.dirty && !!s.path}>Save</button>
+          <button onClick={() => saveClick(true)} data-testid="save-as">Save as</button>
+          <button onClick={async () => { if (!s.dirty || confirm('Discard the unsaved edits?')) { await s.openDefault(); setPathInput(''); } }} title="Open the embedded default scene">Default</button>
+          <label class="check" title="Count tokens (o200k_base)"><input type="checkbox" checked={s.tokens} onChange={(e) => { s.tokens = (e.target as HTMLInputElement).checked; s.rerender(); }} /> tokens</label>
+        </div>
+      </header>
+      {s.fileError && <div class="banner banner-error" role="alert" data-testid="file-error">{s.fileError} <button onClick={() => { s.fileError = null; s.changed(); }}>Dismiss</button></div>}
+      {diskChanged && <div class="banner banner-warn" role="alert">{s.path} changed on disk, and you have unsaved edits.
+        <button onClick={async () => { await s.reloadFromDisk(); setDiskChanged(false); }}>Reload from disk (discard my edits)</button>
+        <button onClick={async () => { await s.ignoreDisk(); setDiskChanged(false); }}>Keep my edits</button></div>}
+      {s.notice && <div class="banner banner-ok">{s.notice} <button onClick={() => { s.notice = null; s.changed(); }}>OK</button></div>}
+      {s.renderError && <div class="banner banner-error" role="alert" data-testid="render-error">The scene does not render: {errorText(s.renderError)}</div>}
+      {tab === 'inspector' && (
+        <main class="inspector">
+          <aside class="left"><ToolsPanel session={s} selected={selected} onSelect={setSelected} palette={palette} /></aside>
+          <section class="centre">
+            <Segments chat={s.reports?.chat ?? null} desk={s.reports?.desk ?? null} rules={s.rules} palette={palette} adapter={adapterOf(s.scene)} setAdapter={setAdapter}
+              provider={s.provider} setProvider={(p) => { s.provider = p; s.rerender(); }} onSelectTool={setSelected} selectedTool={selected} />
+          </section>
+          <aside class="right"><ContextPanel session={s} onTool={(n) => { setSelected(n); setTab('inspector'); }} onSegment={goSegment} /></aside>
+        </main>
+      )}
+      {tab === 'rules' && <RulesView session={s} />}
+      {tab === 'run' && <RunView session={s} />}
+      {tab === 'replay' && <ReplayView session={s} />}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { EditorState, Compartment, type Extension } from '@codemirror/state';
+import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { refreshLint } from './template';
+import { bracketMatching } from '@codemirror/language';
+
+interface Props {
+  value: string;
+  onChange?: (text: string) => void;
+  language?: Extension;
+  /** Bumped by the owner when lint data changed (re-runs the lint source). */
+  lintVersion?: unknown;
+  lint?: Extension;
+  readOnly?: boolean;
+  label: string;
+  testId?: string;
+  minHeight?: string;
+  maxHeight?: string;
+}
+
+/** A CodeMirror 6 editor as a Preact component. External value changes replace the document
+ *  unless they equal it (so typing does not reset the cursor). */
+export function Editor(p: Props) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const lang = useRef(new Compartment());
+  const lintC = useRef(new Compartment());
+  const onChange = useRef(p.onChange);
+  onChange.current = p.onChange;
+
+  useEffect(() => {
+    const v = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: p.value,
+        extensions: [
+          lineNumbers(), history(), drawSelection(), highlightActiveLine(), bracketMatching(),
+          keymap.of([...defaultKeymap, ...historyKeymap]),
+          EditorView.lineWrapping,
+          EditorState.readOnly.of(!!p.readOnly),
+          EditorView.contentAttributes.of({ 'aria-label': p.label }),
+          lang.current.of(p.language ?? []),
+          lintC.current.of(p.lint ?? []),
+          EditorView.theme({
+            '&': { minHeight: p.minHeight ?? '4em', maxHeight: p.maxHeight ?? '40vh', fontSize: '12.5px' },
+            '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflow: 'auto' },
+          }),
+          EditorView.updateListener.of((u) => { if (u.docChanged) onChange.current?.(u.state.doc.toString()); }),
+        ],
+      }),
+    });
+    view.current = v;
+    return () => v.destroy();
+  }, []);
+
+  // A layout effect runs in the same task as the render that read `value`, so no keystroke can
+  // slip in between (a passive effect, run a frame later, would write a stale value back).
+  useLayoutEffect(() => {
+    const v = view.current;
+    if (v && v.state.doc.toString() !== p.value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: p.value } });
+  }, [p.value]);
+
+  useEffect(() => { view.current?.dispatch({ effects: lang.current.reconfigure(p.language ?? []) }); }, [p.language]);
+  useEffect(() => { view.current?.dispatch({ effects: lintC.current.reconfigure(p.lint ?? []) }); }, [p.lint]);
+  useEffect(() => { if (view.current && p.lint) view.current.dispatch({ effects: refreshLint.of(null) }); }, [p.lintVersion]);
+
+  return <div class="editor" ref={host} data-testid={p.testId} />;
+}

@@ -1,0 +1,26 @@
+import { render } from 'preact';
+import { errorText } from './api/api';
+import { pickApi } from './api';
+import { Session } from './lib/session';
+import { App } from './app';
+import './style.css';
+
+async function start() {
+  const root = document.getElementById('app')!;
+  try {
+    const api = await pickApi();
+    const session = new Session(api);
+    (window as unknown as { __pi: Session }).__pi = session; // for the e2e test's timing probe
+    render(<App session={session} />, root);
+    session.rules = await api.rules();
+    const open = new URLSearchParams(location.search).get('open');
+    if (!(open && (await session.open(open)))) await session.openDefault();
+  } catch (e) {
+    root.innerHTML = '';
+    const p = document.createElement('pre');
+    p.className = 'fatal';
+    p.textContent = `Prompt Inspector cannot start: ${errorText(e)}`;
+    root.append(p);
+  }
+}
+void start();

@@ -1,0 +1,150 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { dialogs, type ShellLog } from '../api';
+import { json } from '@codemirror/lang-json';
+
+const JSON_LANG = json();
+import type { Diagnostic, Metrics, Report } from '../api/types';
+import { Editor } from '../editor/Editor';
+import { JObject, RawNumber, parseJson, stringifyJson, type JValue } from '../lib/json';
+import type { Session } from '../lib/session';
+
+const PAGE = 50;
+
+function leafText(v: JValue): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof RawNumber) return v.raw;
+  return String(v);
+}
+
+function TreeNode({ k, v, depth, onSet }: { k: string; v: JValue; depth: number; onSet: (nv: JValue) => void }) {
+  const [open, setOpen] = useState(depth < 1);
+  const [shown, setShown] = useState(PAGE);
+  const [editing, setEditing] = useState(false);
+  const container = Array.isArray(v) || v instanceof JObject;
+  if (!container) {
+    return (
+      <li class="leaf">
+        <span class="key">{k}</span>:{' '}
+        {editing ? (
+          <input class="leaf-input" autoFocus defaultValue={typeof v === 'string' ? v : leafText(v)} aria-label={`value of ${k}`}
+            onKeyDown={(e) => {
+              const el = e.target as HTMLInputElement;
+              if (e.key === 'Escape') setEditing(false);
+              if (e.key !== 'Enter') return;
+              let nv: JValue = el.value;
+              if (typeof v !== 'string') { try { nv = parseJson(el.value); } catch { nv = el.value; } }
+              setEditing(false);
+              onSet(nv);
+            }} onBlur={() => setEditing(false)} />
+        ) : (
+          <button class={`val val-${v === null ? 'null' : v instanceof RawNumber ? 'number' : typeof v}`} title="Click to edit" onClick={() => setEditing(true)}>{leafText(v)}</button>
+        )}
+      </li>
+    );
+  }
+  const entries: [string, JValue][] = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : v.entries;
+  return (
+    <li>
+      <button class="twisty" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? '▾' : '▸'} <span class="key">{k}</span> <span class="muted">{Array.isArray(v) ? `[${v.length}]` : `{${entries.length}}`}</span></button>
+      {open && (
+        <ul>
+          {entries.slice(0, shown).map(([ck, cv], i) => (
+            <TreeNode key={ck} k={ck} v={cv} depth={depth + 1} onSet={(nv) => {
+              if (Array.isArray(v)) v[i] = nv; else v.entries[i][1] = nv;
+              onSet(v);
+            }} />
+          ))}
+          {entries.length > shown && <li><button class="more" onClick={() => setShown(shown + PAGE * 4)}>show {Math.min(PAGE * 4, entries.length - shown)} more of {entries.length - shown}</button></li>}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function MetricsTable({ chat, desk }: { chat?: Metrics; desk?: Metrics }) {
+  if (!chat || !desk) return null;
+  const seg = new Set([...Object.keys(chat.positions), ...Object.keys(desk.positions)]);
+  return (
+    <table class="metrics" aria-label="seed 000 §7 figures">
+      <thead><tr><th></th><th>chat</th><th>desk</th></tr></thead>
+      <tbody>
+        <tr><td>tools_total</td><td>{chat.tools_total}</td><td>{desk.tools_total}</td></tr>
+        <tr><td>tools_rendered</td><td>{chat.tools_rendered}</td><td>{desk.tools_rendered}</td></tr>
+        <tr><td>bytes</td><td>{chat.bytes}</td><td>{desk.bytes}</td></tr>
+        {[...seg].map((s) => <tr key={s}><td class="pos-name">positions.{s}</td><td>{chat.positions[s] ?? ''}</td><td>{desk.positions[s] ?? ''}</td></tr>)}
+      </tbody>
+    </table>
+  );
+}
+
+export function DiagnosticsList({ reports, onTool, onSegment }: { reports: { chat?: Report; desk?: Report }; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void }) {
+  // The same diagnostic often appears in both families (validation is per class): show it once.
+  const seen = new Map<string, { d: Diagnostic; families: string[] }>();
+  for (const f of ['chat', 'desk'] as const) for (const d of reports[f]?.diagnostics ?? []) {
+    const key = `${d.level}|${d.code}|${d.message}|${d.tool ?? ''}|${d.segment ?? ''}|${d.prompt ?? ''}`;
+    const e = seen.get(key);
+    if (e) e.families.push(f); else seen.set(key, { d, families: [f] });
+  }
+  const list = [...seen.values()];
+  if (!list.length) return <div class="empty-seg">No diagnostics.</div>;
+  return (
+    <ul class="diagnostics" data-testid="diagnostics">
+      {list.map(({ d, families }, i) => (
+        <li key={i} class={`diag diag-${d.level}`}>
+          <div><span class={`level level-${d.level}`}>{d.level}</span> <code>{d.code}</code> <span class="muted">{families.join(' + ')}</span></div>
+          <div class="diag-msg">{d.message}</div>
+          <div class="links">
+            {d.tool && <button class="link" onClick={() => onTool(d.tool!)}>tool {d.tool}</button>}
+            {d.segment && <button class="link" onClick={() => onSegment(families[0] as 'chat', d.segment!)}>segment {d.segment}{d.prompt !== undefined ? ` · prompt ${d.prompt}` : ''}</button>}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ContextPanel({ session, onTool, onSegment }: { session: Session; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void }) {
+  const [mode, setMode] = useState<'tree' | 'json'>('tree');
+  const [jsonError, setJsonError] = useState<string | null>(null);
+  const ctx = session.scene.get('context') ?? new JObject();
+  const ctxText = useMemo(() => (mode === 'json' ? stringifyJson(ctx) : ''), [mode, session.path, mode === 'json' ? null : session.version]);
+  const r = session.reports;
+  const [logs, setLogs] = useState<ShellLog[]>([]);
+  useEffect(() => {
+    let off: (() => void) | undefined;
+    void dialogs().then(async (d) => { off = await d.onLog?.((e) => setLogs((l) => [...l.slice(-199), e])); });
+    return () => off?.();
+  }, []);
+  return (
+    <div class="context">
+      <h2>Context <span class="toggle"><button class={mode === 'tree' ? 'on' : ''} onClick={() => setMode('tree')}>Tree</button><button class={mode === 'json' ? 'on' : ''} onClick={() => setMode('json')}>JSON</button></span></h2>
+      {mode === 'tree' ? (
+        <ul class="tree" key={session.path ?? 'default'}>
+          {ctx instanceof JObject ? ctx.entries.map(([k, v], i) => (
+            <TreeNode key={k} k={k} v={v} depth={0} onSet={(nv) => session.edit(() => { ctx.entries[i][1] = nv; }, true)} />
+          )) : <li class="muted">The context is not an object.</li>}
+        </ul>
+      ) : (
+        <>
+          <Editor label="context JSON" value={ctxText} language={JSON_LANG} maxHeight="45vh" onChange={(t) => {
+            let v: JValue;
+            try { v = parseJson(t); } catch (e) { setJsonError((e as Error).message); return; }
+            setJsonError(null);
+            session.edit((s) => s.set('context', v), true);
+          }} />
+          {jsonError && <div class="error-line">Not applied: {jsonError}</div>}
+        </>
+      )}
+      <h2>Diagnostics</h2>
+      <DiagnosticsList reports={{ chat: r?.chat, desk: r?.desk }} onTool={onTool} onSegment={onSegment} />
+      {logs.length > 0 && (
+        <details class="shell-log">
+          <summary>App log ({logs.length}{logs.some((l) => l.level === 'ERROR') ? ', with errors' : ''})</summary>
+          <ul>{logs.map((l, i) => <li key={i} class={`log-${l.level}`}><b>{l.level}</b> <span class="muted">{l.target}</span> {l.message}</li>)}</ul>
+        </details>
+      )}
+      <h2>Figures <span class="muted">seed 000 §7</span></h2>
+      {r ? <MetricsTable chat={r.chat.metrics} desk={r.desk.metrics} /> : <div class="empty-seg">rendering…</div>}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { useState } from 'preact/hooks';
+import type { Llm, Report, Rules, SegmentReport } from '../api/types';
+import { pieceColor, pieceRuns, sourceKey, sourceLabel } from '../lib/colors';
+import { ADAPTERS } from '../lib/scene';
+import { fmtBytes, ruleOf } from './common';
+
+interface Props {
+  chat: Report | null; desk: Report | null; rules: Rules | null; palette: Map<string, string>;
+  adapter: string; setAdapter: (a: string) => void;
+  provider: 'openai' | 'anthropic' | null; setProvider: (p: 'openai' | 'anthropic' | null) => void;
+  onSelectTool: (name: string) => void; selectedTool: string | null;
+}
+
+const MAX_SHOWN = 200;
+
+export function Legend({ reports, palette }: { reports: (Report | null)[]; palette: Map<string, string> }) {
+  const keys = new Map<string, { source: 'config' | 'tool'; index?: number; tool?: string }>();
+  for (const r of reports) for (const s of r?.segments ?? []) for (const p of s.pieces) keys.set(sourceKey(p), p);
+  const list = [...keys.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  if (!list.length) return <div class="legend empty-seg">No pieces rendered.</div>;
+  const item = ([k, p]: (typeof list)[number]) => <span class="legend-item" key={k}><span class="swatch" style={{ background: pieceColor(p, palette) }} />{sourceLabel(k)}</span>;
+  const SHOWN = 12;
+  return (
+    <div class="legend" aria-label="Piece sources">
+      {list.slice(0, SHOWN).map(item)}
+      {list.length > SHOWN && <details><summary>{list.length - SHOWN} more sources</summary><div class="more-items">{list.slice(SHOWN).map(item)}</div></details>}
+    </div>
+  );
+}
+
+function SegmentCard({ seg, family, order, rules, palette, onSelectTool, selectedTool }: { seg: SegmentReport; family: Llm; order: number; rules: Rules | null; palette: Map<string, string>; onSelectTool: (n: string) => void; selectedTool: string | null }) {
+  const rule = seg.legal ? null : ruleOf(rules, seg.name);
+  const isStream = seg.messages !== undefined;
+  const hasSel = !!selectedTool && seg.pieces.some((p) => p.tool === selectedTool);
+  return (
+    <div class={`card${seg.legal ? '' : ' forbidden'}${hasSel ? ' has-selected' : ''}`} id={`seg-${family}-${seg.name}`} data-testid={`seg-${family}-${seg.name}`}>
+      <div class="card-head">
+        <span class="order">{order + 1}</span>
+        <span class="seg-name">{seg.name}</span>
+        <span class="figures">{fmtBytes(seg.bytes)}{seg.tokens !== undefined ? ` · ${seg.tokens} tok` : ''}</span>
+      </div>
+      {rule && <div class="badge-forbidden" title={rule.reason}><b>forbidden · {rule.title}</b><span class="reason">{rule.reason}</span></div>}
+      {isStream ? (
+        <div class="stream">{seg.messages} message{seg.messages === 1 ? '' : 's'} (runtime stream; see Messages)</div>
+      ) : seg.text === '' ? (
+        <div class="empty-seg">empty</div>
+      ) : (
+        <pre class="seg-text">
+          {pieceRuns(seg.text, seg.pieces).map((r, i) => r.piece ? (
+            <span key={i} class={`piece${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`} style={{ background: pieceColor(r.piece, palette) }}
+              title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${r.piece.tokens} tok` : ''}`}
+              onClick={() => r.piece?.tool && onSelectTool(r.piece.tool)}>{r.text}</span>
+          ) : <span key={i} class="seam">{r.text}</span>)}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+function content(c: unknown): string {
+  if (typeof c === 'string') return c;
+  return JSON.stringify(c, null, 2);
+}
+
+function Messages({ report }: { report: Report }) {
+  const msgs = report.messages ?? [];
+  return (
+    <div class="messages">
+      {msgs.slice(0, MAX_SHOWN).map((m, i) => (
+        <div class={`msg role-${m.role}`} key={i}>
+          <div class="msg-head"><b>{m.role}</b> <span class="muted">{m.segment}</span>{m.tokens !== undefined && <span class="figures">{m.tokens} tok</span>}</div>
+          <pre>{content(m.content)}</pre>
+        </div>
+      ))}
+      {msgs.length > MAX_SHOWN && <div class="muted">… {msgs.length - MAX_SHOWN} more messages not shown</div>}
+      {!msgs.length && <div class="empty-seg">no messages</div>}
+    </div>
+  );
+}
+
+function Body({ value }: { value: unknown }) {
+  if (value === undefined || value === null) return <div class="empty-seg">no request body</div>;
+  const s = JSON.stringify(value, null, 2);
+  return <pre class="request-body">{s.length > 200000 ? s.slice(0, 200000) + '\n… (truncated for display)' : s}</pre>;
+}
+
+export function Segments(p: Props) {
+  const [chatView, setChatView] = useState<'segments' | 'messages'>('segments');
+  const [deskView, setDeskView] = useState<'segments' | 'request'>('segments');
+  const fam = (family: Llm, r: Report | null) => (
+    <section class="family" aria-label={`${family} segments`}>
+      <div class="family-head">
+        <h3>{family === 'chat' ? 'ChatLLM' : 'DeskLLM'}</h3>
+        {family === 'chat' ? (
+          <div class="toggle" role="group">
+            <button class={chatView === 'segments' ? 'on' : ''} onClick={() => setChatView('segments')}>Segments</button>
+            <button class={chatView === 'messages' ? 'on' : ''} onClick={() => setChatView('messages')} data-testid="chat-messages">Messages</button>
+            {chatView === 'messages' && (
+              <select aria-label="Chat provider" value={p.provider ?? ''} onChange={(e) => p.setProvider(((e.target as HTMLSelectElement).value || null) as 'openai' | null)}>
+                <option value="">messages only</option><option value="openai">+ OpenAI body</option><option value="anthropic">+ Anthropic body</option>
+              </select>
+            )}
+          </div>
+        ) : (
+          <div class="toggle" role="group">
+            <button class={deskView === 'segments' ? 'on' : ''} onClick={() => setDeskView('segments')}>Segments</button>
+            <button class={deskView === 'request' ? 'on' : ''} onClick={() => setDeskView('request')} data-testid="desk-request">Request body</button>
+            {deskView === 'request' && (
+              <select aria-label="Desk adapter" value={p.adapter} onChange={(e) => p.setAdapter((e.target as HTMLSelectElement).value)}>
+                {ADAPTERS.map((a) => <option key={a} value={a}>{a}</option>)}
+              </select>
+            )}
+          </div>
+        )}
+      </div>
+      {!r ? <div class="empty-seg">rendering…</div> :
+        family === 'chat' && chatView === 'messages' ? <><Messages report={r} />{r.request !== undefined && <Body value={r.request} />}</> :
+        family === 'desk' && deskView === 'request' ? <Body value={r.request} /> :
+        <div class="cards">{r.segments.map((s, i) => <SegmentCard key={s.name} seg={s} family={family} order={i} rules={p.rules} palette={p.palette} onSelectTool={p.onSelectTool} selectedTool={p.selectedTool} />)}</div>}
+    </section>
+  );
+  return (
+    <div class="segments">
+      <Legend reports={[p.chat, p.desk]} palette={p.palette} />
+      <div class="families">{fam('chat', p.chat)}{fam('desk', p.desk)}</div>
+    </div>
+  );
+}

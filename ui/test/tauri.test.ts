@@ -1,0 +1,78 @@
+// The Tauri transport (src/api/tauri.ts, dialogs.ts) over a mocked IPC: the commands and argument
+// shapes the Rust side expects (src-tauri/src/commands.rs), and every failure as an ApiError.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clearMocks, mockIPC } from '@tauri-apps/api/mocks';
+import { createTauriApi, toApiError } from '../src/api/tauri';
+import * as shell from '../src/api/dialogs';
+
+type Call = { cmd: string; args: unknown };
+let calls: Call[] = [];
+let answer: (cmd: string, args: any) => unknown;
+
+beforeEach(() => {
+  calls = [];
+  answer = () => null;
+  mockIPC((cmd, args) => { calls.push({ cmd, args }); return answer(cmd, args); });
+});
+afterEach(() => clearMocks());
+
+describe('TauriApi', () => {
+  it('wraps each request in `req` with the snake_case fields of docs/api.md', async () => {
+    answer = (cmd) => (cmd === 'render' ? { report: { llm: 'chat', segments: [] } } : null);
+    const api = createTauriApi();
+    const report = await api.render('{…}', { llm: 'chat', provider: 'openai', baseDir: '/x', tokens: true });
+    expect(report).toEqual({ llm: 'chat', segments: [] });
+    expect(calls).toEqual([{ cmd: 'render', args: { req: { text: '{…}', llm: 'chat', base_dir: '/x', provider: 'openai', tokenizer: null, tokens: true } } }]);
+  });
+
+  it('maps every operation to its command', async () => {
+    answer = (cmd) => ({
+      default_scene: { path: null, text: 'T' }, open: { path: '/a', text: 'A' }, save: { modified_ms: 5, size: 1 },
+      stat: { modified_ms: null, size: 2 }, validate: { load_error: null, templates: [], tools: [] },
+      rules: { segments: [], rules: [] }, run: { report: { iterations: [] } }, check: { passed: 0, failed: 0, scenes: [] },
+      approve: { golden_path: '/a.golden.json' },
+    } as Record<string, unknown>)[cmd];
+    const api = createTauriApi();
+    expect(await api.defaultScene()).toEqual({ path: null, text: 'T' });
+    expect(await api.open('/a')).toEqual({ path: '/a', text: 'A' });
+    expect(await api.save('/a', 'A')).toEqual({ modified_ms: 5, size: 1 });
+    // f64 fields are `number | null` in the bindings; the UI's FileStat wants numbers.
+    expect(await api.stat('/a')).toEqual({ modified_ms: 0, size: 2 });
+    expect(await api.validate('A')).toEqual({ load_error: null, templates: [], tools: [] });
+    expect(await api.rules()).toEqual({ segments: [], rules: [] });
+    expect(await api.run('A')).toEqual({ iterations: [] });
+    expect(await api.check('/dir')).toEqual({ passed: 0, failed: 0, scenes: [] });
+    expect(await api.approve('/a')).toEqual({ golden_path: '/a.golden.json' });
+    expect(calls.map((c) => c.cmd)).toEqual(['default_scene', 'open', 'save', 'stat', 'validate', 'rules', 'run', 'check', 'approve']);
+    expect(calls[1].args).toEqual({ req: { path: '/a' } });
+    expect(calls[2].args).toEqual({ req: { path: '/a', text: 'A' } });
+    expect(calls[6].args).toEqual({ req: { text: 'A', base_dir: null } });
+    expect(calls[7].args).toEqual({ req: { folder: '/dir' } });
+    expect(calls[8].args).toEqual({ req: { scene_path: '/a' } });
+  });
+
+  it('rejects with the command error, position fields included', async () => {
+    answer = () => { throw { code: 'load_error', message: 'missing field "name"', file: '/x.json', line: 3, column: 5, field: 'tools[0]' }; };
+    await expect(createTauriApi().open('/x.json')).rejects.toEqual({ code: 'load_error', message: 'missing field "name"', file: '/x.json', line: 3, column: 5, field: 'tools[0]' });
+  });
+
+  it('turns a bare IPC rejection (ACL, bad argument) into {code: "ipc"}', async () => {
+    answer = () => { throw 'render not allowed. Permissions associated with this command: allow-render'; };
+    await expect(createTauriApi().render('x', { llm: 'desk' })).rejects.toEqual({ code: 'ipc', message: 'render not allowed. Permissions associated with this command: allow-render' });
+    expect(toApiError({ code: 'template_error', message: 'm', kind: 'KeyError', range: [1, 4] })).toEqual({ code: 'template_error', message: 'm', kind: 'KeyError', range: [1, 4] });
+  });
+});
+
+describe('shell (dialogs.ts)', () => {
+  it('shows the dialogs through the app commands and reports the unsaved flag', async () => {
+    answer = (cmd) => (cmd === 'pick_open_path' ? '/picked.scene.json' : cmd === 'pick_save_path' ? null : null);
+    expect(await shell.openDialog()).toBe('/picked.scene.json');
+    expect(await shell.saveDialog('/a/b.scene.json')).toBeNull();
+    await shell.setDirty(true);
+    expect(calls).toEqual([
+      { cmd: 'pick_open_path', args: {} },
+      { cmd: 'pick_save_path', args: { suggested: '/a/b.scene.json' } },
+      { cmd: 'set_dirty', args: { dirty: true } },
+    ]);
+  });
+});
