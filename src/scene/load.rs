@@ -245,29 +245,30 @@ impl Reader<'_> {
         })
     }
 
+    /// A message's `role`, one of the four roles of contract §1.
+    fn role(&self, o: &Obj, j: &Json, path: &P) -> Result<Role, SceneError> {
+        let role_j = self.required(o, j, path, "role")?;
+        let role_path = join(path, "role");
+        match self.string(role_j, &role_path)?.as_str() {
+            "system" => Ok(Role::System),
+            "user" => Ok(Role::User),
+            "assistant" => Ok(Role::Assistant),
+            "tool" => Ok(Role::Tool),
+            other => Err(self.err(
+                role_j,
+                &role_path,
+                format!("unknown role {other:?}, expected one of: system, user, assistant, tool"),
+            )),
+        }
+    }
+
     pub(super) fn message(&self, j: &Json, path: &P) -> Result<Message, SceneError> {
         let o = self.object(
             j,
             path,
             &["role", "content", "name", "tool_call_id", "tool_calls"],
         )?;
-        let role_j = self.required(&o, j, path, "role")?;
-        let role_path = join(path, "role");
-        let role = match self.string(role_j, &role_path)?.as_str() {
-            "system" => Role::System,
-            "user" => Role::User,
-            "assistant" => Role::Assistant,
-            "tool" => Role::Tool,
-            other => {
-                return Err(self.err(
-                    role_j,
-                    &role_path,
-                    format!(
-                        "unknown role {other:?}, expected one of: system, user, assistant, tool"
-                    ),
-                ))
-            }
-        };
+        let role = self.role(&o, j, path)?;
         let content = match o.get_raw("content") {
             None => Content::Text(String::new()),
             Some(Json {

@@ -74,23 +74,7 @@ impl Reader<'_> {
             path,
             &["role", "content", "name", "tool_call_id", "tool_calls"],
         )?;
-        let role_j = self.required(&o, j, path, "role")?;
-        let role_path = join(path, "role");
-        let role = match self.string(role_j, &role_path)?.as_str() {
-            "system" => Role::System,
-            "user" => Role::User,
-            "assistant" => Role::Assistant,
-            "tool" => Role::Tool,
-            other => {
-                return Err(self.err(
-                    role_j,
-                    &role_path,
-                    format!(
-                        "unknown role {other:?}, expected one of: system, user, assistant, tool"
-                    ),
-                ))
-            }
-        };
+        let role = self.role(&o, j, path)?;
         Ok(RunMessage {
             role,
             // Run messages have string content (contract §5); absent or null reads as "".
