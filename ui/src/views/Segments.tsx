@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Llm, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, sourceKey, sourceLabel } from '../lib/colors';
 import { ADAPTERS } from '../lib/scene';
-import { fmtBytes, ruleOf } from './common';
+import { Breakable, fmtBytes, ruleOf } from './common';
 
 interface Props {
   chat: Report | null; desk: Report | null; rules: Rules | null; palette: Map<string, string>;
@@ -36,7 +36,7 @@ function SegmentCard({ seg, family, order, rules, palette, onSelectTool, selecte
     <div class={`card${seg.legal ? '' : ' forbidden'}${hasSel ? ' has-selected' : ''}`} id={`seg-${family}-${seg.name}`} data-testid={`seg-${family}-${seg.name}`}>
       <div class="card-head">
         <span class="order">{order + 1}</span>
-        <span class="seg-name">{seg.name}</span>
+        <span class="seg-name"><Breakable name={seg.name} /></span>
         <span class="figures">{fmtBytes(seg.bytes)}{seg.tokens !== undefined ? ` · ${seg.tokens} tok` : ''}</span>
       </div>
       {rule && <div class="badge-forbidden" title={rule.reason}><b>forbidden · {rule.title}</b><span class="reason">{rule.reason}</span></div>}

@@ -18,3 +18,10 @@ export function ruleOf(rules: Rules | null, segment: string) {
 }
 
 export function fmtBytes(n: number) { return n < 10000 ? `${n} B` : n < 1e6 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(2)} MiB`; }
+
+/** A snake_case name that may wrap after its underscores (`original_desk_<wbr>screenshot_<wbr>prompt`)
+ * rather than mid-word in a narrow card; its text content is unchanged. */
+export function Breakable({ name }: { name: string }) {
+  const parts = name.split('_');
+  return <>{parts.map((p, i) => (i < parts.length - 1 ? <>{p}_<wbr /></> : p))}</>;
+}
