@@ -3,7 +3,6 @@
 //! byte, and what OpenAI's and Anthropic's prompt caches can reuse.
 
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,20 +18,11 @@ pub fn run(paths: &[PathBuf], as_json: bool) -> ExitCode {
         }
     };
     let out = if as_json {
-        let mut s = prompt_inspector::json_out::to_string_pretty(&report);
-        s.push('\n');
-        s
+        crate::output::json(&report)
     } else {
         text(&report)
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(_) => ExitCode::from(1),
-    }
+    crate::output::emit(&out)
 }
 
 fn place(l: &Location) -> String {

@@ -3,6 +3,7 @@
 
 mod cache_cmd;
 mod check_cmd;
+mod output;
 mod render_cmd;
 mod rules_cmd;
 mod run_cmd;

@@ -2,7 +2,6 @@
 //! blocks injected after it and the cache figures, as JSON or as a text that explains itself.
 
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -26,20 +25,11 @@ pub fn run(path: &Path, as_json: bool) -> ExitCode {
     };
     let report = runloop::replay(spec);
     let out = if as_json {
-        let mut s = prompt_inspector::json_out::to_string_pretty(&report);
-        s.push('\n');
-        s
+        crate::output::json(&report)
     } else {
         text(&scene.name, &report)
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(_) => ExitCode::from(1),
-    }
+    crate::output::emit(&out)
 }
 
 fn indented(out: &mut String, gutter: &str, body: &str) {
