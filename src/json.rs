@@ -133,17 +133,37 @@ pub fn parse(text: &str) -> Result<Json, JsonError> {
 /// into [`Value`]s (`Kind::Value`). A scene's context is most of its bytes and needs no spans
 /// inside it: reading it directly halves the memory a large scene touches.
 pub fn parse_scene(text: &str, direct: &[&str]) -> Result<Json, JsonError> {
-    with_position(text, direct, Parser::value)
+    with_position(text, direct, None, Parser::value)
+}
+
+/// A direct member's value from an earlier parse, and the byte range its unchanged text has in
+/// the text being parsed now: the parser skips that range instead of reading it again.
+#[derive(Clone, Debug)]
+pub struct Reuse<'a> {
+    pub key: &'a str,
+    pub span: Range<usize>,
+    pub value: Value,
+}
+
+/// [`parse_scene`], taking one direct member from an earlier parse when it starts at `reuse.span`.
+/// The caller vouches that the text in that range is the text the value was read from.
+pub fn parse_scene_reusing(
+    text: &str,
+    direct: &[&str],
+    reuse: Option<&Reuse<'_>>,
+) -> Result<Json, JsonError> {
+    with_position(text, direct, reuse, Parser::value)
 }
 
 /// Parses one JSON document straight into a [`Value`].
 pub fn parse_value(text: &str) -> Result<Value, JsonError> {
-    with_position(text, &[], Parser::value_direct)
+    with_position(text, &[], None, Parser::value_direct)
 }
 
 fn with_position<'a, T>(
     text: &'a str,
     direct: &'a [&'a str],
+    reuse: Option<&'a Reuse<'a>>,
     f: impl FnOnce(&mut Parser<'a>) -> Result<T, JsonError>,
 ) -> Result<T, JsonError> {
     let mut p = Parser {
@@ -152,6 +172,7 @@ fn with_position<'a, T>(
         pos: 0,
         depth: 0,
         direct,
+        reuse,
         keys: HashMap::default(),
     };
     let result = (|| {
@@ -188,6 +209,7 @@ struct Parser<'a> {
     depth: usize,
     /// Top-level keys whose values are read straight into `Value`s.
     direct: &'a [&'a str],
+    reuse: Option<&'a Reuse<'a>>,
     /// Interned object keys for direct values: a conversation repeats `role` and `content`
     /// thousands of times, and each would otherwise be its own allocation.
     keys: HashMap<Box<str>, Arc<str>, foldhash::fast::RandomState>,
@@ -389,7 +411,16 @@ impl Parser<'_> {
             Ok((key, start..p.pos))
         };
         self.object_members(key, |p, (key, key_span): (String, Range<usize>)| {
-            let value = if p.depth == 1 && p.direct.contains(&key.as_str()) {
+            let reused = p
+                .reuse
+                .filter(|r| p.depth == 1 && r.key == key && r.span.start == p.pos);
+            let value = if let Some(r) = reused {
+                p.pos = r.span.end;
+                Json {
+                    span: r.span.clone(),
+                    kind: Kind::Value(r.value.clone()),
+                }
+            } else if p.depth == 1 && p.direct.contains(&key.as_str()) {
                 let start = p.pos;
                 let v = p.value_direct()?;
                 Json {
@@ -731,6 +762,7 @@ mod tests {
                         pos: 0,
                         depth: 0,
                         direct: &[],
+                        reuse: None,
                         keys: HashMap::default(),
                     };
                     let naive = text

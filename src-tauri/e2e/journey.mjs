@@ -3,10 +3,15 @@
 // under an Xvfb display of its own.
 //
 // open the default scene → edit a tool template → the segment updates → pick a forbidden position
-// → its rule and reason show → save → reopen. Screenshots of the main window go to ./screenshots/.
+// → its rule and reason show → save → reopen → the close guard: a window manager's close request
+// with unsaved edits shows the "Unsaved changes" dialog and keeps the window (Escape, Cancel), Discard
+// ends the app → a second launch closes at once without edits. The window title (file name, "●"
+// when unsaved) is checked as document.title and on the X window. Screenshots go to ./screenshots/.
 //
 // The file dialogs cannot be driven through WebDriver (they are GTK windows), so the app runs with
 // PROMPT_INSPECTOR_E2E_DIALOG_PATH: its open/save dialogs then answer with that path (commands.rs).
+// Xvfb runs no window manager: xwin.py (Debian's python3-xlib) does what one does, reading window
+// titles and sending WM_DELETE_WINDOW, and types into the close guard's GTK dialog through XTEST.
 // Every process this script starts is stopped by its PID at the end, pass or fail.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,10 +28,18 @@ mkdirSync(shots, { recursive: true });
 
 const app = process.env.PI_APP ?? join(repo, 'target/debug/prompt-inspector-app');
 const nativeDriver = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebKitWebDriver';
+// Debian's python (python3-xlib is installed for it), not whatever python3 comes first on PATH.
+const python = process.env.PI_PYTHON ?? '/usr/bin/python3';
+const xwin = join(here, 'xwin.py');
 const tauriDriver = process.env.TAURI_DRIVER ?? [join(homedir(), '.cargo/bin/tauri-driver'), '/usr/local/bin/tauri-driver'].find(existsSync) ?? 'tauri-driver';
 const E2E_IDENTIFIER = JSON.parse(readFileSync(join(here, '../tauri.e2e.conf.json'), 'utf8')).identifier;
-for (const [what, path] of [['the app (bash scripts/build-app --e2e)', app], ['WebKitWebDriver (apt-get install -y webkit2gtk-driver)', nativeDriver]]) {
+for (const [what, path] of [['the app (TAURI_CONFIG="$(cat src-tauri/tauri.e2e.conf.json)" cargo build -p prompt-inspector-app, as scripts/test-all does)', app], ['WebKitWebDriver (apt-get install -y webkit2gtk-driver)', nativeDriver]]) {
   if (!existsSync(path)) throw new Error(`${path} is missing: ${what}`);
+}
+try {
+  execFileSync(python, ['-c', 'import Xlib.ext.xtest']);
+} catch {
+  throw new Error(`${python} cannot import Xlib: apt-get install -y python3-xlib (scripts/install-app-deps)`);
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'pi-app-e2e-'));
@@ -35,6 +48,25 @@ const children = [];
 const step = (m) => console.log(`• ${m}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let passed = 0;
+/** Polls `fn` until it returns something truthy (and returns that), or fails after `timeout` ms. */
+async function pollFor(what, fn, timeout = 15000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+/** Whether a process runs (a zombie waiting for its parent to reap it has ended). */
+function running(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
 function check(cond, msg) {
   if (!cond) throw new Error(`FAILED: ${msg}`);
   passed++;
@@ -118,15 +150,17 @@ try {
       'tauri:options': { application: app },
     },
   };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      browser = await remote(options);
-      break;
-    } catch (e) {
-      if (attempt >= 30 || driver.exitCode !== null) throw new Error(`no WebDriver session: ${e.message}\n${driver.log()}`);
-      await sleep(500);
+  const openSession = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await remote(options);
+      } catch (e) {
+        if (attempt >= 30 || driver.exitCode !== null) throw new Error(`no WebDriver session: ${e.message}\n${driver.log()}`);
+        await sleep(500);
+      }
     }
-  }
+  };
+  browser = await openSession();
   step('session open: the app window is up');
 
   const $t = (id) => browser.$(`[data-testid="${id}"]`);
@@ -140,9 +174,22 @@ try {
     step(`screenshot ${out}`);
   };
 
+  // The X server's side (xwin.py): the top-level windows as a window manager sees them.
+  const xWindows = () => JSON.parse(execFileSync(python, [xwin, 'list'], { env, encoding: 'utf8' }));
+  const xDo = (...args) => execFileSync(python, [xwin, ...args.map(String)], { env });
+  const appWindow = (title = (t) => / — Prompt Inspector$/.test(t)) => xWindows().find((w) => w.protocols.includes('WM_DELETE_WINDOW') && title(w.title ?? ''));
+  const main = await pollFor('the app window on the X server', () => appWindow());
+  step(`the app's X window: 0x${main.id.toString(16)} of pid ${main.pid}`);
+  const titled = async (want, what) => {
+    await waitFor(`document.title "${want}"`, async () => (await browser.getTitle()) === want);
+    await pollFor(`the X window title "${want}" (it is "${xWindows().find((w) => w.id === main.id)?.title}")`, () => xWindows().find((w) => w.id === main.id)?.title === want);
+    check(true, `${what}: the title is "${want}" (document.title and the X window's)`);
+  };
+
   // 1. The default scene on first launch.
   await waitFor('the chat system segment', async () => (await $t('seg-chat-system_msg_prompt').isExisting()) && (await html('seg-chat-system_msg_prompt')).includes('工作笔记'), 30000);
   check((await html('file-name')).includes('default scene'), 'opens on the embedded default scene');
+  await titled('default scene — Prompt Inspector', 'the default scene');
   check((await html('tool-goal_rewriter')).includes('invalid'), 'goal_rewriter shows its invalid chip');
   check(await $t('seg-desk-system_prompt').isDisplayed(), 'the desk segments are on the board');
   await sleep(300); // let the board finish painting before the screenshot
@@ -161,6 +208,7 @@ try {
   await waitFor('the edit in system_prompt', async () => (await html('seg-desk-system_prompt')).includes('E2E-MARK'));
   check(true, 'editing the template updates system_msg_prompt (chat) and system_prompt (desk)');
   check(await $t('unsaved').isExisting(), 'the unsaved marker shows');
+  await titled('● default scene — Prompt Inspector', 'unsaved edits');
 
   // 3. A forbidden position: the rule and its reason show, and the tool becomes invalid.
   await (await $t('pos-chat')).selectByAttribute('value', 'reformat_input_prompt');
@@ -179,6 +227,7 @@ try {
   await (await $t('save-as')).click();
   await waitFor('the saved file name', async () => (await html('file-name')).includes('journey.scene.json'));
   check(!(await $t('unsaved').isExisting()), 'saved: the unsaved marker is gone');
+  await titled('journey.scene.json — Prompt Inspector', 'saved');
   check(existsSync(saved) && readFileSync(saved, 'utf8').includes('E2E-MARK'), 'the file on disk holds the edit');
   // Away to the default scene, then Open (the open dialog answers with the saved path).
   await (await browser.$('button=Default')).click();
@@ -207,6 +256,70 @@ try {
     fetch('https://example.com/').then(() => done({ fetched: true, violated }), () => setTimeout(() => done({ fetched: false, violated }), 200));
   });
   check(!csp.fetched && String(csp.violated).startsWith('connect-src'), `the CSP blocks a fetch to the network (${csp.violated})`);
+
+  // 7. The close guard on the real path: a window manager's close request (WM_DELETE_WINDOW) →
+  // GTK's delete-event → WindowEvent::CloseRequested → the shell's "Unsaved changes" dialog.
+  const logCount = (line) => readFileSync(info.log_file, 'utf8').split(line).length - 1;
+  const ASKED = 'close requested with unsaved changes: asking first';
+  const KEPT = 'close cancelled: the unsaved changes are kept';
+  await (await $t('tool-tf_notes')).click();
+  const editor2 = await browser.$('[data-testid="template-editor"] .cm-content');
+  await editor2.waitForDisplayed({ timeout: 10000 });
+  await editor2.click();
+  await browser.keys(['Control', 'Home']);
+  for (const c of 'UNSAVED-') await browser.keys(c);
+  await waitFor('the new edit in system_msg_prompt', async () => (await html('seg-chat-system_msg_prompt')).includes('UNSAVED-'));
+  // The title travels with the unsaved flag (set_dirty): once the X title has the marker, the
+  // shell knows there are unsaved edits.
+  await titled('● journey.scene.json — Prompt Inspector', 'a new edit of the saved file');
+  const editsKept = async () => (await $t('unsaved').isExisting()) && (await html('seg-chat-system_msg_prompt')).includes('UNSAVED-');
+  const guardDialog = () => xWindows().find((w) => w.title === 'Unsaved changes');
+  const windowStays = async () => running(main.pid) && xWindows().some((w) => w.id === main.id) && (await editsKept());
+  const requestClose = async (n) => {
+    xDo('close', main.id);
+    const dialog = await pollFor('the close guard dialog', guardDialog);
+    await pollFor(`close request ${n} in the log`, () => logCount(ASKED) >= n);
+    return dialog;
+  };
+  /** Types into the dialog, waits for it to go, and for the n-th "kept" line of the log. */
+  const answerCancel = async (dialog, n, ...keys) => {
+    xDo('keys', dialog.id, ...keys);
+    await pollFor('the dialog to close', () => !guardDialog());
+    await pollFor(`cancel ${n} in the log`, () => logCount(KEPT) >= n);
+  };
+
+  let dialog = await requestClose(1);
+  check(dialog.pid === main.pid, `a close request with unsaved edits shows the app's "Unsaved changes" dialog (X window 0x${dialog.id.toString(16)})`);
+  check(await windowStays(), 'while it asks, the window stays open and the edits are there');
+  await sleep(300); // let the dialog finish painting before the screenshot
+  shot('close-guard.png');
+  await answerCancel(dialog, 1, 'Escape');
+  check(await windowStays(), 'Escape (cancel): the window stays open with the unsaved edits');
+  // GTK focuses the dialog's first button, Discard; Tab moves to Cancel.
+  dialog = await requestClose(2);
+  await answerCancel(dialog, 2, 'Tab', 'Return');
+  check(await windowStays(), 'the Cancel button: the window stays open with the unsaved edits');
+  check(await $t('unsaved').isExisting() && (await browser.getTitle()).startsWith('●'), 'still marked unsaved after cancelling');
+  // Discard (the focused first button): the window closes, the app ends, nothing is saved.
+  dialog = await requestClose(3);
+  xDo('keys', dialog.id, 'Return');
+  await pollFor('the app to exit', () => !running(main.pid));
+  check(!xWindows().some((w) => w.id === main.id) && !guardDialog(), 'Discard: the window and the dialog are gone');
+  check(logCount('closing with unsaved changes discarded') === 1, 'Discard: the app ended through the close guard (log)');
+  check(!readFileSync(saved, 'utf8').includes('UNSAVED-'), 'the discarded edit was not written to the file');
+  await browser.deleteSession().catch(() => {}); // the app is gone: its session with it
+  browser = null;
+
+  // 8. No unsaved edits: a close request ends the app without asking (a second launch).
+  browser = await openSession();
+  const second = await pollFor('the second launch\'s window', () => appWindow((t) => / — Prompt Inspector$/.test(t) && !t.startsWith('●')));
+  step(`second launch: X window 0x${second.id.toString(16)} of pid ${second.pid}`);
+  const asked = logCount(ASKED);
+  xDo('close', second.id);
+  await pollFor('the app to exit', () => !running(second.pid));
+  check(logCount('close requested: no unsaved changes, closing') === 1 && logCount(ASKED) === asked, 'without unsaved edits a close request ends the app at once, without the dialog');
+  await browser.deleteSession().catch(() => {});
+  browser = null;
 } catch (e) {
   failed = true;
   console.error(e);

@@ -7,11 +7,13 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use prompt_inspector::api::{
     self, ApiError, ApproveRequest, ApproveResponse, CheckRequest, CheckResponse, ErrorCode,
-    FileStat, PathRequest, RenderRequest, RenderResponse, RulesResponse, RunRequest, RunResponse,
-    SaveRequest, SceneText, TemplateRequest, TemplateResponse, ValidateRequest, ValidateResponse,
+    FileStat, Live, LiveCloseRequest, LiveEditRequest, LiveOpenRequest, LiveUpdate, PathRequest,
+    RenderRequest, RenderResponse, RulesResponse, RunRequest, RunResponse, SaveRequest, SceneText,
+    TemplateRequest, TemplateResponse, ValidateRequest, ValidateResponse,
 };
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager, Runtime, State};
@@ -24,6 +26,9 @@ use crate::logging::{self, LogEvent};
 #[derive(Default)]
 pub struct AppState {
     pub dirty: AtomicBool,
+    /// The window's live documents (`live_open`, `live_edit`): the scene stays in the core between
+    /// keystrokes.
+    pub live: Arc<Live>,
 }
 
 // `COMMANDS`: the names of the commands below, shared with build.rs.
@@ -132,6 +137,33 @@ pub async fn template(req: TemplateRequest) -> Result<TemplateResponse, ApiError
     off_ui_thread("template", move || api::template(&req)).await
 }
 
+#[tauri::command]
+#[specta::specta]
+pub async fn live_open(
+    state: State<'_, AppState>,
+    req: LiveOpenRequest,
+) -> Result<LiveUpdate, ApiError> {
+    let live = Arc::clone(&state.live);
+    off_ui_thread("live_open", move || live.open(req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn live_edit(
+    state: State<'_, AppState>,
+    req: LiveEditRequest,
+) -> Result<LiveUpdate, ApiError> {
+    let live = Arc::clone(&state.live);
+    off_ui_thread("live_edit", move || live.edit(req)).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn live_close(state: State<'_, AppState>, req: LiveCloseRequest) -> Result<(), ApiError> {
+    state.live.close(&req);
+    Ok(())
+}
+
 /// Which system dialog to show.
 #[derive(Clone, Copy)]
 enum Dialog {
@@ -208,22 +240,27 @@ pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Result<Option<String>
     pick(app, Dialog::Folder, None).await
 }
 
-/// The UI says whether the open scene has unsaved edits; closing the window then asks first.
+/// The UI says whether the open scene has unsaved edits (closing the window then asks first) and
+/// gives the window title that goes with it (ui/src/lib/title.ts: the file's name, "● " when
+/// unsaved). One command for both, so the flag and the title the person sees never disagree.
 #[tauri::command]
 #[specta::specta]
-pub fn set_dirty<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, dirty: bool) {
-    let was = state.dirty.swap(dirty, Ordering::SeqCst);
-    if was != dirty {
+pub fn set_dirty<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    dirty: bool,
+    title: String,
+) {
+    if state.dirty.swap(dirty, Ordering::SeqCst) != dirty {
         tracing::debug!(dirty, "unsaved edits marker");
-        if let Some(window) = app.get_webview_window("main") {
-            let title = if dirty {
-                "Prompt Inspector (unsaved changes)"
-            } else {
-                "Prompt Inspector"
-            };
-            if let Err(e) = window.set_title(title) {
-                tracing::warn!("could not set the window title: {e}");
-            }
+    }
+    let title = match title.trim() {
+        "" => "Prompt Inspector",
+        t => t,
+    };
+    if let Some(window) = app.get_webview_window("main") {
+        if let Err(e) = window.set_title(title) {
+            tracing::warn!("could not set the window title: {e}");
         }
     }
 }

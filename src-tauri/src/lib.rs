@@ -36,6 +36,9 @@ macro_rules! specta_builder {
                 $crate::commands::check,
                 $crate::commands::approve,
                 $crate::commands::template,
+                $crate::commands::live_open,
+                $crate::commands::live_edit,
+                $crate::commands::live_close,
                 $crate::commands::pick_open_path::<$r>,
                 $crate::commands::pick_save_path::<$r>,
                 $crate::commands::pick_folder::<$r>,
@@ -89,8 +92,12 @@ pub fn app_builder<R: Runtime>(specta: tauri_specta::Builder<R>) -> tauri::Build
             if let WindowEvent::CloseRequested { api, .. } = event {
                 let dirty = window.state::<AppState>().dirty.load(Ordering::SeqCst);
                 if dirty {
+                    // The real-window journey (e2e/journey.mjs) looks for these lines in the log.
+                    tracing::info!("close requested with unsaved changes: asking first");
                     api.prevent_close();
                     confirm_discard(window.clone());
+                } else {
+                    tracing::info!("close requested: no unsaved changes, closing");
                 }
             }
         })
@@ -117,6 +124,8 @@ fn confirm_discard<R: Runtime>(window: tauri::Window<R>) {
             if let Err(e) = window.destroy() {
                 tracing::error!("could not close the window: {e}");
             }
+        } else {
+            tracing::info!("close cancelled: the unsaved changes are kept");
         }
     });
 }

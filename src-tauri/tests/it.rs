@@ -225,15 +225,27 @@ fn rules_validate_run_check_and_approve() {
 fn dirty_flag_and_stubbed_dialogs() {
     let (app, w) = app();
     assert_eq!(
-        invoke(&w, "set_dirty", json!({"dirty": true})),
+        invoke(
+            &w,
+            "set_dirty",
+            json!({"dirty": true, "title": "● a.scene.json — Prompt Inspector"})
+        ),
         Ok(Value::Null)
     );
     let state = app.state::<AppState>();
     assert!(state.dirty.load(std::sync::atomic::Ordering::SeqCst));
     assert_eq!(
-        invoke(&w, "set_dirty", json!({"dirty": false})),
+        invoke(
+            &w,
+            "set_dirty",
+            json!({"dirty": false, "title": "a.scene.json — Prompt Inspector"})
+        ),
         Ok(Value::Null)
     );
+    assert!(!state.dirty.load(std::sync::atomic::Ordering::SeqCst));
+    // The title travels with the flag (the mock runtime keeps no title; the real-window journey
+    // reads the X window's): a call without it is refused and leaves the flag alone.
+    assert!(invoke(&w, "set_dirty", json!({"dirty": true})).is_err());
     assert!(!state.dirty.load(std::sync::atomic::Ordering::SeqCst));
 
     // Under the e2e test the dialogs answer with a fixed path instead of showing a GTK chooser.
@@ -345,4 +357,37 @@ fn committed_bindings_are_current() {
         fresh == committed,
         "ui/src/api/bindings.ts is stale: run `cargo run -p prompt-inspector-app --bin gen-bindings`"
     );
+}
+
+#[test]
+fn live_documents_patch_the_board_and_refuse_stale_edits() {
+    let (_app, w) = app();
+    let text = default_text(&w);
+    let opened = invoke(&w, "live_open", json!({"req": {"text": text}})).expect("live_open");
+    assert_eq!(opened["load_error"], Value::Null);
+    let (doc, revision) = (opened["doc"].clone(), opened["revision"].clone());
+    // The first patch sets the whole tree: both reports and the template checks.
+    let tree = &opened["patch"][0];
+    assert_eq!(tree["op"], "set");
+    assert_eq!(tree["value"]["chat"]["llm"], "chat");
+    assert_eq!(tree["value"]["desk"]["llm"], "desk");
+    assert!(tree["value"]["validate"]["templates"].is_array());
+    // An edit inside the tf_notes template (UTF-16 offset: the scene's text is not all ASCII).
+    let at = text
+        .find("笔记")
+        .expect("the default scene's TFNotes template");
+    let start = text[..at].encode_utf16().count();
+    let edit = json!({"req": {"doc": doc, "revision": revision,
+        "edit": {"start": start, "delete": 0, "insert": "EDITED "}}});
+    let edited = invoke(&w, "live_edit", edit.clone()).expect("live_edit");
+    let patch = edited["patch"].to_string();
+    assert!(patch.contains("EDITED "), "{patch:.400}");
+    assert!(
+        edited["patch"].as_array().map_or(0, Vec::len) < 40,
+        "{patch:.400}"
+    );
+    // The same edit again names a revision the document has left behind.
+    let stale = invoke(&w, "live_edit", edit).expect_err("stale");
+    assert_eq!(stale["code"], "stale_document");
+    invoke(&w, "live_close", json!({"req": {"doc": doc}})).expect("live_close");
 }

@@ -26,6 +26,8 @@ pub enum ErrorCode {
     TooLarge,
     MethodNotAllowed,
     NotFound,
+    /// A live edit was made on another revision, or the document is gone: open it again.
+    StaleDocument,
     Internal,
 }
 

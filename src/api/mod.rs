@@ -8,6 +8,7 @@
 
 mod error;
 mod files;
+mod live;
 mod playground;
 mod render;
 mod replay;
@@ -19,6 +20,10 @@ use serde::Serialize;
 
 pub use error::{ApiError, ErrorCode};
 pub use files::{default_scene, open, save, stat, FileStat, PathRequest, SaveRequest, SceneText};
+pub use live::{
+    apply as apply_patch, diff as diff_trees, Live, LiveCloseRequest, LiveEditRequest,
+    LiveOpenRequest, LiveOptions, LiveUpdate, PatchOp, PathStep, TextEdit, REPORT_FIELDS,
+};
 pub use playground::{template, EngineName, TemplateRequest, TemplateResponse};
 pub use render::{
     render, run, Llm, Provider, RenderRequest, RenderResponse, RunRequest, RunResponse, Tokenizer,
@@ -33,7 +38,7 @@ pub use validate::{
 };
 
 /// The operations, by the names `POST /api/<operation>` and the Tauri commands use.
-pub const OPERATIONS: [&str; 11] = [
+pub const OPERATIONS: [&str; 14] = [
     "default_scene",
     "open",
     "save",
@@ -45,13 +50,23 @@ pub const OPERATIONS: [&str; 11] = [
     "check",
     "approve",
     "template",
+    "live_open",
+    "live_edit",
+    "live_close",
 ];
 
 /// Calls an operation by name with its request as JSON text, returning the response as JSON
 /// text. Used by `prompt-inspector serve`; a bad body is `bad_request`, an unknown name
-/// `unknown_operation`. Operations without a request ignore the body.
-pub fn dispatch(operation: &str, body: &str) -> Result<String, ApiError> {
+/// `unknown_operation`. Operations without a request ignore the body. The `live_*` operations
+/// work on the documents of `live`.
+pub fn dispatch(live: &Live, operation: &str, body: &str) -> Result<String, ApiError> {
     match operation {
+        "live_open" => to_json(&live.open(parse(body)?)?),
+        "live_edit" => to_json(&live.edit(parse(body)?)?),
+        "live_close" => {
+            live.close(&parse(body)?);
+            to_json(&())
+        }
         "default_scene" => to_json(&default_scene()),
         "open" => to_json(&open(&parse(body)?)?),
         "save" => to_json(&save(&parse(body)?)?),
@@ -135,7 +150,11 @@ mod specta_export {
             .register::<ApproveRequest>()
             .register::<ApproveResponse>()
             .register::<TemplateRequest>()
-            .register::<TemplateResponse>();
+            .register::<TemplateResponse>()
+            .register::<LiveOpenRequest>()
+            .register::<LiveEditRequest>()
+            .register::<LiveCloseRequest>()
+            .register::<LiveUpdate>();
         let ts = specta_typescript::Typescript::default()
             .export(&types, AsDeclared)
             .unwrap_or_else(|e| panic!("export failed: {e}"));

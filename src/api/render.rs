@@ -105,23 +105,38 @@ pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
         ));
     }
     let scene = scene::load_str(&req.text)?;
-    let encoding = req.tokenizer.map(|t| match t {
-        Tokenizer::O200kBase => Encoding::O200kBase,
-        Tokenizer::Cl100kBase => Encoding::Cl100kBase,
-    });
-    let options = inject::Options {
-        base_dir: req.base_dir.as_ref().map(PathBuf::from),
-        chat_provider: req.provider.map(|p| match p {
-            Provider::Openai => ChatProvider::Openai,
-            Provider::Anthropic => ChatProvider::Anthropic,
-        }),
-        encoding: encoding.unwrap_or_default(),
-        skip_tokens: encoding.is_none() && !req.tokens,
-    };
+    let options = options_of(
+        req.base_dir.as_deref(),
+        req.provider,
+        req.tokenizer,
+        req.tokens,
+    );
     let report = inject::render_with(&scene, family, &options);
     Ok(RenderResponse {
         report: raw_json(&report)?,
     })
+}
+
+/// The core's render options for a request's fields.
+pub(crate) fn options_of(
+    base_dir: Option<&str>,
+    provider: Option<Provider>,
+    tokenizer: Option<Tokenizer>,
+    tokens: bool,
+) -> inject::Options {
+    let encoding = tokenizer.map(|t| match t {
+        Tokenizer::O200kBase => Encoding::O200kBase,
+        Tokenizer::Cl100kBase => Encoding::Cl100kBase,
+    });
+    inject::Options {
+        base_dir: base_dir.map(PathBuf::from),
+        chat_provider: provider.map(|p| match p {
+            Provider::Openai => ChatProvider::Openai,
+            Provider::Anthropic => ChatProvider::Anthropic,
+        }),
+        encoding: encoding.unwrap_or_default(),
+        skip_tokens: encoding.is_none() && !tokens,
+    }
 }
 
 /// Replays the scene's `run` loop (seed 002).

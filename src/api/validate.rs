@@ -104,9 +104,14 @@ pub fn validate(req: &ValidateRequest) -> ValidateResponse {
             }
         }
     };
+    validate_scene(&scene)
+}
+
+/// `validate` for a scene that loaded.
+pub(crate) fn validate_scene(scene: &Scene) -> ValidateResponse {
     ValidateResponse {
         load_error: None,
-        templates: templates(&scene),
+        templates: templates(scene),
         tools: scene.tools.iter().enumerate().map(tool_check).collect(),
     }
 }
@@ -166,7 +171,7 @@ fn spec(
             .spans
             .get(locale)
             .map_or([0, 0], |r| [u32_of(r.start), u32_of(r.end)]);
-        let error = match Template::compile(t.engine, source) {
+        let error = match Template::compile_shared(t.engine, source) {
             Ok(compiled) => compiled.syntax_error(),
             Err(e) => Some(e),
         };

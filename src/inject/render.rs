@@ -46,7 +46,7 @@ pub fn render_template(spec: &TemplateSpec, vars: &Vars) -> Result<String, Promp
         locale: locale.to_owned(),
         error,
     };
-    let template = Template::compile(spec.engine, source).map_err(wrap)?;
+    let template = Template::compile_shared(spec.engine, source).map_err(wrap)?;
     template.render(vars).map_err(wrap)
 }
 

@@ -47,9 +47,46 @@ pub fn load_file(path: &Path) -> Result<Scene, SceneError> {
 
 /// Loads a scene from its text.
 pub fn load_str(text: &str) -> Result<Scene, SceneError> {
-    let root = json::parse_scene(text, &["context"])
+    load_reusing(text, None).map(|(scene, _)| scene)
+}
+
+/// A scene's parsed `context` and the byte range of its text: a live document's edits rarely
+/// touch the recorded context, which is most of a large scene, so it is not parsed again.
+#[derive(Clone, Debug)]
+pub struct ContextText {
+    pub span: std::ops::Range<usize>,
+    pub value: Value,
+}
+
+/// [`load_str`], taking the context from `reuse` when its text is still at `reuse.span` (the
+/// caller vouches that those bytes did not change). Also returns where the context is now.
+pub fn load_reusing(
+    text: &str,
+    reuse: Option<&ContextText>,
+) -> Result<(Scene, Option<ContextText>), SceneError> {
+    let reuse = reuse.map(|r| json::Reuse {
+        key: "context",
+        span: r.span.clone(),
+        value: r.value.clone(),
+    });
+    let root = json::parse_scene_reusing(text, &["context"], reuse.as_ref())
         .map_err(|e| SceneError::at(text, e.offset, "", format!("invalid JSON: {}", e.message)))?;
-    Reader { text }.scene(&root)
+    let scene = Reader { text }.scene(&root)?;
+    let context = match &root.kind {
+        Kind::Object(members) => members
+            .iter()
+            .rev()
+            .find(|m| m.key == "context")
+            .and_then(|m| match &m.value.kind {
+                Kind::Value(v) => Some(ContextText {
+                    span: m.value.span.clone(),
+                    value: v.clone(),
+                }),
+                _ => None,
+            }),
+        _ => None,
+    };
+    Ok((scene, context))
 }
 
 struct Reader<'t> {

@@ -13,7 +13,7 @@ use std::ops::Range;
 use indexmap::IndexMap;
 
 pub use error::SceneError;
-pub use load::{load_file, load_str};
+pub use load::{load_file, load_reusing, load_str, ContextText};
 
 use crate::template::Engine;
 use crate::value::Value;

@@ -111,6 +111,8 @@ impl From<Value> for Vars {
     }
 }
 
+mod cache;
+
 enum Compiled {
     Fstring(fstring::Compiled),
     Jinja2(jinja::Compiled),
@@ -142,6 +144,14 @@ impl Template {
             source: Arc::from(source),
             compiled,
         })
+    }
+
+    /// [`Template::compile`] through a process-wide cache. A live document re-renders the same
+    /// few hundred templates on every keystroke, and compiling them was a fifth of that work;
+    /// compiling is a pure function of engine and source, so a compiled template can be shared.
+    /// The cache is bounded: past its limits it is emptied and starts over.
+    pub fn compile_shared(engine: Engine, source: &str) -> Result<Arc<Template>, TemplateError> {
+        cache::compile(engine, source)
     }
 
     pub fn engine(&self) -> Engine {

@@ -497,7 +497,7 @@ fn template_playground_renders_or_points_at_the_error() {
 #[test]
 fn dispatch_names_every_operation_and_refuses_bad_bodies() {
     for op in api::OPERATIONS {
-        let e = api::dispatch(op, "{not json");
+        let e = api::dispatch(&api::Live::new(), op, "{not json");
         if matches!(op, "default_scene" | "rules") {
             assert!(e.is_ok(), "{op} takes no request");
         } else {
@@ -506,12 +506,18 @@ fn dispatch_names_every_operation_and_refuses_bad_bodies() {
             assert_eq!(e.line, Some(1), "{op}");
         }
     }
-    let e = api::dispatch("nope", "{}").expect_err("unknown");
+    let e = api::dispatch(&api::Live::new(), "nope", "{}").expect_err("unknown");
     assert_eq!(e.code, ErrorCode::UnknownOperation);
     let body = serde_json::json!({"text": api::default_scene().text, "llm": "desk"}).to_string();
     let out: Json =
-        serde_json::from_str(&api::dispatch("render", &body).expect("renders")).expect("json");
+        serde_json::from_str(&api::dispatch(&api::Live::new(), "render", &body).expect("renders"))
+            .expect("json");
     assert_eq!(out["report"]["llm"], "desk");
-    let e = api::dispatch("render", r#"{"text": "{}", "llm": "both"}"#).expect_err("bad llm");
+    let e = api::dispatch(
+        &api::Live::new(),
+        "render",
+        r#"{"text": "{}", "llm": "both"}"#,
+    )
+    .expect_err("bad llm");
     assert_eq!(e.code, ErrorCode::BadRequest);
 }

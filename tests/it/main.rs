@@ -7,6 +7,7 @@ mod conformance;
 mod escape;
 mod fixtures;
 mod inputs;
+mod live;
 mod providers;
 mod regressions;
 mod scene_load;

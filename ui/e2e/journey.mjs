@@ -1,7 +1,8 @@
 // Browser end-to-end journey against the real core: `prompt-inspector serve --port 0 --ui ui/dist`
 // driven with playwright-core and Debian's Chromium (/usr/bin/chromium; never downloaded).
 // open the default scene → edit a tool template → the segment updates → pick a forbidden position
-// → its rule and reason show → save (temp path) → reopen; then keystroke-to-paint on the large
+// → its rule and reason show → save (temp path) → reopen; edit a configured prompt, a tool's
+// returns kind, open from the Recent menu; then keystroke-to-paint on the large
 // generated scene. Screenshots go to ui/e2e/screenshots/.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -148,6 +149,83 @@ try {
   writeFileSync(saved, readFileSync(saved, 'utf8').replace('E2E-MARK', 'DISK-EDIT'));
   await sysCard.getByText('DISK-EDIT').waitFor({ timeout: 5000 });
   check(true, 'an outside change to the file reloads it');
+
+  // ── 6b–6d: configured prompts, a tool's returns kind, the Recent menu ──────────────────────
+  // 6b. A configured prompt is edited like a tool template: its segment on the board updates.
+  await page.getByTestId('pane-prompts').click();
+  await page.getByTestId('prompt-system_msg_prompt-0').click();
+  await page.getByTestId('prompt-detail').getByText('chat_llm.system_msg_prompt[0]').waitFor();
+  const ped = page.getByTestId('prompt-editor').locator('.cm-content');
+  await ped.click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('PROMPT-MARK ');
+  await sysCard.locator('.piece').getByText('PROMPT-MARK You are TFRobot').waitFor({ timeout: 5000 });
+  check(true, 'editing a configured prompt updates its segment on the board (system_msg_prompt)');
+  // Its template errors are underlined as a tool template's are.
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' {oops');
+  await page.getByTestId('prompt-editor').locator('.cm-lintRange-error').waitFor({ timeout: 5000 });
+  check(await page.getByTestId('prompt-detail').innerText().then((t) => /ValueError/.test(t)), 'a configured prompt\'s syntax error is underlined and named');
+  await page.getByTestId('prompt-system_msg_prompt-0').getByText('template error').waitFor();
+  await page.screenshot({ path: join(shots, '04b-prompt-edited.png') });
+  for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace');
+  await page.getByTestId('prompt-editor').locator('.cm-lintRange-error').waitFor({ state: 'detached', timeout: 5000 });
+  await sysCard.getByText('PROMPT-MARK You are TFRobot, a careful research assistant.').waitFor();
+  // A jinja2 prompt gets the jinja2 editor.
+  await page.getByTestId('prompt-after_input_msg_prompt-0').click();
+  check(await page.getByTestId('prompt-editor-engine').inputValue() === 'jinja2', 'the jinja2 prompt opens with the jinja2 engine');
+
+  // 6c. A tool's returns kind: its status chip follows; "not overridden" removes the field.
+  await page.getByTestId('pane-tools').click();
+  await page.getByTestId('tool-chat_memo').click();
+  const memoChip = page.getByTestId('tool-chat_memo');
+  check(await page.getByTestId('returns-kind').inputValue() === 'str', 'chat_memo returns str');
+  await page.getByTestId('returns-kind').selectOption('none');
+  await memoChip.getByText('chat empty').waitFor({ timeout: 5000 });
+  check(true, 'returns none: the chat chip says empty');
+  await page.getByTestId('returns-kind').selectOption('raise');
+  await memoChip.getByText('chat error').waitFor({ timeout: 5000 });
+  await page.getByTestId('tool-detail').getByText('tool_raised').waitFor();
+  check(true, 'returns raise: the chip says error and the ERROR is shown');
+  await page.screenshot({ path: join(shots, '04c-returns-kind.png') });
+  await page.getByTestId('returns-kind').selectOption('default');
+  await memoChip.getByText('chat invalid').waitFor({ timeout: 5000 });
+  check(await page.getByTestId('tool-invalid').innerText().then((t) => t.includes('TypeError')), 'not overridden: prompt_position without format_2_prompt is a TypeError');
+  await page.getByTestId('returns-kind').selectOption('str');
+  await memoChip.getByText('chat injected').waitFor({ timeout: 5000 });
+  await page.getByTestId('seg-chat-after_input_msg_prompt').getByText('Memo: The user prefers answers in Chinese.').waitFor();
+  check(true, 'back to str: the template is back and injected again');
+
+  // 6d. Recent menu: open a file from it (keyboard), a bad one leaves the open scene, clear.
+  const other = join(tmp, 'other.scene.json');
+  writeFileSync(other, readFileSync(join(repo, 'fixtures/default.scene.json'), 'utf8').replace('You are TFRobot, a careful research assistant.', 'RECENT-OTHER'));
+  await page.getByTestId('path-input').fill(other);
+  await page.getByTestId('open').click(); // discards the unsaved edits (the dialog is accepted)
+  await sysCard.getByText('RECENT-OTHER').waitFor();
+  await page.getByTestId('recent').focus();
+  await page.keyboard.press('ArrowDown');
+  const menu = page.getByTestId('recent-menu');
+  await menu.waitFor();
+  const items = await menu.getByRole('menuitem').allInnerTexts();
+  check(items[0].includes('other.scene.json') && items[0].includes('(open)') && items[1].includes('journey.scene.json') && items.at(-1) === 'Clear recent', `the Recent menu lists the files, newest first (${items.map((x) => x.split('\n')[0]).join(' | ')})`);
+  await page.screenshot({ path: join(shots, '04d-recent-menu.png') });
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('file-name').getByText(saved).waitFor();
+  await sysCard.getByText('DISK-EDIT').waitFor();
+  check(!(await menu.count()), 'picking journey.scene.json from the menu (keyboard) opens it, and the menu closes');
+  writeFileSync(other, '{ "format": "prompt-inspector/scene@1", ');
+  await page.getByTestId('recent').click();
+  await menu.getByRole('menuitem', { name: /other\.scene\.json/ }).click();
+  await page.getByTestId('file-error').waitFor();
+  check(await page.getByTestId('file-name').innerText().then((t) => t.includes('journey.scene.json')) && await sysCard.getByText('DISK-EDIT').isVisible(), 'a bad file from the menu shows its error and leaves the open scene');
+  await page.getByText('Dismiss').click();
+  await page.getByTestId('recent').click();
+  await page.getByTestId('recent-clear').click();
+  await page.getByTestId('recent').click();
+  check(await menu.innerText().then((t) => t.includes('No recent files yet')), 'Clear recent empties the menu');
+  await page.keyboard.press('Escape');
+  // ── end of 6b–6d ─────────────────────────────────────────────────────────────────────────
 
   // 7. Other views.
   await page.getByRole('tab', { name: 'Rules' }).click();

@@ -1,13 +1,16 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { errorText } from './api/api';
 import { dialogs } from './api';
 import { JObject } from './lib/json';
 import { toolPalette } from './lib/colors';
-import { tools } from './lib/scene';
+import { tools, type PromptRef } from './lib/scene';
 import { recentFiles, type Session } from './lib/session';
+import { windowTitle } from './lib/title';
 import { ContextPanel } from './views/Context';
 import { Segments } from './views/Segments';
-import { ToolsPanel, adapterOf } from './views/Tools';
+import { adapterOf } from './views/Tools';
+import { LeftPane, type LeftMode } from './views/Prompts';
+import { RecentMenu } from './views/RecentMenu';
 import { RulesView } from './views/Rules';
 import { RunView } from './views/Run';
 import { ReplayView } from './views/Replay';
@@ -19,10 +22,15 @@ function useSession(s: Session) {
   useEffect(() => { const off = s.subscribe(() => set((x) => x + 1)); return () => { off(); }; }, [s]);
 }
 
-/** After each committed render result, note when it reached the screen (keystroke-to-paint). */
+/**
+ * After each committed render result, note when it reached the screen (keystroke-to-paint). A
+ * layout effect runs right after the DOM is updated, before the browser paints; the animation
+ * frame it asks for is the one that paints the update, and a message-channel task runs after it.
+ * (A plain effect would run a frame later: Preact defers effects until after a paint.)
+ */
 function usePaintProbe(s: Session) {
   const last = useRef(0);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (s.perf.resultAt === last.current || !s.perf.resultAt) return;
     last.current = s.perf.resultAt;
     const edit = s.perf.editAt;
@@ -40,6 +48,10 @@ export function App({ session }: { session: Session }) {
   usePaintProbe(session);
   const [tab, setTab] = useState<Tab>('inspector');
   const [selected, setSelected] = useState<string | null>(null);
+  const [left, setLeft] = useState<LeftMode>('tools');
+  const [selectedPrompt, setSelectedPrompt] = useState<PromptRef | null>(null);
+  const selectTool = (n: string) => { setSelected(n); setLeft('tools'); setTab('inspector'); };
+  const selectPrompt = (segment: string, index: number) => { setSelectedPrompt({ segment, index }); setLeft('prompts'); setTab('inspector'); };
   const [pathInput, setPathInput] = useState('');
   const [diskChanged, setDiskChanged] = useState(false);
   const s = session;
@@ -48,8 +60,10 @@ export function App({ session }: { session: Session }) {
 
   useEffect(() => { if (selected && !names.includes(selected)) setSelected(null); if (!selected && names.length) setSelected(names[0]); });
 
-  // Close guard. Closing a Tauri window fires no beforeunload: the shell asks instead, so tell it.
-  useEffect(() => { void dialogs().then((d) => d.setDirty?.(s.dirty)); }, [s.dirty]);
+  // Title and close guard. Closing a Tauri window fires no beforeunload: the shell asks instead, so
+  // tell it (with the title, which it sets on the real window; the browser shows document.title).
+  const title = windowTitle(s.path, s.dirty);
+  useEffect(() => { document.title = title; void dialogs().then((d) => d.setDirty?.(s.dirty, title)); }, [s.dirty, title]);
   useEffect(() => {
     const h = (e: BeforeUnloadEvent) => { if (s.dirty) { e.preventDefault(); e.returnValue = ''; } };
     window.addEventListener('beforeunload', h);
@@ -75,8 +89,6 @@ export function App({ session }: { session: Session }) {
     const id = setTimeout(() => { if (s.notice === n) { s.notice = null; s.changed(); } }, 4000);
     return () => clearTimeout(id);
   }, [s.notice]);
-
-  useEffect(() => { document.title = `${s.dirty ? '● ' : ''}${s.path ? s.path.split('/').pop() : 'default scene'} — Prompt Inspector`; });
 
   const openPath = async (p: string) => {
     if (!p) return;
@@ -114,6 +126,7 @@ export function App({ session }: { session: Session }) {
           <input class="path" list="recent-files" title="A scene file path (recent files are offered)" placeholder="/path/to/scene.scene.json" value={pathInput} onInput={(e) => setPathInput((e.target as HTMLInputElement).value)} aria-label="Scene file path" data-testid="path-input"
             onKeyDown={(e) => { if (e.key === 'Enter') void openPath(pathInput.trim()); }} />
           <button onClick={openClick} data-testid="open">Open</button>
+          <RecentMenu current={s.path} onOpen={(p) => void openPath(p)} onCleared={() => s.changed()} />
           <button onClick={() => saveClick(false)} data-testid="save" disabled={!s.dirty && !!s.path}>Save</button>
           <button onClick={() => saveClick(true)} data-testid="save-as">Save as</button>
           <button onClick={async () => { if (!s.dirty || confirm('Discard the unsaved edits?')) { await s.openDefault(); setPathInput(''); } }} title="Open the embedded default scene">Default</button>
@@ -128,12 +141,13 @@ export function App({ session }: { session: Session }) {
       {s.renderError && <div class="banner banner-error" role="alert" data-testid="render-error">The scene does not render: {errorText(s.renderError)}</div>}
       {tab === 'inspector' && (
         <main class="inspector">
-          <aside class="left"><ToolsPanel session={s} selected={selected} onSelect={setSelected} palette={palette} /></aside>
+          <aside class="left"><LeftPane session={s} mode={left} setMode={setLeft} selectedTool={selected} onSelectTool={setSelected} palette={palette}
+            selectedPrompt={selectedPrompt} onSelectPrompt={setSelectedPrompt} onSegment={goSegment} /></aside>
           <section class="centre">
             <Segments chat={s.reports?.chat ?? null} desk={s.reports?.desk ?? null} rules={s.rules} palette={palette} adapter={adapterOf(s.scene)} setAdapter={setAdapter}
-              provider={s.provider} setProvider={(p) => { s.provider = p; s.rerender(); }} onSelectTool={setSelected} selectedTool={selected} />
+              provider={s.provider} setProvider={(p) => { s.provider = p; s.rerender(); }} onSelectTool={selectTool} selectedTool={selected} />
           </section>
-          <aside class="right"><ContextPanel session={s} onTool={(n) => { setSelected(n); setTab('inspector'); }} onSegment={goSegment} /></aside>
+          <aside class="right"><ContextPanel session={s} onTool={selectTool} onPrompt={selectPrompt} onSegment={goSegment} /></aside>
         </main>
       )}
       {tab === 'rules' && <RulesView session={s} />}

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { pieceColor, pieceRuns, sourceKey, toolPalette } from '../src/lib/colors';
 import { commonPrefixBytes, diffSegments, sideBySide } from '../src/lib/diff';
 import { parseJson, stringifyJson, RawNumber, JObject } from '../src/lib/json';
-import { LatestOnly } from '../src/lib/live';
+import { LiveClient } from '../src/lib/live';
+import { applyPatch, applyTextEdit, textEdit } from '../src/lib/patch';
+import type { Api } from '../src/api/api';
+import type { LiveTree, LiveUpdate, PatchOp } from '../src/api/types';
 import { byteToIndex, toCmDiagnostics } from '../src/editor/template';
 import { markInjected } from '../src/views/Run';
 import type { Piece } from '../src/api/types';
@@ -51,37 +54,121 @@ describe('lossless JSON', () => {
   });
 });
 
-describe('live rendering: one request per frame, stale answers dropped', () => {
-  it('coalesces pushes within a frame', async () => {
-    const frames: (() => void)[] = [];
-    const seen: string[] = [];
-    const got: string[] = [];
-    const l = new LatestOnly<string, string>(async (x) => { seen.push(x); return x.toUpperCase(); }, (o) => got.push(o), () => {}, (cb) => frames.push(cb));
-    l.push('a'); l.push('ab'); l.push('abc');
-    expect(frames.length).toBe(1);
-    frames[0]();
-    await Promise.resolve(); await Promise.resolve();
-    expect(seen).toEqual(['abc']);
-    expect(got).toEqual(['ABC']);
+describe('live patches (the ops src/api/live/diff.rs writes)', () => {
+  const tree = () => ({ chat: { segments: [{ name: 'a', text: 'x' }, { name: 'b', text: 'y' }], messages: [1, 2, 3, 4] }, desk: { segments: [{ name: 'c' }] } });
+  it('sets a field, copying only the containers on its path', () => {
+    const t = tree();
+    const out = applyPatch(t, [{ op: 'set', path: ['chat', 'segments', 1, 'text'], value: 'z' }]);
+    expect(out.chat.segments[1].text).toBe('z');
+    expect(t.chat.segments[1].text).toBe('y');
+    expect(out.chat.segments[0]).toBe(t.chat.segments[0]);
+    expect(out.desk).toBe(t.desk);
   });
-  it('drops a slow answer that arrives after a newer one', async () => {
-    const resolvers: Record<string, (v: string) => void> = {};
-    const got: string[] = [];
-    const l = new LatestOnly<string, string>((x) => new Promise((r) => { resolvers[x] = r; }), (o) => got.push(o), () => {}, (cb) => cb());
-    const p1 = l.fire('old');
-    const p2 = l.fire('new');
-    resolvers.new('NEW'); await p2;
-    resolvers.old('OLD'); await p1;
-    expect(got).toEqual(['NEW']);
+  it('splices the middle of a list and removes keys', () => {
+    const ops: PatchOp[] = [
+      { op: 'splice', path: ['chat', 'messages'], start: 2, delete: 0, items: [9, 9] },
+      { op: 'remove', path: ['desk', 'segments'] },
+      { op: 'set', path: ['desk', 'request'], value: { model: 'm' } },
+    ];
+    const out = applyPatch(tree(), ops) as unknown as Record<string, Record<string, unknown>>;
+    expect(out.chat.messages).toEqual([1, 2, 9, 9, 3, 4]);
+    expect(out.desk).toEqual({ request: { model: 'm' } });
   });
-  it('drops a stale error too', async () => {
-    const errs: unknown[] = [];
-    let rejectOld: (e: unknown) => void = () => {};
-    const l = new LatestOnly<string, string>((x) => (x === 'old' ? new Promise((_, rej) => { rejectOld = rej; }) : Promise.resolve('ok')), () => {}, (e) => errs.push(e), (cb) => cb());
-    const p1 = l.fire('old');
-    await l.fire('new');
-    rejectOld(new Error('late')); await p1;
-    expect(errs).toEqual([]);
+  it('replaces the whole tree on an empty path, and refuses paths that do not exist', () => {
+    expect(applyPatch(tree(), [{ op: 'set', path: [], value: 1 }])).toBe(1);
+    expect(() => applyPatch(tree(), [{ op: 'set', path: ['chat', 'segments', 7, 'text'], value: 1 }])).toThrow(/out of range|no container/);
+    expect(() => applyPatch(tree(), [{ op: 'splice', path: ['chat', 'messages'], start: 3, delete: 5, items: [] }])).toThrow(/bad splice/);
+  });
+});
+
+describe('text edits for the live document', () => {
+  const check = (a: string, b: string) => { const e = textEdit(a, b); expect(e ? applyTextEdit(a, e) : a).toBe(b); return e; };
+  it('keeps the common head and tail, in UTF-16 code units', () => {
+    expect(check('hello world', 'hello, world')).toEqual({ start: 5, delete: 0, insert: ',' });
+    expect(check('abc', 'abc')).toBe(null);
+    expect(check('笔记x', '笔记yx')).toEqual({ start: 2, delete: 0, insert: 'y' });
+  });
+  it('starts from a shared head the caller knows, with the same result', () => {
+    const a = 'x'.repeat(9000) + 'abc' + 'y'.repeat(10);
+    const b = 'x'.repeat(9000) + 'aXbc' + 'y'.repeat(10);
+    expect(textEdit(a, b, 8000)).toEqual(textEdit(a, b));
+    expect(textEdit(a, b, 9001)).toEqual({ start: 9001, delete: 0, insert: 'X' });
+  });
+  it('never splits a surrogate pair', () => {
+    const e = check('a😀b', 'a😁b')!;
+    expect(e.start).toBe(1);
+    expect(e.insert).toBe('😁');
+  });
+  it('finds a one-character edit in a megabyte text, across block boundaries', () => {
+    const big = 'x'.repeat(500000) + '中'.repeat(300000);
+    for (const at of [0, 4095, 4096, 500000, 799999]) {
+      const b = big.slice(0, at) + 'Q' + big.slice(at);
+      expect(check(big, b)).toEqual({ start: at, delete: 0, insert: 'Q' });
+    }
+  });
+});
+
+/** A core double: the document's tree is `{chat: {text}}` of the text it holds; it answers in the order asked. */
+function liveCore(delays: number[] = []) {
+  const calls: string[] = [];
+  const docs = new Map<number, { text: string; revision: number }>();
+  let next = 0;
+  const update = (doc: number, text: string, revision: number, first: boolean): LiveUpdate => ({
+    doc, revision, load_error: text.includes('BAD') ? { code: 'load_error', message: 'bad', line: 1, column: 1 } : null, core_ms: 1,
+    patch: text.includes('BAD') ? [] : first ? [{ op: 'set', path: [], value: { chat: { text }, desk: {}, validate: {} } }] : [{ op: 'set', path: ['chat', 'text'], value: text }],
+  });
+  const wait = () => new Promise((r) => setTimeout(r, delays.shift() ?? 0));
+  const api = {
+    liveOpen: async (text: string) => { calls.push(`open ${text}`); await wait(); next++; docs.set(next, { text, revision: 1 }); return update(next, text, 1, true); },
+    liveEdit: async (doc: number, revision: number, edit: { start: number; delete: number; insert: string } | null) => {
+      calls.push(`edit ${edit ? JSON.stringify(edit) : '-'}`);
+      await wait();
+      const d = docs.get(doc);
+      if (!d || d.revision !== revision) throw { code: 'stale_document', message: 'gone' };
+      if (edit) d.text = applyTextEdit(d.text, edit);
+      d.revision++;
+      return update(doc, d.text, d.revision, false);
+    },
+    liveClose: async (doc: number) => { docs.delete(doc); },
+  } as unknown as Api;
+  return { api, calls, docs };
+}
+
+describe('live client: edits go out at once, later ones together, in order', () => {
+  const opts = { base_dir: null, provider: null, tokenizer: null, tokens: false };
+  it('opens, then sends splices; edits made while one is in flight go out as one', async () => {
+    const core = liveCore([5, 20]);
+    const got: string[] = [];
+    const c = new LiveClient(core.api, (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text), () => {});
+    c.push('abc', opts);
+    await c.idle();
+    c.push('abcd', opts);
+    c.push('abcde', opts);
+    c.push('abcdef', opts);
+    await c.idle();
+    expect(core.calls).toEqual(['open abc', 'edit {"start":3,"delete":0,"insert":"d"}', 'edit {"start":4,"delete":0,"insert":"ef"}']);
+    expect(got).toEqual(['abc', 'abcd', 'abcdef']);
+  });
+  it('a text that does not load reports its error and keeps the last tree; the next good one patches it', async () => {
+    const core = liveCore();
+    const got: string[] = [];
+    const errs: string[] = [];
+    const c = new LiveClient(core.api, (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text), (e) => errs.push(e.code));
+    c.push('ok', opts); await c.idle();
+    c.push('ok BAD', opts); await c.idle();
+    c.push('ok again', opts); await c.idle();
+    expect(errs).toEqual(['load_error']);
+    expect(got).toEqual(['ok', 'ok again']);
+  });
+  it('reopens with the whole text when the core lost the document', async () => {
+    const core = liveCore();
+    const got: string[] = [];
+    const c = new LiveClient(core.api, (r) => got.push((r.tree as unknown as LiveTree & { chat: { text: string } }).chat.text), () => {});
+    c.push('one', opts); await c.idle();
+    core.docs.clear();
+    c.push('one two', opts); await c.idle();
+    expect(core.calls).toEqual(['open one', 'edit {"start":3,"delete":0,"insert":" two"}', 'open one two']);
+    expect(got).toEqual(['one', 'one two']);
   });
 });
 

@@ -68,11 +68,11 @@ describe('shell (dialogs.ts)', () => {
     answer = (cmd) => (cmd === 'pick_open_path' ? '/picked.scene.json' : cmd === 'pick_save_path' ? null : null);
     expect(await shell.openDialog()).toBe('/picked.scene.json');
     expect(await shell.saveDialog('/a/b.scene.json')).toBeNull();
-    await shell.setDirty(true);
+    await shell.setDirty(true, '● a.scene.json — Prompt Inspector');
     expect(calls).toEqual([
       { cmd: 'pick_open_path', args: {} },
       { cmd: 'pick_save_path', args: { suggested: '/a/b.scene.json' } },
-      { cmd: 'set_dirty', args: { dirty: true } },
+      { cmd: 'set_dirty', args: { dirty: true, title: '● a.scene.json — Prompt Inspector' } },
     ]);
   });
 });

@@ -8,7 +8,7 @@
 //     exist, the build still works (import.meta.glob finds nothing) and the HTTP transport is used.
 //   - The Tauri shell may also provide `./dialogs.ts` exporting `openDialog()`/`saveDialog()`
 //     returning a path or null (system dialogs); without it the UI shows a path input.
-import type { ApiError, CheckResponse, FileStat, Llm, Report, Rules, RunReport, SceneText, ValidateResponse } from './types';
+import type { ApiError, CheckResponse, FileStat, Llm, LiveOptions, LiveUpdate, Report, Rules, RunReport, SceneText, TextEdit, ValidateResponse } from './types';
 
 // Operations and shapes: docs/api.md (one method per operation, same request fields).
 export interface RenderOptions { llm: Llm; provider?: 'openai' | 'anthropic' | null; tokens?: boolean; tokenizer?: 'o200k_base' | 'cl100k_base' | null; baseDir?: string | null }
@@ -32,6 +32,11 @@ export interface Api {
   check(folder: string): Promise<CheckResponse>;
   /** Write one scene's golden from the scene on disk. */
   approve(scenePath: string): Promise<{ golden_path: string }>;
+  /** Open a live document: the core keeps the text; the update's patch sets the whole tree. */
+  liveOpen(text: string, options: LiveOptions): Promise<LiveUpdate>;
+  /** Apply an edit made on `revision`; rejects with code `stale_document` when the core disagrees. */
+  liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null): Promise<LiveUpdate>;
+  liveClose(doc: number): Promise<void>;
 }
 
 export function isApiError(e: unknown): e is ApiError {

@@ -19,14 +19,21 @@ export const commands = {
 	check: (req: CheckRequest) => typedError<CheckResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("check", { req })),
 	approve: (req: ApproveRequest) => typedError<ApproveResponse, ApiError_Serialize>(__TAURI_INVOKE("approve", { req })),
 	template: (req: TemplateRequest) => typedError<TemplateResponse, ApiError_Serialize>(__TAURI_INVOKE("template", { req })),
+	liveOpen: (req: LiveOpenRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_open", { req })),
+	liveEdit: (req: LiveEditRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_edit", { req })),
+	liveClose: (req: LiveCloseRequest) => typedError<null, ApiError_Serialize>(__TAURI_INVOKE("live_close", { req })),
 	/**  The system "open" dialog for a scene file; `null` when cancelled. */
 	pickOpenPath: () => typedError<string | null, ApiError_Serialize>(__TAURI_INVOKE("pick_open_path")),
 	/**  The system "save as" dialog, starting from `suggested` (the open file's path) when given. */
 	pickSavePath: (suggested: string | null) => typedError<string | null, ApiError_Serialize>(__TAURI_INVOKE("pick_save_path", { suggested })),
 	/**  The system folder dialog (the replay view's folder of scenes). */
 	pickFolder: () => typedError<string | null, ApiError_Serialize>(__TAURI_INVOKE("pick_folder")),
-	/**  The UI says whether the open scene has unsaved edits; closing the window then asks first. */
-	setDirty: (dirty: boolean) => __TAURI_INVOKE<void>("set_dirty", { dirty }),
+	/**
+	 *  The UI says whether the open scene has unsaved edits (closing the window then asks first) and
+	 *  gives the window title that goes with it (ui/src/lib/title.ts: the file's name, "● " when
+	 *  unsaved). One command for both, so the flag and the title the person sees never disagree.
+	 */
+	setDirty: (dirty: boolean, title: string) => __TAURI_INVOKE<void>("set_dirty", { dirty, title }),
 	appInfo: () => __TAURI_INVOKE<AppInfo_Serialize>("app_info"),
 };
 
@@ -170,7 +177,9 @@ export type CheckedScene_Serialize = {
 export type EngineName = "fstring" | "jinja2";
 
 /**  What went wrong, as a stable name the UI can switch on. */
-export type ErrorCode = "load_error" | "io_error" | "template_error" | "no_run" | "invalid_argument" | "bad_request" | "unknown_operation" | "unauthorized" | "forbidden_host" | "too_large" | "method_not_allowed" | "not_found" | "internal";
+export type ErrorCode = "load_error" | "io_error" | "template_error" | "no_run" | "invalid_argument" | "bad_request" | "unknown_operation" | "unauthorized" | "forbidden_host" | "too_large" | "method_not_allowed" | "not_found" | 
+/**  A live edit was made on another revision, or the document is gone: open it again. */
+"stale_document" | "internal";
 
 /**  Enough to notice that a file changed on disk since it was read or written. */
 export type FileStat = {
@@ -178,6 +187,100 @@ export type FileStat = {
 	modified_ms: number | null,
 	/**  Bytes. */
 	size: number | null,
+};
+
+export type LiveCloseRequest = {
+	doc: number,
+};
+
+export type LiveEditRequest = LiveEditRequest_Serialize | LiveEditRequest_Deserialize;
+
+export type LiveEditRequest_Deserialize = {
+	doc: number,
+	/**  The revision the edit applies to (the last one the page received). */
+	revision: number,
+	edit?: TextEdit | null,
+	/**  New options, when they changed. */
+	options?: LiveOptions_Deserialize | null,
+};
+
+export type LiveEditRequest_Serialize = {
+	doc: number,
+	/**  The revision the edit applies to (the last one the page received). */
+	revision: number,
+	edit: TextEdit | null,
+	/**  New options, when they changed. */
+	options: LiveOptions_Serialize | null,
+};
+
+export type LiveOpenRequest = LiveOpenRequest_Serialize | LiveOpenRequest_Deserialize;
+
+export type LiveOpenRequest_Deserialize = {
+	text: string,
+	options?: LiveOptions_Deserialize,
+};
+
+export type LiveOpenRequest_Serialize = {
+	text: string,
+	options: LiveOptions_Serialize,
+};
+
+/**  How a live document renders (the options of `render`, for both families at once). */
+export type LiveOptions = LiveOptions_Serialize | LiveOptions_Deserialize;
+
+/**  How a live document renders (the options of `render`, for both families at once). */
+export type LiveOptions_Deserialize = {
+	/**  The folder relative image paths resolve against (the scene file's folder). */
+	base_dir?: string | null,
+	/**  The chat report also carries this provider's request body. */
+	provider?: Provider | null,
+	tokenizer?: Tokenizer | null,
+	/**  Count tokens with the default tokenizer when `tokenizer` is not set. */
+	tokens?: boolean,
+};
+
+/**  How a live document renders (the options of `render`, for both families at once). */
+export type LiveOptions_Serialize = {
+	/**  The folder relative image paths resolve against (the scene file's folder). */
+	base_dir: string | null,
+	/**  The chat report also carries this provider's request body. */
+	provider: Provider | null,
+	tokenizer: Tokenizer | null,
+	/**  Count tokens with the default tokenizer when `tokenizer` is not set. */
+	tokens: boolean,
+};
+
+/**  The answer to an open or an edit. */
+export type LiveUpdate = LiveUpdate_Serialize | LiveUpdate_Deserialize;
+
+/**  The answer to an open or an edit. */
+export type LiveUpdate_Deserialize = {
+	doc: number,
+	revision: number,
+	/**
+	 *  Set when the text does not load; the patch is then empty and the page keeps showing the
+	 *  last reports that rendered.
+	 */
+	load_error?: ApiError_Deserialize | null,
+	/**  Turns the page's `{chat, desk, validate}` into the new one (the first one sets `[]`). */
+	patch: PatchOp[],
+	/**  Time spent in the core, for the performance panel. */
+	core_ms: number | null,
+};
+
+/**  The answer to an open or an edit. */
+export type LiveUpdate_Serialize = {
+	doc: number,
+	revision: number,
+	/**
+	 *  Set when the text does not load; the patch is then empty and the page keeps showing the
+	 *  last reports that rendered.
+	 */
+	load_error: ApiError_Serialize | null,
+	/**  Turns the page's `{chat, desk, validate}` into the new one (the first one sets `[]`). */
+	patch: PatchOp[],
+	/**  Time spent in the core, for the performance panel. */
+	core_ms: number | null,
 };
 
 /**  Which LLM family to assemble. */
@@ -198,9 +301,21 @@ export type LogEvent = {
 /**  Whether a template belongs to the LLM's configuration or to a tool. */
 export type Owner = "config" | "tool";
 
+/**  An edit of the previous tree; applied in order. */
+export type PatchOp = 
+/**  Replace (or add, for an object key) the value at `path`; `[]` replaces the whole tree. */
+{ op: "set"; path: PathStep[]; value: unknown } | 
+/**  Remove an object key. */
+{ op: "remove"; path: PathStep[] } | 
+/**  Replace `delete` elements of the array at `path` from `start` with `items`. */
+{ op: "splice"; path: PathStep[]; start: number; delete: number; items: unknown[] };
+
 export type PathRequest = {
 	path: string,
 };
+
+/**  One step of a path: an object key or an array index. */
+export type PathStep = string | number;
 
 /**  A chat provider whose request body the chat report adds. */
 export type Provider = "openai" | "anthropic";
@@ -389,6 +504,16 @@ export type TemplateRequest = {
 
 export type TemplateResponse = {
 	text: string,
+};
+
+/**
+ *  Replace `delete` UTF-16 code units at `start` (UTF-16 code units, as JavaScript counts) with
+ *  `insert`.
+ */
+export type TextEdit = {
+	start: number,
+	delete: number,
+	insert: string,
 };
 
 /**  A tokenizer, by tiktoken's name. */

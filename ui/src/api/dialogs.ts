@@ -25,9 +25,9 @@ export function folderDialog(): Promise<string | null> {
   return picked(commands.pickFolder());
 }
 
-/** Tells the shell whether there are unsaved edits: closing the window then asks first. */
-export function setDirty(dirty: boolean): Promise<void> {
-  return commands.setDirty(dirty);
+/** Tells the shell whether there are unsaved edits (closing the window then asks first) and the window title. */
+export function setDirty(dirty: boolean, title: string): Promise<void> {
+  return commands.setDirty(dirty, title);
 }
 
 export type { LogEvent };

@@ -1,7 +1,7 @@
 // HTTP transport: `prompt-inspector serve` (docs/api.md, "HTTP"). The token comes from the page
 // URL (`?token=`) and is sent as `Authorization: Bearer`. Every failure becomes an ApiError.
 import type { Api, RenderOptions } from './api';
-import type { ApiError, CheckResponse, FileStat, Report, Rules, RunReport, SceneText, ValidateResponse } from './types';
+import type { ApiError, CheckResponse, FileStat, LiveOptions, LiveUpdate, Report, Rules, RunReport, SceneText, TextEdit, ValidateResponse } from './types';
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -82,4 +82,9 @@ export class HttpApi implements Api {
   async run(text: string, baseDir?: string | null) { return (await this.call<{ report: RunReport }>('run', { base_dir: baseDir ?? null }, text)).report; }
   check(folder: string) { return this.call<CheckResponse>('check', { folder }); }
   approve(scenePath: string) { return this.call<{ golden_path: string }>('approve', { scene_path: scenePath }); }
+  liveOpen(text: string, options: LiveOptions) { return this.call<LiveUpdate>('live_open', { options }, text); }
+  liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null) {
+    return this.call<LiveUpdate>('live_edit', { doc, revision, edit, options });
+  }
+  async liveClose(doc: number) { await this.call<null>('live_close', { doc }); }
 }

@@ -9,7 +9,7 @@ export interface Shell {
   openDialog?: () => Promise<string | null>;
   saveDialog?: (suggested?: string) => Promise<string | null>;
   folderDialog?: () => Promise<string | null>;
-  setDirty?: (dirty: boolean) => Promise<void>;
+  setDirty?: (dirty: boolean, title: string) => Promise<void>;
   onLog?: (cb: (e: ShellLog) => void) => Promise<() => void>;
 }
 const dialogModules = import.meta.glob<Shell>('./dialogs.ts');

@@ -6,7 +6,7 @@
 // of the wrong type) rejects with a bare string, which becomes {code: 'ipc', message}.
 import type { Api, RenderOptions } from './api';
 import { commands } from './bindings';
-import type { ApiError, CheckResponse, FileStat, Report, Rules, RunReport, SceneText, ValidateResponse } from './types';
+import type { ApiError, CheckResponse, FileStat, LiveOptions, LiveUpdate, Report, Rules, RunReport, SceneText, TextEdit, ValidateResponse } from './types';
 
 type Result<T, E> = { status: 'ok'; data: T } | { status: 'error'; error: E };
 
@@ -38,6 +38,11 @@ async function unwrap<T, E>(call: () => Promise<Result<T, E>>): Promise<T> {
 /** f64 fields are typed `number | null` by the bindings (NaN would travel as null); the core never sends one. */
 function fileStat(s: { modified_ms: number | null; size: number | null }): FileStat {
   return { modified_ms: s.modified_ms ?? 0, size: s.size ?? 0 };
+}
+
+/** `core_ms` is an f64, typed `number | null` by the bindings like FileStat's fields. */
+function liveUpdate(u: { doc: number; revision: number; load_error: unknown; patch: LiveUpdate['patch']; core_ms: number | null }): LiveUpdate {
+  return { doc: u.doc, revision: u.revision, load_error: u.load_error ? toApiError(u.load_error) : null, patch: u.patch, core_ms: u.core_ms ?? 0 };
 }
 
 export class TauriApi implements Api {
@@ -76,6 +81,15 @@ export class TauriApi implements Api {
   }
   async approve(scenePath: string): Promise<{ golden_path: string }> {
     return unwrap(() => commands.approve({ scene_path: scenePath }));
+  }
+  async liveOpen(text: string, options: LiveOptions): Promise<LiveUpdate> {
+    return liveUpdate(await unwrap(() => commands.liveOpen({ text, options })));
+  }
+  async liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null): Promise<LiveUpdate> {
+    return liveUpdate(await unwrap(() => commands.liveEdit({ doc, revision, edit, options })));
+  }
+  async liveClose(doc: number): Promise<void> {
+    await unwrap(() => commands.liveClose({ doc }));
   }
 }
 

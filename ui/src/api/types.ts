@@ -137,3 +137,15 @@ export interface ApiError {
   field?: string;
   range?: [number, number];
 }
+
+// Live documents (docs/api.md, "Live"): the core keeps the scene between keystrokes; each edit is a
+// text splice in UTF-16 code units and the answer a patch of the page's `{chat, desk, validate}`.
+export interface LiveOptions { base_dir: string | null; provider: 'openai' | 'anthropic' | null; tokenizer: 'o200k_base' | 'cl100k_base' | null; tokens: boolean }
+export interface TextEdit { start: number; delete: number; insert: string }
+export type PathStep = string | number;
+export type PatchOp =
+  | { op: 'set'; path: PathStep[]; value: unknown }
+  | { op: 'remove'; path: PathStep[] }
+  | { op: 'splice'; path: PathStep[]; start: number; delete: number; items: unknown[] };
+export interface LiveUpdate { doc: number; revision: number; load_error: ApiError | null; patch: PatchOp[]; core_ms: number }
+export interface LiveTree { chat: Report; desk: Report; validate: ValidateResponse }

@@ -27,8 +27,13 @@ export class JsonError extends Error {
   constructor(message: string, public offset: number, public line: number, public column: number) { super(message); }
 }
 
-export function parseJson(text: string): JValue {
+/**
+ * Parses JSON text. With `top`, the UTF-16 range of each member value of the root object is
+ * recorded there (the scene writer keeps the text of the parts an edit did not touch).
+ */
+export function parseJson(text: string, top?: Map<string, [number, number]>): JValue {
   let i = 0;
+  let depth = 0;
   const err = (msg: string): never => {
     let line = 1, col = 1;
     for (let k = 0; k < i && k < text.length; k++) { if (text[k] === '\n') { line++; col = 1; } else col++; }
@@ -41,12 +46,17 @@ export function parseJson(text: string): JValue {
     if (c === '{') {
       i++; const o = new JObject(); ws();
       if (text[i] === '}') { i++; return o; }
+      depth++;
       for (;;) {
         ws(); if (text[i] !== '"') err('expected a string key');
         const k = str(); ws(); if (text[i] !== ':') err("expected ':'"); i++;
-        o.entries.push([k, value()]); ws();
+        ws();
+        const start = i;
+        o.entries.push([k, value()]);
+        if (top && depth === 1) top.set(k, [start, i]);
+        ws();
         if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return o; }
+        if (text[i] === '}') { i++; depth--; return o; }
         err("expected ',' or '}'");
       }
     }

@@ -1,42 +1,104 @@
-// Live re-rendering: coalesce edits to one request per animation frame and drop responses that
-// arrive after a newer request was issued (stale), so the board only ever shows the latest scene.
+// Live re-rendering through a live document in the core (docs/api.md, "Live"). Each edit goes out
+// at once as a text splice; while one is in flight, later edits wait and go out together as one
+// splice from the text the core has. Updates therefore arrive in order and every patch applies to
+// the tree the page holds; nothing is dropped and the board only ever shows the latest text.
+import type { Api } from '../api/api';
+import { isApiError } from '../api/api';
+import type { ApiError, LiveOptions, LiveTree, LiveUpdate } from '../api/types';
+import { applyPatch, textEdit } from './patch';
 
-export type Schedule = (cb: () => void) => unknown;
+/**
+ * What the scene writer knows about a text: texts of the same `base` share their first `stable`
+ * characters (the loaded file's text before the first value an edit re-serialised).
+ */
+export interface TextOrigin { base: number; stable: number }
 
-export class LatestOnly<I, O> {
-  private seq = 0;
-  private pending: I | null = null;
-  private scheduled = false;
+export interface LiveResult { tree: LiveTree; text: string; coreMs: number; roundTripMs: number }
+
+export class LiveClient {
+  private doc: number | null = null;
+  private revision = 0;
+  /** The text and options the core's document has. */
+  private coreText = '';
+  private coreOptions = '';
+  private coreOrigin: TextOrigin | null = null;
+  private tree: LiveTree | null = null;
+  private wanted: { text: string; options: LiveOptions; origin?: TextOrigin } | null = null;
+  private busy = false;
+
   constructor(
-    private work: (input: I) => Promise<O>,
-    private onResult: (out: O, input: I) => void,
-    private onError: (e: unknown, input: I) => void,
-    private schedule: Schedule = (cb) => requestAnimationFrame(() => cb()),
+    private api: Api,
+    private onResult: (r: LiveResult) => void,
+    private onError: (e: ApiError, text: string) => void,
   ) {}
 
-  /** Ask for a render of `input`; several calls in one frame make one request. */
-  push(input: I) {
-    this.pending = input;
-    if (this.scheduled) return;
-    this.scheduled = true;
-    this.schedule(() => {
-      this.scheduled = false;
-      const inp = this.pending as I;
-      this.pending = null;
-      void this.fire(inp);
-    });
+  /** Render `text` with `options` as soon as the core is free. */
+  push(text: string, options: LiveOptions, origin?: TextOrigin) {
+    this.wanted = { text, options, origin };
+    if (!this.busy) void this.pump();
   }
 
-  /** Run now (no frame wait); still subject to stale-dropping. */
-  async fire(input: I) {
-    const my = ++this.seq;
+  /** Start over with a new document (a file was opened); the old one is closed. */
+  reset() {
+    if (this.doc !== null) { const d = this.doc; void this.api.liveClose(d).catch(() => { /* already gone */ }); }
+    this.doc = null;
+    this.tree = null;
+  }
+
+  /** Resolves when every pushed text has been rendered (or failed). */
+  async idle(): Promise<void> {
+    while (this.busy || this.wanted) await new Promise((r) => setTimeout(r, 1));
+  }
+
+  private async pump() {
+    this.busy = true;
     try {
-      const out = await this.work(input);
-      if (my === this.seq) this.onResult(out, input);
-    } catch (e) {
-      if (my === this.seq) this.onError(e, input);
+      while (this.wanted) {
+        const { text, options, origin } = this.wanted;
+        this.wanted = null;
+        const optionsKey = JSON.stringify(options);
+        const t0 = performance.now();
+        let u: LiveUpdate;
+        try {
+          if (this.doc === null || !this.tree) {
+            this.reset();
+            u = await this.api.liveOpen(text, options);
+          } else {
+            const c = this.coreOrigin;
+            const from = c && origin && c.base === origin.base ? Math.min(c.stable, origin.stable) : 0;
+            const edit = textEdit(this.coreText, text, from);
+            const opts = optionsKey === this.coreOptions ? null : options;
+            if (!edit && !opts) continue;
+            u = await this.api.liveEdit(this.doc, this.revision, edit, opts);
+          }
+        } catch (e) {
+          const err: ApiError = isApiError(e) ? e : { code: 'internal', message: String(e) };
+          // The core lost the document or disagrees about its text: open it again.
+          if (err.code === 'stale_document' && this.doc !== null) { this.doc = null; this.tree = null; this.wanted ??= { text, options }; continue; }
+          // A transport failure: the core's state is unknown, so the next edit starts over.
+          this.doc = null; this.tree = null;
+          this.onError(err, text);
+          continue;
+        }
+        this.doc = u.doc;
+        this.revision = u.revision;
+        this.coreText = text;
+        this.coreOptions = optionsKey;
+        this.coreOrigin = origin ?? null;
+        if (u.patch.length) {
+          try {
+            this.tree = applyPatch(this.tree as LiveTree, u.patch);
+          } catch (e) {
+            // Cannot happen unless the two sides disagree; reopen rather than show a wrong board.
+            this.doc = null; this.tree = null; this.wanted ??= { text, options };
+            continue;
+          }
+        }
+        if (u.load_error) { this.onError(u.load_error, text); continue; }
+        if (this.tree) this.onResult({ tree: this.tree, text, coreMs: u.core_ms, roundTripMs: performance.now() - t0 });
+      }
+    } finally {
+      this.busy = false;
     }
   }
-
-  get latest() { return this.seq; }
 }

@@ -1,6 +1,6 @@
 // Structured edits of a scene held losslessly (lib/json.ts). The UI edits the parsed tree and
 // re-serialises it; numbers keep their source text, keys their order.
-import { JObject, type JValue, parseJson, stringifyJson } from './json';
+import { JObject, RawNumber, type JValue, parseJson, stringifyJson } from './json';
 
 export const CHAT_SEGMENTS = ['system_msg_prompt', 'conversation_msgs', 'before_input_msg_prompt', 'reformat_input_prompt', 'after_input_msg_prompt', 'intermediate_msgs', 'after_intermediate_msg_prompt'];
 export const DESK_SEGMENTS = ['system_prompt', 'instruction_prompt', 'original_desk_screenshot_prompt', 'intermediate_prompt', 'current_desk_screenshot_prompt', 'purpose_prompt', 'prefix_prompt'];
@@ -8,8 +8,8 @@ export const ADAPTERS = ['openai_desk', 'claude_desk', 'gemini_desk', 'deepseek_
 
 export type Scene = JObject;
 
-export function parseScene(text: string): Scene {
-  const v = parseJson(text);
+export function parseScene(text: string, top?: Map<string, [number, number]>): Scene {
+  const v = parseJson(text, top);
   if (!(v instanceof JObject)) throw new Error('a scene is a JSON object');
   return v;
 }
@@ -98,4 +98,167 @@ export function setPath(s: JValue, path: (string | number)[], v: JValue) {
   const k = path[path.length - 1];
   if (parent instanceof JObject && typeof k === 'string') parent.set(k, v);
   else if (Array.isArray(parent) && typeof k === 'number') parent[k] = v;
+}
+
+// ---- configured prompts (chat_llm / desk_llm segment lists) ----
+
+/** The chat segments that hold configured prompts (the two message streams hold none). */
+export const CHAT_PROMPT_SEGMENTS = CHAT_SEGMENTS.filter((s) => s !== 'conversation_msgs' && s !== 'intermediate_msgs');
+export const DESK_PROMPT_SEGMENTS = DESK_SEGMENTS;
+
+export type Family = 'chat' | 'desk';
+
+/** Which LLM a segment belongs to (the two families share no segment name). */
+export function familyOf(segment: string): Family | null {
+  return CHAT_SEGMENTS.includes(segment) ? 'chat' : DESK_SEGMENTS.includes(segment) ? 'desk' : null;
+}
+
+/** A configured prompt: the `index`th entry of a segment list of `chat_llm` or `desk_llm`. */
+export interface PromptRef { segment: string; index: number }
+
+export interface ConfiguredPrompt extends PromptRef { family: Family; prompt: JObject; path: string }
+
+function blockOf(family: Family) { return family === 'chat' ? 'chat_llm' : 'desk_llm'; }
+
+/** The JSON path of a configured prompt's template, as `validate` writes it. */
+export function promptTemplatePath(r: PromptRef): string {
+  return `${blockOf(familyOf(r.segment) ?? 'chat')}.${r.segment}[${r.index}].template`;
+}
+
+/** Every configured prompt, chat then desk, each family in assembly order. */
+export function configuredPrompts(s: Scene): ConfiguredPrompt[] {
+  const out: ConfiguredPrompt[] = [];
+  for (const [family, segs] of [['chat', CHAT_PROMPT_SEGMENTS], ['desk', DESK_PROMPT_SEGMENTS]] as const) {
+    const block = s.get(blockOf(family));
+    if (!(block instanceof JObject)) continue;
+    for (const segment of segs) {
+      const list = block.get(segment);
+      if (!Array.isArray(list)) continue;
+      list.forEach((p, index) => { if (p instanceof JObject) out.push({ family, segment, index, prompt: p, path: promptTemplatePath({ segment, index }) }); });
+    }
+  }
+  return out;
+}
+
+export function configuredPrompt(s: Scene, r: PromptRef): JObject | undefined {
+  const f = familyOf(r.segment);
+  const block = f && s.get(blockOf(f));
+  const list = block instanceof JObject ? block.get(r.segment) : undefined;
+  const p = Array.isArray(list) ? list[r.index] : undefined;
+  return p instanceof JObject ? p : undefined;
+}
+
+/** A prompt's template spec (`{engine, templates, active_language?}`). */
+export function promptTemplate(p: JObject | undefined): JObject | null {
+  const t = p?.get('template');
+  return t instanceof JObject ? t : null;
+}
+
+export function newTemplate(engine: 'fstring' | 'jinja2' = 'fstring', text = ''): JObject {
+  return new JObject([['engine', engine], ['templates', new JObject([['default', text]])]]);
+}
+
+export function newPrompt(template: JObject = newTemplate()): JObject {
+  return new JObject([['kind', 'normalize'], ['template', template]]);
+}
+
+/** Append an empty `normalize` prompt to a segment list (creating the block and the list);
+ *  returns its index. */
+export function addConfiguredPrompt(s: Scene, segment: string, prompt: JObject = newPrompt()): number {
+  const f = familyOf(segment);
+  if (!f) throw new Error(`unknown segment ${segment}`);
+  let block = s.get(blockOf(f));
+  if (!(block instanceof JObject)) {
+    block = new JObject();
+    // Keep the file's usual order: chat_llm and desk_llm before the tools.
+    const at = s.entries.findIndex(([k]) => k === 'tools' || k === 'run' || (f === 'chat' && k === 'desk_llm'));
+    if (at < 0) s.entries.push([blockOf(f), block]); else s.entries.splice(at, 0, [blockOf(f), block]);
+  }
+  let list = (block as JObject).get(segment);
+  if (!Array.isArray(list)) {
+    list = [];
+    // A new list goes in assembly order among the block's other segment lists.
+    const order = f === 'chat' ? CHAT_SEGMENTS : DESK_SEGMENTS;
+    const entries = (block as JObject).entries;
+    const at = entries.findIndex(([k]) => order.indexOf(k) > order.indexOf(segment));
+    if (at < 0) entries.push([segment, list]); else entries.splice(at, 0, [segment, list]);
+  }
+  (list as JValue[]).push(prompt);
+  return (list as JValue[]).length - 1;
+}
+
+/** Remove a configured prompt; an emptied segment list is removed too. */
+export function removeConfiguredPrompt(s: Scene, r: PromptRef) {
+  const f = familyOf(r.segment);
+  const block = f && s.get(blockOf(f));
+  if (!(block instanceof JObject)) return;
+  const list = block.get(r.segment);
+  if (!Array.isArray(list) || r.index >= list.length) return;
+  list.splice(r.index, 1);
+  if (!list.length) block.delete(r.segment);
+}
+
+/** The locale a template renders with: `active_language` when it has it, else `default`. */
+export function renderedLocale(spec: JObject | null): string | null {
+  const t = spec?.get('templates');
+  if (!(t instanceof JObject)) return null;
+  const a = spec!.get('active_language');
+  if (typeof a === 'string' && t.has(a)) return a;
+  return t.has('default') ? 'default' : null;
+}
+
+export function setEngine(spec: JObject, engine: 'fstring' | 'jinja2') { spec.set('engine', engine); }
+
+/** Remove a locale; the last one is kept (a template needs a text). */
+export function removeLocale(spec: JObject, locale: string) {
+  const t = spec.get('templates');
+  if (t instanceof JObject && t.entries.length > 1) t.delete(locale);
+}
+
+// ---- what a tool's _format_2_prompt returns ----
+
+/** `default` is "not overridden": no `format_2_prompt` field. */
+export const RETURNS_KINDS = ['default', 'str', 'prompt', 'none', 'raise', 'invalid'] as const;
+export type ReturnsKind = (typeof RETURNS_KINDS)[number];
+
+/** The `format_2_prompt` objects a tool had before its kind was changed, by kind: switching back
+ *  restores them (the raise message, the invalid value, a prompt's kind and attachments). */
+export type ReturnsStash = Map<string, JObject>;
+
+/** Switch what a tool's `_format_2_prompt` returns, writing the contract's shape (each kind has
+ *  exactly its own fields, which the loader requires). The template moves between `str`
+ *  (`source`) and `prompt` (`prompt.template`); `default` removes the field. */
+export function setReturnsKind(tool: JObject, kind: ReturnsKind, stash: ReturnsStash = new Map()) {
+  const cur = tool.get('format_2_prompt');
+  const curKind = returnsKind(tool);
+  if (kind === curKind) return;
+  const tpl = toolTemplate(tool);
+  if (cur instanceof JObject) stash.set(curKind, cur);
+  if (tpl) stash.set('template', tpl);
+  if (kind === 'default') { tool.delete('format_2_prompt'); return; }
+  const old = stash.get(kind);
+  const template = () => tpl ?? stash.get('template') ?? newTemplate();
+  let f: JObject;
+  switch (kind) {
+    case 'str': f = new JObject([['returns', 'str'], ['source', template()]]); break;
+    case 'prompt': {
+      const p = old?.get('prompt');
+      const prompt = p instanceof JObject ? p : newPrompt();
+      prompt.set('template', template());
+      f = new JObject([['returns', 'prompt'], ['prompt', prompt]]);
+      break;
+    }
+    case 'none': f = new JObject([['returns', 'none']]); break;
+    case 'raise': {
+      const e = old?.get('error');
+      f = new JObject([['returns', 'raise'], ['error', typeof e === 'string' ? e : `${String(tool.get('name') ?? 'tool')} failed`]]);
+      break;
+    }
+    case 'invalid': {
+      const v = old?.get('value');
+      f = new JObject([['returns', 'invalid'], ['value', v === undefined ? new RawNumber('42') : v]]);
+      break;
+    }
+  }
+  tool.set('format_2_prompt', f);
 }

@@ -1,31 +1,105 @@
 // The open scene and its live reports. Framework-free: the Preact app subscribes to changes.
 import type { Api } from '../api/api';
 import { errorText, isApiError } from '../api/api';
-import type { ApiError, Report, Rules, ValidateResponse } from '../api/types';
-import { JObject, stringifyJson } from './json';
-import { LatestOnly, type Schedule } from './live';
+import type { ApiError, LiveOptions, Report, Rules, ValidateResponse } from '../api/types';
+import { JObject, stringifyJson, type JValue } from './json';
+import { LiveClient, type TextOrigin } from './live';
 import { parseScene, type Scene } from './scene';
-
-const EMPTY_VALIDATE: ValidateResponse = { load_error: null, templates: [], tools: [] };
 
 export interface Reports { chat: Report; desk: Report; validate: ValidateResponse; text: string }
 
-/** Scene → text, re-serialising the (possibly huge) context only when it changed. */
+/**
+ * Scene → text. The text of a loaded file is kept where an edit did not change a top-level
+ * value (its formatting, and byte for byte what the core already has), and the context (most of
+ * a large scene) is re-serialised only when it changed.
+ */
 export class SceneWriter {
   private ctxRef: unknown = null;
   private ctxText = '';
   private ctxDirty = true;
+  /** The loaded text, its top-level value ranges, and each value as this writer would write it. */
+  private base: { text: string; keys: string[]; spans: Map<string, [number, number]>; written: Map<string, string> } | null = null;
+  /** Which base the last text was written from, and how much of the base text it starts with. */
+  private generation = 0;
+  origin: TextOrigin | undefined;
+  /** Each tool's text, kept until an edit may have changed that tool. */
+  private toolText = new WeakMap<JObject, string>();
   invalidateContext() { this.ctxDirty = true; }
+
+  /**
+   * Note an edit made inside `scope` (a validate-style path: `tools[3].format_2_prompt.source`,
+   * `chat_llm.system_msg_prompt[0]`); without one, anything may have changed. A keystroke in a
+   * tool's template then re-serialises that tool only, not every tool of a large scene.
+   */
+  invalidate(scope?: string, scene?: Scene) {
+    if (scope === undefined) { this.toolText = new WeakMap(); return; }
+    const m = /^tools\[(\d+)\]/.exec(scope);
+    if (m && scene) {
+      const t = scene.get('tools');
+      const tool = Array.isArray(t) ? t[Number(m[1])] : undefined;
+      if (tool instanceof JObject) this.toolText.delete(tool);
+      return;
+    }
+    if (scope.startsWith('tools')) this.toolText = new WeakMap();
+  }
+
+  /** Start from a loaded text (and its scene), whose formatting untouched parts keep. */
+  adopt(text: string, scene: Scene, spans: Map<string, [number, number]>) {
+    this.invalidateContext();
+    this.generation++;
+    this.origin = { base: this.generation, stable: text.length };
+    const keys = scene.keys();
+    if (keys.some((k) => !spans.has(k)) || new Set(keys).size !== keys.length) { this.base = null; return; }
+    const written = new Map<string, string>();
+    for (const [k, v] of scene.entries) if (k !== 'context') written.set(k, stringifyJson(v, 2, 1));
+    this.base = { text, keys, spans, written };
+    const ctx = scene.get('context');
+    if (ctx !== undefined) { this.ctxRef = ctx; this.ctxDirty = false; this.ctxText = ''; }
+  }
+
+  /** Forget the loaded text (the raw editor replaced it). */
+  detach() { this.base = null; this.generation++; this.invalidateContext(); }
+
   write(s: Scene): string {
-    const parts = s.entries.map(([k, v]) => {
-      let body: string;
-      if (k === 'context') {
-        if (this.ctxDirty || this.ctxRef !== v) { this.ctxText = stringifyJson(v, 2, 1); this.ctxRef = v; this.ctxDirty = false; }
-        body = this.ctxText;
-      } else body = stringifyJson(v, 2, 1);
-      return `  ${JSON.stringify(k)}: ${body}`;
-    });
+    const b = this.base;
+    if (b && s.entries.length === b.keys.length && s.entries.every(([k], i) => k === b.keys[i])) {
+      // Splice the changed values into the loaded text, in file order.
+      let out = '';
+      let at = 0;
+      let stable = -1;
+      for (const [k, v] of s.entries) {
+        const [start, end] = b.spans.get(k)!;
+        let body: string | null;
+        if (k === 'context') body = !this.ctxDirty && this.ctxRef === v ? null : this.context(v);
+        else { const w = this.value(k, v); body = w === b.written.get(k) ? null : w; }
+        if (body === null) continue;
+        if (stable < 0) stable = start;
+        out += b.text.slice(at, start) + body;
+        at = end;
+      }
+      this.origin = { base: this.generation, stable: stable < 0 ? b.text.length : stable };
+      return out + b.text.slice(at);
+    }
+    this.origin = undefined;
+    const parts = s.entries.map(([k, v]) => `  ${JSON.stringify(k)}: ${k === 'context' ? this.context(v) : this.value(k, v)}`);
     return `{\n${parts.join(',\n')}\n}\n`;
+  }
+
+  /** A top-level value as `stringifyJson(v, 2, 1)` writes it, tools from the cache. */
+  private value(k: string, v: JValue): string {
+    if (k !== 'tools' || !Array.isArray(v) || !v.length) return stringifyJson(v, 2, 1);
+    const items = v.map((t) => {
+      if (!(t instanceof JObject)) return stringifyJson(t, 2, 2);
+      let text = this.toolText.get(t);
+      if (text === undefined) { text = stringifyJson(t, 2, 2); this.toolText.set(t, text); }
+      return text;
+    });
+    return `[\n    ${items.join(',\n    ')}\n  ]`;
+  }
+
+  private context(v: JValue): string {
+    if (this.ctxDirty || this.ctxRef !== v || !this.ctxText) { this.ctxText = stringifyJson(v, 2, 1); this.ctxRef = v; this.ctxDirty = false; }
+    return this.ctxText;
   }
 }
 
@@ -44,18 +118,29 @@ export class Session {
   provider: 'openai' | 'anthropic' | null = null;
   /** Bumped on every change; the UI re-renders on it. */
   version = 0;
-  /** performance.now() of the last edit and of the paint that showed its render. */
-  perf = { editAt: 0, resultAt: 0, paints: 0, last: 0, renderMs: 0 };
+  /**
+   * performance.now() of the last edit and of the result that answered it; `renderMs` is the
+   * round trip of the last live edit and `coreMs` the core's share of it.
+   */
+  perf = { editAt: 0, resultAt: 0, paints: 0, last: 0, renderMs: 0, coreMs: 0 };
   private writer = new SceneWriter();
   private listeners = new Set<() => void>();
-  private live: LatestOnly<string, Reports>;
+  private live: LiveClient;
+  /** What the writer knows about `text` (see `TextOrigin`). */
+  private origin: TextOrigin | undefined;
 
-  constructor(public api: Api, schedule?: Schedule) {
-    this.live = new LatestOnly<string, Reports>(
-      (text) => this.renderAll(text),
-      (r) => { this.reports = r; this.renderError = null; this.perf.resultAt = performance.now(); this.changed(); },
+  constructor(public api: Api) {
+    this.live = new LiveClient(
+      api,
+      (r) => {
+        this.reports = { ...r.tree, text: r.text };
+        this.renderError = null;
+        this.perf.resultAt = performance.now();
+        this.perf.renderMs = r.roundTripMs;
+        this.perf.coreMs = r.coreMs;
+        this.changed();
+      },
       (e) => { this.renderError = isApiError(e) ? e : { code: 'internal', message: errorText(e) }; this.changed(); },
-      schedule,
     );
   }
 
@@ -64,28 +149,21 @@ export class Session {
   get dirty() { return this.text !== this.savedText; }
   get baseDir() { return this.path ? this.path.replace(/[\\/][^\\/]*$/, '') || '/' : null; }
 
-  async renderAll(text: string): Promise<Reports> {
-    const o = { tokens: this.tokens, baseDir: this.baseDir };
-    const t0 = performance.now();
-    const [chat, desk] = await Promise.all([
-      this.api.render(text, { ...o, llm: 'chat', provider: this.provider }),
-      this.api.render(text, { ...o, llm: 'desk' }),
-    ]);
-    this.perf.renderMs = performance.now() - t0;
-    // Template errors (the editors' underlines) follow one request later: they do not hold up
-    // the board. They are kept until the next validate answers, and dropped if stale.
-    const prev = this.reports?.validate ?? EMPTY_VALIDATE;
-    void this.api.validate(text).then((v) => {
-      if (this.reports && this.reports.text === text) { this.reports = { ...this.reports, validate: v }; this.changed(); }
-    }, () => { /* validate never fails for a bad scene; a transport error shows on the next render */ });
-    return { chat, desk, validate: prev, text };
+  /** How the live document renders. */
+  get liveOptions(): LiveOptions {
+    return { base_dir: this.baseDir, provider: this.provider, tokenizer: null, tokens: this.tokens };
   }
+
+  /** Resolves when the board shows the latest text (tests, the journey). */
+  settled() { return this.live.idle(); }
 
   /** Replace the open scene with loaded text (the text must parse). */
   async load(text: string, path: string | null, render = true) {
-    const scene = parseScene(text);
+    const spans = new Map<string, [number, number]>();
+    const scene = parseScene(text, spans);
     this.scene = scene;
-    this.writer.invalidateContext();
+    this.writer.invalidate();
+    this.writer.adopt(text, scene, spans);
     this.text = text;
     this.savedText = text;
     this.path = path;
@@ -94,7 +172,9 @@ export class Session {
     if (path) rememberRecent(path);
     if (path) { try { this.diskModified = (await this.api.stat(path)).modified_ms; } catch { this.diskModified = 0; } }
     this.changed();
-    if (render) await this.live.fire(text);
+    this.live.reset();
+    this.origin = this.writer.origin;
+    if (render) { this.live.push(text, this.liveOptions, this.origin); await this.live.idle(); }
   }
 
   async openDefault() {
@@ -134,25 +214,34 @@ export class Session {
     }
   }
 
-  /** Apply a structured edit; `context` says whether the context changed (re-serialised). */
-  edit(f: (s: Scene) => void, context = false) {
+  /**
+   * Apply a structured edit; `context` says whether the context changed (re-serialised), `scope`
+   * where the edit was made when it is known (see `SceneWriter.invalidate`).
+   */
+  edit(f: (s: Scene) => void, context = false, scope?: string) {
     f(this.scene);
     if (context) this.writer.invalidateContext();
-    this.setText(this.writer.write(this.scene), false);
+    this.writer.invalidate(scope, this.scene);
+    this.setText(this.writer.write(this.scene), false, this.writer.origin);
   }
 
   /** Set the whole text (the raw JSON editor); re-parses it into the tree. */
-  setText(text: string, reparse = true) {
+  setText(text: string, reparse = true, origin?: TextOrigin) {
     this.perf.editAt = performance.now();
     if (reparse) {
-      try { this.scene = parseScene(text); this.writer.invalidateContext(); } catch { /* the render reports the error */ }
+      try { this.scene = parseScene(text); this.writer.detach(); this.writer.invalidate(); } catch { /* the render reports the error */ }
     }
+    const wasDirty = this.dirty;
     this.text = text;
-    this.changed();
-    this.live.push(text);
+    this.origin = origin;
+    this.live.push(text, this.liveOptions, origin);
+    // The editor that made the edit already shows it; the rest of the window changes when the
+    // render answers. Re-rendering everything now would only delay that answer (one keystroke of
+    // work on the main thread), except for the unsaved marker, which must show at once.
+    if (reparse || wasDirty !== this.dirty) this.changed();
   }
 
-  rerender() { this.live.push(this.text); }
+  rerender() { this.live.push(this.text, this.liveOptions, this.origin); }
 
   /** Poll the file on disk; returns 'changed' when it was modified outside. */
   async pollDisk(): Promise<'same' | 'changed' | 'gone'> {

@@ -7,6 +7,7 @@ import type { Diagnostic, Metrics, Report } from '../api/types';
 import { Editor } from '../editor/Editor';
 import { JObject, RawNumber, parseJson, stringifyJson, type JValue } from '../lib/json';
 import type { Session } from '../lib/session';
+import { Breakable } from './common';
 
 const PAGE = 50;
 
@@ -71,13 +72,13 @@ function MetricsTable({ chat, desk }: { chat?: Metrics; desk?: Metrics }) {
         <tr><td>tools_total</td><td>{chat.tools_total}</td><td>{desk.tools_total}</td></tr>
         <tr><td>tools_rendered</td><td>{chat.tools_rendered}</td><td>{desk.tools_rendered}</td></tr>
         <tr><td>bytes</td><td>{chat.bytes}</td><td>{desk.bytes}</td></tr>
-        {[...seg].map((s) => <tr key={s}><td class="pos-name">positions.{s}</td><td>{chat.positions[s] ?? ''}</td><td>{desk.positions[s] ?? ''}</td></tr>)}
+        {[...seg].map((s) => <tr key={s}><td class="pos-name"><Breakable name={`positions.${s}`} /></td><td>{chat.positions[s] ?? ''}</td><td>{desk.positions[s] ?? ''}</td></tr>)}
       </tbody>
     </table>
   );
 }
 
-export function DiagnosticsList({ reports, onTool, onSegment }: { reports: { chat?: Report; desk?: Report }; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void }) {
+export function DiagnosticsList({ reports, onTool, onSegment, onPrompt }: { reports: { chat?: Report; desk?: Report }; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void; onPrompt?: (segment: string, index: number) => void }) {
   // The same diagnostic often appears in both families (validation is per class): show it once.
   const seen = new Map<string, { d: Diagnostic; families: string[] }>();
   for (const f of ['chat', 'desk'] as const) for (const d of reports[f]?.diagnostics ?? []) {
@@ -96,6 +97,7 @@ export function DiagnosticsList({ reports, onTool, onSegment }: { reports: { cha
           <div class="links">
             {d.tool && <button class="link" onClick={() => onTool(d.tool!)}>tool {d.tool}</button>}
             {d.segment && <button class="link" onClick={() => onSegment(families[0] as 'chat', d.segment!)}>segment {d.segment}{d.prompt !== undefined ? ` · prompt ${d.prompt}` : ''}</button>}
+            {d.segment && d.prompt !== undefined && !d.tool && onPrompt && <button class="link" onClick={() => onPrompt(d.segment!, d.prompt!)}>edit the prompt</button>}
           </div>
         </li>
       ))}
@@ -103,7 +105,7 @@ export function DiagnosticsList({ reports, onTool, onSegment }: { reports: { cha
   );
 }
 
-export function ContextPanel({ session, onTool, onSegment }: { session: Session; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void }) {
+export function ContextPanel({ session, onTool, onSegment, onPrompt }: { session: Session; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void; onPrompt?: (segment: string, index: number) => void }) {
   const [mode, setMode] = useState<'tree' | 'json'>('tree');
   const [jsonError, setJsonError] = useState<string | null>(null);
   const ctx = session.scene.get('context') ?? new JObject();
@@ -136,7 +138,7 @@ export function ContextPanel({ session, onTool, onSegment }: { session: Session;
         </>
       )}
       <h2>Diagnostics</h2>
-      <DiagnosticsList reports={{ chat: r?.chat, desk: r?.desk }} onTool={onTool} onSegment={onSegment} />
+      <DiagnosticsList reports={{ chat: r?.chat, desk: r?.desk }} onTool={onTool} onSegment={onSegment} onPrompt={onPrompt} />
       {logs.length > 0 && (
         <details class="shell-log">
           <summary>App log ({logs.length}{logs.some((l) => l.level === 'ERROR') ? ', with errors' : ''})</summary>

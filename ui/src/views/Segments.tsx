@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { Component } from 'preact';
 import type { Llm, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, sourceKey, sourceLabel } from '../lib/colors';
 import { ADAPTERS } from '../lib/scene';
@@ -28,7 +29,21 @@ export function Legend({ reports, palette }: { reports: (Report | null)[]; palet
   );
 }
 
-function SegmentCard({ seg, family, order, rules, palette, onSelectTool, selectedTool }: { seg: SegmentReport; family: Llm; order: number; rules: Rules | null; palette: Map<string, string>; onSelectTool: (n: string) => void; selectedTool: string | null }) {
+interface CardProps { seg: SegmentReport; family: Llm; order: number; rules: Rules | null; palette: Map<string, string>; onSelectTool: (n: string) => void; selectedTool: string | null }
+
+// A live patch keeps the objects of unchanged segments, so a card re-renders only when its own
+// segment (or the selection, palette or rules) changed. The click handler is left out of the
+// comparison: it only calls state setters, which never change. (A class rather than
+// preact/compat's memo: compat hooks into every element the app creates.)
+class SegmentCard extends Component<CardProps> {
+  shouldComponentUpdate(b: CardProps) {
+    const a = this.props;
+    return !(a.seg === b.seg && a.family === b.family && a.order === b.order && a.rules === b.rules && a.palette === b.palette && a.selectedTool === b.selectedTool);
+  }
+  render() { return SegmentCardView(this.props); }
+}
+
+function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, selectedTool }: CardProps) {
   const rule = seg.legal ? null : ruleOf(rules, seg.name);
   const isStream = seg.messages !== undefined;
   const hasSel = !!selectedTool && seg.pieces.some((p) => p.tool === selectedTool);

@@ -4,19 +4,19 @@ import { json } from '@codemirror/lang-json';
 const JSON_LANG = json();
 import type { Report, Rules, ValidateResponse } from '../api/types';
 import { Editor } from '../editor/Editor';
-import { templateLanguage, templateLinter, type TemplateErrorMark } from '../editor/template';
 import { JObject, parseJson, stringifyJson, type JValue } from '../lib/json';
-import { CHAT_SEGMENTS, DESK_SEGMENTS, engineOf, locales, position, returnsKind, setPosition, setTemplateText, templatePathOf, templateText, toolByName, tools, toolTemplate, type Scene } from '../lib/scene';
+import { CHAT_SEGMENTS, DESK_SEGMENTS, RETURNS_KINDS, position, returnsKind, setPosition, setReturnsKind, templatePathOf, toolByName, tools, toolTemplate, type ReturnsKind, type ReturnsStash, type Scene } from '../lib/scene';
 import type { Session } from '../lib/session';
 import { StatusChip, ruleOf } from './common';
+import { TemplateEditor } from './TemplateEditor';
 
 const RETURNS_TEXT: Record<string, string> = {
   str: 'a string: the template below rendered over {state, ctx}',
-  prompt: 'a prompt (passed through unchanged)',
+  prompt: 'a prompt, passed through unchanged (it renders with the context as variables, not {state, ctx})',
   none: 'None: skipped (empty)',
   raise: 'raises: skipped, an ERROR is logged',
   invalid: 'a value of another type: protocol error',
-  default: 'not overridden',
+  default: 'no format_2_prompt: the base method is kept (declaring a prompt_position without overriding it is a TypeError)',
 };
 
 interface Props { session: Session; selected: string | null; onSelect: (n: string) => void; palette: Map<string, string> }
@@ -25,20 +25,22 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
   const s = session.scene;
   const r = session.reports;
   const list = tools(s);
+  // Name → status, once per report (a list of hundreds of tools would otherwise search it per row).
+  const chatStatus = useMemo(() => new Map(r?.chat.tools.map((x) => [x.name, x.status])), [r?.chat.tools]);
+  const deskStatus = useMemo(() => new Map(r?.desk.tools.map((x) => [x.name, x.status])), [r?.desk.tools]);
   return (
     <div class="tools">
-      <h2>Tools <span class="muted">call order</span></h2>
+      <p class="muted pane-hint">In call order (the <code>tools</code> argument).</p>
       {!list.length && <div class="empty-seg">This scene has no tools.</div>}
       <ol class="tool-list">
         {list.map((t, i) => {
           const name = String(t.get('name') ?? `#${i}`);
-          const st = (rep: Report | undefined) => rep?.tools.find((x) => x.name === name)?.status;
           return (
             <li key={i} class={name === selected ? 'selected' : ''}>
               <button class="tool-row" onClick={() => onSelect(name)} data-testid={`tool-${name}`} aria-pressed={name === selected}>
                 <span class="swatch" style={{ background: palette.get(name) }} />
                 <span class="tool-name">{name}</span>
-                <span class="chips"><StatusChip family="chat" status={st(r?.chat)} /><StatusChip family="desk" status={st(r?.desk)} /></span>
+                <span class="chips"><StatusChip family="chat" status={chatStatus.get(name)} /><StatusChip family="desk" status={deskStatus.get(name)} /></span>
               </button>
             </li>
           );
@@ -69,23 +71,12 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
   const scene = session.scene;
   const tool = toolByName(scene, name)!;
   const pos = position(tool);
-  const kind = returnsKind(tool);
   const spec = toolTemplate(tool);
-  const locs = locales(spec);
-  const [locale, setLocale] = useState(locs[0] ?? 'default');
-  const engine = engineOf(spec);
-  const lang = useMemo(() => templateLanguage(engine), [engine]);
   const validity = session.reports?.validate.tools.find((t) => t.name === name);
   const tplPath = templatePathOf(scene, tool);
-  const problems: TemplateErrorMark[] = (session.reports?.validate.templates ?? [])
-    .filter((t) => t.error && tplPath && t.path === `${tplPath}.templates.${t.locale}` && t.locale === locale)
-    .map((t) => t.error!);
-  const renderDiags = [...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])].filter((d) => d.tool === name && d.code !== 'tool_invalid');
-  const problemsRef = useMemo(() => ({ current: problems }), []);
-  problemsRef.current = problems;
-  const lint = useMemo(() => templateLinter(() => problemsRef.current), []);
-  // Re-lint when validate answers for the text on screen (not on every keystroke).
-  const lintVersion = session.reports?.text === session.text ? session.reports.validate : null;
+  // The same diagnostic usually comes from both families: show it once.
+  const renderDiags = [...new Map([...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])]
+    .filter((d) => d.tool === name && d.code !== 'tool_invalid').map((d) => [`${d.level}|${d.code}|${d.message}`, d])).values()];
 
   const stateText = useMemo(() => { const v = tool.get('state'); return v === undefined ? 'null' : stringifyJson(v); }, [name, session.path]);
   const [stateError, setStateError] = useState<string | null>(null);
@@ -117,25 +108,9 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
         ))}
         {validity && !validity.valid && <div class="error-box" data-testid="tool-invalid"><b>{validity.exception ?? 'Error'}</b> at class definition: {validity.message}</div>}
       </fieldset>
-      <fieldset>
-        <legend>_format_2_prompt returns</legend>
-        <p><code>{kind}</code> — {RETURNS_TEXT[kind] ?? kind}</p>
-      </fieldset>
-      {spec && (
-        <fieldset>
-          <legend>template <span class="engine">{engine}</span></legend>
-          <div class="tabs locale-tabs" role="tablist">
-            {locs.map((l) => <button role="tab" key={l} aria-selected={l === locale} class={l === locale ? 'on' : ''} onClick={() => setLocale(l)}>{l}</button>)}
-            <button class="add" title="Add a locale" onClick={() => {
-              const l = prompt('Locale (e.g. zh, en)')?.trim();
-              if (l && !locs.includes(l)) { session.edit(() => setTemplateText(spec, l, templateText(spec, locale))); setLocale(l); }
-            }}>+</button>
-          </div>
-          <Editor key={locale} label={`${name} template (${locale})`} testId="template-editor" value={templateText(spec, locale)} language={lang} lint={lint} lintVersion={lintVersion}
-            onChange={(t) => session.edit(() => setTemplateText(spec, locale, t))} />
-          {problems.map((p, i) => <div class="error-line" key={i}>{p.kind}: {p.message}{p.line ? ` (line ${p.line}, column ${p.column})` : ''}</div>)}
-        </fieldset>
-      )}
+      <ReturnsEditor session={session} tool={tool} name={name} />
+      {spec && <TemplateEditor key={tplPath ?? ''} session={session} spec={spec} path={tplPath} label={`${name} template`} testId="template-editor"
+        legend={returnsKind(tool) === 'prompt' ? 'prompt template' : 'template'} />}
       {renderDiags.map((d, i) => <div class={`diag diag-${d.level}`} key={i}>{d.code}: {d.message}</div>)}
       <fieldset>
         <legend>state (JSON)</legend>
@@ -148,6 +123,57 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
         {stateError && <div class="error-line">Not applied: {stateError}</div>}
       </fieldset>
     </div>
+  );
+}
+
+// What each kind had before the tool was switched away from it, so switching back restores it
+// (kept per tool object: an edit keeps the object, a reopened file makes new ones).
+const stashes = new WeakMap<JObject, ReturnsStash>();
+function stashOf(tool: JObject): ReturnsStash {
+  let s = stashes.get(tool);
+  if (!s) { s = new Map(); stashes.set(tool, s); }
+  return s;
+}
+
+/** What `_format_2_prompt` returns: a select over the contract's kinds (plus "not overridden",
+ *  which removes `format_2_prompt`), and the raise message or the invalid value. */
+function ReturnsEditor({ session, tool, name }: { session: Session; tool: JObject; name: string }) {
+  const kind = returnsKind(tool) as ReturnsKind;
+  const stash = stashOf(tool);
+  const f = tool.get('format_2_prompt');
+  const field = (k: string) => (f instanceof JObject ? f.get(k) : undefined);
+  const err = field('error');
+  const valueText = useMemo(() => { const v = field('value'); return v === undefined ? '' : stringifyJson(v, 0); }, [kind, session.path]);
+  const [valueError, setValueError] = useState<string | null>(null);
+  const prompt = field('prompt');
+  const promptKind = prompt instanceof JObject ? prompt.get('kind') : undefined;
+  return (
+    <fieldset class="returns">
+      <legend>_format_2_prompt returns</legend>
+      <select value={kind} data-testid="returns-kind" aria-label={`What ${name}'s _format_2_prompt returns`}
+        onChange={(e) => { setValueError(null); session.edit(() => setReturnsKind(tool, (e.target as HTMLSelectElement).value as ReturnsKind, stash)); }}>
+        {RETURNS_KINDS.map((k) => <option key={k} value={k}>{k === 'default' ? 'not overridden' : k}</option>)}
+      </select>
+      <p class="muted returns-text">{RETURNS_TEXT[kind] ?? kind}{kind === 'prompt' && typeof promptKind === 'string' ? ` — a ${promptKind} prompt` : ''}</p>
+      {kind === 'raise' && (
+        <label class="field">error message
+          <input type="text" value={typeof err === 'string' ? err : ''} data-testid="returns-error" aria-label={`${name}: the error it raises`}
+            onInput={(e) => { const v = (e.target as HTMLInputElement).value; session.edit(() => (tool.get('format_2_prompt') as JObject).set('error', v)); }} />
+        </label>
+      )}
+      {kind === 'invalid' && (
+        <label class="field">returned value (JSON)
+          <input type="text" class="mono" defaultValue={valueText} key={valueText} data-testid="returns-value" aria-label={`${name}: the value it returns`}
+            onInput={(e) => {
+              let v: JValue;
+              try { v = parseJson((e.target as HTMLInputElement).value); } catch (x) { setValueError((x as Error).message); return; }
+              setValueError(null);
+              session.edit(() => (tool.get('format_2_prompt') as JObject).set('value', v));
+            }} />
+          {valueError && <span class="error-line">Not applied: {valueError}</span>}
+        </label>
+      )}
+    </fieldset>
   );
 }
 

@@ -19,9 +19,15 @@ export function ruleOf(rules: Rules | null, segment: string) {
 
 export function fmtBytes(n: number) { return n < 10000 ? `${n} B` : n < 1e6 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(2)} MiB`; }
 
-/** A snake_case name that may wrap after its underscores (`original_desk_<wbr>screenshot_<wbr>prompt`)
- * rather than mid-word in a narrow card; its text content is unchanged. */
+/** A dotted or snake_case name that may wrap after its dots and underscores
+ * (`positions.<wbr>original_<wbr>desk_<wbr>screenshot_<wbr>prompt`) rather than mid-word in a
+ * narrow card or table; its text content is unchanged. */
 export function Breakable({ name }: { name: string }) {
-  const parts = name.split('_');
-  return <>{parts.map((p, i) => (i < parts.length - 1 ? <>{p}_<wbr /></> : p))}</>;
+  const parts = breakParts(name);
+  return <>{parts.map((p, i) => (i < parts.length - 1 ? <>{p}<wbr /></> : p))}</>;
+}
+
+/** `a.b_c` → `['a.', 'b_', 'c']`: the pieces between which a line may break. */
+export function breakParts(name: string): string[] {
+  return name.split(/(?<=[._])/);
 }

@@ -57,7 +57,12 @@ pub fn run(port: u16, ui: Option<PathBuf>) -> ExitCode {
     }
     drop(stdout);
     tracing::info!(port, ui = ?ui.as_deref().map(Path::display), "serving");
-    let server_state = State { port, token, ui };
+    let server_state = State {
+        port,
+        token,
+        ui,
+        live: api::Live::new(),
+    };
     for request in server.incoming_requests() {
         server_state.handle(request);
     }
@@ -68,6 +73,8 @@ struct State {
     port: u16,
     token: String,
     ui: Option<PathBuf>,
+    /// The pages' live documents (`live_open`, `live_edit`).
+    live: api::Live,
 }
 
 /// What a request turns into before it is written: status, content type and body.
@@ -102,6 +109,7 @@ fn status_of(code: ErrorCode) -> u16 {
         ErrorCode::MethodNotAllowed => 405,
         ErrorCode::TooLarge => 413,
         ErrorCode::Internal => 500,
+        ErrorCode::StaleDocument => 409,
         ErrorCode::LoadError
         | ErrorCode::IoError
         | ErrorCode::TemplateError
@@ -184,8 +192,8 @@ impl State {
         };
         // The core does not panic on any input it is tested with; should it ever, the server
         // answers 500 and goes on serving instead of taking the UI down with it.
-        let result =
-            std::panic::catch_unwind(|| api::dispatch(operation, &body)).unwrap_or_else(|_| {
+        let result = std::panic::catch_unwind(|| api::dispatch(&self.live, operation, &body))
+            .unwrap_or_else(|_| {
                 Err(ApiError::new(
                     ErrorCode::Internal,
                     format!("the operation {operation:?} panicked; see the log"),

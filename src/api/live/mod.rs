@@ -1,0 +1,257 @@
+//! Live documents: the open scene kept in the core between keystrokes (docs/api.md, "Live").
+//!
+//! `render` takes the whole scene text and returns whole reports: simple, but on a large scene
+//! each keystroke would ship megabytes both ways. A live document keeps the text and the last
+//! reports on the core's side; the page sends each edit as a text splice and gets back a
+//! [`PatchOp`] list that turns its copy of `{chat, desk, validate}` into the new one.
+//!
+//! Both sides count revisions: an edit names the revision it applies to, and a mismatch (the
+//! core restarted, the document was evicted) is a `stale_document` error after which the page
+//! opens the document again with its whole text.
+
+mod diff;
+mod splice;
+mod typed;
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+pub use diff::{apply, diff, PatchOp, PathStep};
+use typed::Shown;
+pub use typed::REPORT_FIELDS;
+
+use super::render::{options_of, Provider, Tokenizer};
+use super::{ApiError, ErrorCode};
+use crate::inject;
+use crate::scene;
+use crate::segments::Family;
+
+/// How a live document renders (the options of `render`, for both families at once).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LiveOptions {
+    /// The folder relative image paths resolve against (the scene file's folder).
+    #[serde(default)]
+    pub base_dir: Option<String>,
+    /// The chat report also carries this provider's request body.
+    #[serde(default)]
+    pub provider: Option<Provider>,
+    #[serde(default)]
+    pub tokenizer: Option<Tokenizer>,
+    /// Count tokens with the default tokenizer when `tokenizer` is not set.
+    #[serde(default)]
+    pub tokens: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LiveOpenRequest {
+    pub text: String,
+    #[serde(default)]
+    pub options: LiveOptions,
+}
+
+/// Replace `delete` UTF-16 code units at `start` (UTF-16 code units, as JavaScript counts) with
+/// `insert`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct TextEdit {
+    pub start: u32,
+    pub delete: u32,
+    pub insert: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LiveEditRequest {
+    pub doc: u32,
+    /// The revision the edit applies to (the last one the page received).
+    pub revision: u32,
+    #[serde(default)]
+    pub edit: Option<TextEdit>,
+    /// New options, when they changed.
+    #[serde(default)]
+    pub options: Option<LiveOptions>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LiveCloseRequest {
+    pub doc: u32,
+}
+
+/// The answer to an open or an edit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LiveUpdate {
+    pub doc: u32,
+    pub revision: u32,
+    /// Set when the text does not load; the patch is then empty and the page keeps showing the
+    /// last reports that rendered.
+    pub load_error: Option<ApiError>,
+    /// Turns the page's `{chat, desk, validate}` into the new one (the first one sets `[]`).
+    pub patch: Vec<PatchOp>,
+    /// Time spent in the core, for the performance panel.
+    pub core_ms: f64,
+}
+
+/// A document: its text and the tree the page holds.
+struct Doc {
+    id: u32,
+    revision: u32,
+    text: splice::Text,
+    options: LiveOptions,
+    /// What the page holds (`None` until the text first loads).
+    shown: Option<Shown>,
+    /// The last parsed context and where its text is, moved along with every edit.
+    context: Option<scene::ContextText>,
+}
+
+/// The live documents of one process (the Tauri app's state, or `serve`'s). At most
+/// [`Live::MAX_DOCS`] are kept: a page that reloads opens a new one and never closes the old.
+#[derive(Default)]
+pub struct Live {
+    docs: Mutex<Docs>,
+}
+
+#[derive(Default)]
+struct Docs {
+    next: u32,
+    /// By id, oldest first. The id sits outside the lock: finding a document must not wait for
+    /// another one's render.
+    list: VecDeque<(u32, Arc<Mutex<Doc>>)>,
+}
+
+impl Live {
+    pub const MAX_DOCS: usize = 8;
+
+    pub fn new() -> Live {
+        Live::default()
+    }
+
+    /// Opens a document on a text (which may fail to load: the error is in the update).
+    pub fn open(&self, req: LiveOpenRequest) -> Result<LiveUpdate, ApiError> {
+        let started = Instant::now();
+        let mut doc = Doc {
+            id: 0,
+            revision: 0,
+            text: splice::Text::new(req.text),
+            options: req.options,
+            shown: None,
+            context: None,
+        };
+        let mut update = doc.refresh(started)?;
+        let mut docs = self.docs.lock().unwrap_or_else(PoisonError::into_inner);
+        docs.next = docs.next.wrapping_add(1).max(1);
+        doc.id = docs.next;
+        update.doc = doc.id;
+        docs.list.push_back((doc.id, Arc::new(Mutex::new(doc))));
+        while docs.list.len() > Self::MAX_DOCS {
+            docs.list.pop_front();
+        }
+        Ok(update)
+    }
+
+    /// Applies an edit to a document and returns what changed.
+    pub fn edit(&self, req: LiveEditRequest) -> Result<LiveUpdate, ApiError> {
+        let started = Instant::now();
+        let doc = self.find(req.doc)?;
+        let mut doc = doc.lock().unwrap_or_else(PoisonError::into_inner);
+        if doc.revision != req.revision {
+            return Err(stale(format!(
+                "document {} is at revision {}, the edit was made on revision {}",
+                req.doc, doc.revision, req.revision
+            )));
+        }
+        if let Some(edit) = &req.edit {
+            let replaced = doc.text.apply(edit)?;
+            doc.context = doc.context.take().and_then(|mut c| {
+                // Still valid when the edit is wholly before the context (shift it) or after.
+                if replaced.end <= c.span.start {
+                    let shift = |at: usize| at - replaced.len() + edit.insert.len();
+                    c.span = shift(c.span.start)..shift(c.span.end);
+                    Some(c)
+                } else {
+                    (replaced.start >= c.span.end).then_some(c)
+                }
+            });
+        }
+        if let Some(options) = req.options {
+            doc.options = options;
+        }
+        doc.refresh(started)
+    }
+
+    /// Forgets a document (closing an unknown one is not an error).
+    pub fn close(&self, req: &LiveCloseRequest) {
+        let mut docs = self.docs.lock().unwrap_or_else(PoisonError::into_inner);
+        docs.list.retain(|(id, _)| *id != req.doc);
+    }
+
+    fn find(&self, id: u32) -> Result<Arc<Mutex<Doc>>, ApiError> {
+        let docs = self.docs.lock().unwrap_or_else(PoisonError::into_inner);
+        docs.list
+            .iter()
+            .find(|(doc, _)| *doc == id)
+            .map(|(_, doc)| Arc::clone(doc))
+            .ok_or_else(|| stale(format!("no live document {id} (it was closed or evicted)")))
+    }
+}
+
+fn stale(message: String) -> ApiError {
+    ApiError::new(ErrorCode::StaleDocument, message)
+}
+
+impl Doc {
+    /// Renders the text, diffs against what the page has, and moves to the next revision.
+    fn refresh(&mut self, started: Instant) -> Result<LiveUpdate, ApiError> {
+        self.revision = self.revision.wrapping_add(1);
+        let span = tracing::info_span!("live", doc = self.id, revision = self.revision);
+        let _entered = span.enter();
+        let (load_error, patch) = match scene::load_reusing(&self.text.text, self.context.as_ref())
+        {
+            Err(e) => (Some(ApiError::from(e)), Vec::new()),
+            Ok((scene, context)) => {
+                self.context = context;
+                let next = self.render(&scene);
+                let patch = match &self.shown {
+                    None => vec![PatchOp::Set {
+                        path: Vec::new(),
+                        value: next.to_value()?,
+                    }],
+                    Some(prev) => next.diff(prev)?,
+                };
+                // The old reports can hold every message of a large scene: freeing them is
+                // left to another thread rather than delaying the answer.
+                if let Some(old) = self.shown.replace(next) {
+                    std::thread::spawn(move || drop(old));
+                }
+                (None, patch)
+            }
+        };
+        let core_ms = started.elapsed().as_secs_f64() * 1000.0;
+        tracing::debug!(ops = patch.len(), core_ms, "live update");
+        Ok(LiveUpdate {
+            doc: self.id,
+            revision: self.revision,
+            load_error,
+            patch,
+            core_ms,
+        })
+    }
+
+    /// `{chat, desk, validate}` for the scene: what the page shows.
+    fn render(&self, scene: &scene::Scene) -> Shown {
+        let o = &self.options;
+        let chat = options_of(o.base_dir.as_deref(), o.provider, o.tokenizer, o.tokens);
+        let desk = options_of(o.base_dir.as_deref(), None, o.tokenizer, o.tokens);
+        Shown {
+            chat: inject::render_with(scene, Family::Chat, &chat),
+            desk: inject::render_with(scene, Family::Desk, &desk),
+            validate: super::validate::validate_scene(scene),
+        }
+    }
+}

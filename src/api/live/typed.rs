@@ -1,0 +1,172 @@
+//! The diff of two renders of the same document, on the core's own types.
+//!
+//! Converting two whole reports to JSON trees to compare them costs more than rendering them (the
+//! chat report of a large scene holds every message). The reports are compared as they are, field
+//! by field and element by element, and only what differs is converted and walked by the generic
+//! [`diff`](super::diff) to find the smallest ops.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::diff::{walk, PatchOp, PathStep};
+use crate::api::error::u32_of;
+use crate::api::{ApiError, ErrorCode, ValidateResponse};
+use crate::inject::Report;
+
+/// What the page holds: the reports and the editor's template checks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    pub chat: Report,
+    pub desk: Report,
+    pub validate: ValidateResponse,
+}
+
+/// The fields of [`Report`] this diff knows; a test fails when the report gains one.
+pub const REPORT_FIELDS: [&str; 8] = [
+    "llm",
+    "tokenizer",
+    "messages",
+    "request",
+    "segments",
+    "tools",
+    "diagnostics",
+    "metrics",
+];
+
+impl Shown {
+    /// The whole tree, `{chat, desk, validate}`, for a first open.
+    pub fn to_value(&self) -> Result<Value, ApiError> {
+        let mut m = serde_json::Map::new();
+        m.insert("chat".into(), value(&self.chat)?);
+        m.insert("desk".into(), value(&self.desk)?);
+        m.insert("validate".into(), value(&self.validate)?);
+        Ok(Value::Object(m))
+    }
+
+    /// The ops that turn `prev`'s tree into `self`'s.
+    pub fn diff(&self, prev: &Shown) -> Result<Vec<PatchOp>, ApiError> {
+        let mut d = Diff {
+            path: Vec::new(),
+            ops: Vec::new(),
+        };
+        d.at("chat", |d| d.report(&prev.chat, &self.chat))?;
+        d.at("desk", |d| d.report(&prev.desk, &self.desk))?;
+        d.at("validate", |d| {
+            let (a, b) = (&prev.validate, &self.validate);
+            d.at("load_error", |d| {
+                d.option(&a.load_error, &b.load_error, true)
+            })?;
+            d.at("templates", |d| d.list(&a.templates, &b.templates))?;
+            d.at("tools", |d| d.list(&a.tools, &b.tools))
+        })?;
+        Ok(d.ops)
+    }
+}
+
+fn value<T: Serialize + ?Sized>(v: &T) -> Result<Value, ApiError> {
+    serde_json::to_value(v)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("serialising: {e}")))
+}
+
+struct Diff {
+    path: Vec<PathStep>,
+    ops: Vec<PatchOp>,
+}
+
+type Step = Result<(), ApiError>;
+
+impl Diff {
+    fn at(&mut self, key: &str, f: impl FnOnce(&mut Diff) -> Step) -> Step {
+        self.path.push(PathStep::Key(key.to_owned()));
+        let r = f(self);
+        self.path.pop();
+        r
+    }
+
+    fn report(&mut self, a: &Report, b: &Report) -> Step {
+        self.at("llm", |d| d.field(&a.llm, &b.llm))?;
+        self.at("tokenizer", |d| d.option(&a.tokenizer, &b.tokenizer, false))?;
+        self.at("messages", |d| match (&a.messages, &b.messages) {
+            (Some(x), Some(y)) => d.list(x, y),
+            (x, y) => d.option(x, y, false),
+        })?;
+        self.at("request", |d| match (&a.request, &b.request) {
+            (Some(x), Some(y)) => {
+                walk(x, y, &mut d.path, &mut d.ops);
+                Ok(())
+            }
+            (x, y) => d.option(x, y, false),
+        })?;
+        self.at("segments", |d| d.list(&a.segments, &b.segments))?;
+        self.at("tools", |d| d.list(&a.tools, &b.tools))?;
+        self.at("diagnostics", |d| d.list(&a.diagnostics, &b.diagnostics))?;
+        self.at("metrics", |d| d.field(&a.metrics, &b.metrics))
+    }
+
+    /// A field serialised only when present (`skip_serializing_if`), or as `null` when `nulls`.
+    fn option<T: PartialEq + Serialize>(
+        &mut self,
+        a: &Option<T>,
+        b: &Option<T>,
+        nulls: bool,
+    ) -> Step {
+        match (a, b) {
+            (Some(x), Some(y)) => self.field(x, y),
+            (None, None) => Ok(()),
+            (Some(_), None) if !nulls => {
+                self.ops.push(PatchOp::Remove {
+                    path: self.path.clone(),
+                });
+                Ok(())
+            }
+            _ => {
+                let value = value(b)?;
+                self.ops.push(PatchOp::Set {
+                    path: self.path.clone(),
+                    value,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// A value compared as it is; converted and walked only when it differs.
+    fn field<T: PartialEq + Serialize + ?Sized>(&mut self, a: &T, b: &T) -> Step {
+        if a != b {
+            walk(&value(a)?, &value(b)?, &mut self.path, &mut self.ops);
+        }
+        Ok(())
+    }
+
+    /// A list: the common head and tail are skipped; a middle of the same length is compared
+    /// element by element, otherwise it is spliced.
+    fn list<T: PartialEq + Serialize>(&mut self, a: &[T], b: &[T]) -> Step {
+        let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let tail = a[head..]
+            .iter()
+            .rev()
+            .zip(b[head..].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        let (am, bm) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+        if am.len() == bm.len() {
+            for (i, (x, y)) in am.iter().zip(bm).enumerate() {
+                if x != y {
+                    self.path.push(PathStep::Index(u32_of(head + i)));
+                    let r = self.field(x, y);
+                    self.path.pop();
+                    r?;
+                }
+            }
+        } else {
+            let items = bm.iter().map(value).collect::<Result<_, _>>()?;
+            self.ops.push(PatchOp::Splice {
+                path: self.path.clone(),
+                start: u32_of(head),
+                delete: u32_of(am.len()),
+                items,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,297 @@
+//! Live documents (`api::Live`): after any sequence of edits, the tree the page builds from the
+//! patches equals the tree a fresh open of the same text gives — including edits that break the
+//! scene, edits inside the reused context, option changes, and non-ASCII text.
+
+use prompt_inspector::api::{
+    self, ErrorCode, Live, LiveEditRequest, LiveOpenRequest, LiveOptions, LiveUpdate, Provider,
+    TextEdit,
+};
+use serde_json::Value;
+
+/// A small deterministic generator (xorshift), so a failure names a seed that reproduces it.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn tree_of(update: &LiveUpdate) -> Value {
+    let mut tree = Value::Null;
+    api::apply_patch(&mut tree, &update.patch).unwrap_or_else(|e| panic!("{e}"));
+    tree
+}
+
+/// A fresh document's tree and load error for `text`.
+fn fresh(text: &str, options: &LiveOptions) -> (Value, Option<ErrorCode>) {
+    let u = Live::new()
+        .open(LiveOpenRequest {
+            text: text.to_owned(),
+            options: options.clone(),
+        })
+        .unwrap_or_else(|e| panic!("open: {e}"));
+    (tree_of(&u), u.load_error.map(|e| e.code))
+}
+
+/// A random edit of `text`: mostly inside string literals (keeps the JSON, changes templates,
+/// context messages and names), sometimes anywhere (breaks it).
+fn random_edit(rng: &mut Rng, text: &str) -> TextEdit {
+    let chars: Vec<char> = text.chars().collect();
+    let quotes: Vec<usize> = chars
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c == '"')
+        .map(|(i, _)| i)
+        .collect();
+    let at = if rng.below(4) > 0 && !quotes.is_empty() {
+        // After an opening quote (quotes pair up: the fixtures escape none inside strings).
+        quotes[rng.below(quotes.len().div_ceil(2)) * 2] + 1
+    } else {
+        rng.below(chars.len() + 1)
+    };
+    let at = at.min(chars.len());
+    let delete = if rng.below(3) == 0 {
+        rng.below(4).min(chars.len() - at)
+    } else {
+        0
+    };
+    let insert = [
+        "x", "{", "}", "中文", "😀", "{x}", "{{ y }}", " ", "\\n", "\"", "é",
+    ][rng.below(11)];
+    let units = |cs: &[char]| cs.iter().map(|c| c.len_utf16()).sum::<usize>() as u32;
+    TextEdit {
+        start: units(&chars[..at]),
+        delete: units(&chars[at..at + delete]),
+        insert: insert.to_owned(),
+    }
+}
+
+fn apply_utf16(text: &str, e: &TextEdit) -> String {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let (s, d) = (e.start as usize, e.delete as usize);
+    let mut out: Vec<u16> = units[..s].to_vec();
+    out.extend(e.insert.encode_utf16());
+    out.extend(&units[s + d..]);
+    String::from_utf16(&out).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn scenes() -> Vec<(String, String)> {
+    let mut out = vec![(
+        "default".to_owned(),
+        prompt_inspector::scene::DEFAULT_SCENE.to_owned(),
+    )];
+    for entry in std::fs::read_dir("fixtures/scenes").unwrap_or_else(|e| panic!("{e}")) {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        if path.to_string_lossy().ends_with(".scene.json") {
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+            out.push((path.display().to_string(), text));
+        }
+    }
+    out
+}
+
+#[test]
+fn patched_trees_equal_fresh_renders_after_random_edits() {
+    let options = [
+        LiveOptions::default(),
+        LiveOptions {
+            provider: Some(Provider::Anthropic),
+            tokens: true,
+            ..LiveOptions::default()
+        },
+    ];
+    let (mut compared, mut patched, mut broken) = (0, 0, 0);
+    for (name, original) in scenes() {
+        for seed in 1..=3u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ name.len() as u64);
+            let live = Live::new();
+            let mut opts = options[0].clone();
+            let first = live
+                .open(LiveOpenRequest {
+                    text: original.clone(),
+                    options: opts.clone(),
+                })
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let (doc, mut revision) = (first.doc, first.revision);
+            let mut tree = tree_of(&first);
+            let mut text = original.clone();
+            let mut loaded = first.load_error.is_none();
+            for step in 0..50 {
+                let edit = random_edit(&mut rng, &text);
+                let new_options = (step % 13 == 12).then(|| {
+                    opts = options[(step / 13) % 2].clone();
+                    opts.clone()
+                });
+                text = apply_utf16(&text, &edit);
+                let u = live
+                    .edit(LiveEditRequest {
+                        doc,
+                        revision,
+                        edit: Some(edit.clone()),
+                        options: new_options,
+                    })
+                    .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: {e}"));
+                revision = u.revision;
+                if !loaded {
+                    // Until the text first loads, the page has no tree: the first good one sets it.
+                    tree = Value::Null;
+                }
+                api::apply_patch(&mut tree, &u.patch)
+                    .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: {e}"));
+                let (expected, error) = fresh(&text, &opts);
+                assert_eq!(
+                    u.load_error.map(|e| e.code),
+                    error,
+                    "{name} seed {seed} step {step}"
+                );
+                if error.is_none() {
+                    loaded = true;
+                    compared += 1;
+                    patched += usize::from(!u.patch.is_empty());
+                    assert!(
+                        tree == expected,
+                        "{name} seed {seed} step {step}: the patched tree differs after {edit:?}"
+                    );
+                } else if error == Some(ErrorCode::LoadError) && rng.below(3) > 0 {
+                    broken += 1;
+                    // Put the original back now and then, so later edits work on a loading scene.
+                    let back = TextEdit {
+                        start: 0,
+                        delete: text.encode_utf16().count() as u32,
+                        insert: original.clone(),
+                    };
+                    text.clone_from(&original);
+                    let u = live
+                        .edit(LiveEditRequest {
+                            doc,
+                            revision,
+                            edit: Some(back),
+                            options: None,
+                        })
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                    revision = u.revision;
+                    api::apply_patch(&mut tree, &u.patch).unwrap_or_else(|e| panic!("{e}"));
+                    assert!(tree == fresh(&text, &opts).0, "{name} restored");
+                }
+            }
+        }
+    }
+    // The edits must exercise both paths: many renders that changed the board, and breakage.
+    eprintln!("{compared} trees compared, {patched} with changes, {broken} broken and restored");
+    assert!(
+        compared > 400 && patched > 350 && broken > 300,
+        "{compared} {patched} {broken}"
+    );
+}
+
+#[test]
+fn an_edit_inside_the_context_is_seen() {
+    let text = prompt_inspector::scene::DEFAULT_SCENE;
+    let live = Live::new();
+    let u = live
+        .open(LiveOpenRequest {
+            text: text.to_owned(),
+            options: LiveOptions::default(),
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut tree = tree_of(&u);
+    // The first string value inside the context.
+    let ctx = text
+        .find("\"context\"")
+        .unwrap_or_else(|| panic!("no context"));
+    let colon = ctx
+        + text[ctx..]
+            .find(": \"")
+            .unwrap_or_else(|| panic!("no string"))
+        + 3;
+    let start = text[..colon].encode_utf16().count() as u32;
+    let u = live
+        .edit(LiveEditRequest {
+            doc: u.doc,
+            revision: u.revision,
+            edit: Some(TextEdit {
+                start,
+                delete: 0,
+                insert: "EDITED ".into(),
+            }),
+            options: None,
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !u.patch.is_empty(),
+        "a context edit must change the reports"
+    );
+    api::apply_patch(&mut tree, &u.patch).unwrap_or_else(|e| panic!("{e}"));
+    let edited = format!("{}EDITED {}", &text[..colon], &text[colon..]);
+    assert!(tree == fresh(&edited, &LiveOptions::default()).0);
+    assert!(serde_json::to_string(&tree)
+        .unwrap_or_default()
+        .contains("EDITED "));
+}
+
+#[test]
+fn stale_revisions_and_unknown_documents_are_refused() {
+    let live = Live::new();
+    let u = live
+        .open(LiveOpenRequest {
+            text: prompt_inspector::scene::DEFAULT_SCENE.to_owned(),
+            options: LiveOptions::default(),
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let edit = |doc, revision, start| LiveEditRequest {
+        doc,
+        revision,
+        edit: Some(TextEdit {
+            start,
+            delete: 0,
+            insert: " ".into(),
+        }),
+        options: None,
+    };
+    let stale = live.edit(edit(u.doc, u.revision + 1, 0)).err();
+    assert_eq!(stale.map(|e| e.code), Some(ErrorCode::StaleDocument));
+    let gone = live.edit(edit(u.doc + 100, u.revision, 0)).err();
+    assert_eq!(gone.map(|e| e.code), Some(ErrorCode::StaleDocument));
+    let past_end = live.edit(edit(u.doc, u.revision, 10_000_000)).err();
+    assert_eq!(past_end.map(|e| e.code), Some(ErrorCode::StaleDocument));
+    // Whitespace after the root object changes nothing the page sees.
+    let end = prompt_inspector::scene::DEFAULT_SCENE
+        .encode_utf16()
+        .count() as u32;
+    let ok = live
+        .edit(edit(u.doc, u.revision, end))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(ok.patch.is_empty());
+    assert_eq!(ok.revision, u.revision + 1);
+    live.close(&api::LiveCloseRequest { doc: u.doc });
+    assert!(live.edit(edit(u.doc, ok.revision, 0)).is_err());
+}
+
+#[test]
+fn the_diff_knows_every_report_field() {
+    let scene = prompt_inspector::scene::default_scene();
+    for family in [
+        prompt_inspector::segments::Family::Chat,
+        prompt_inspector::segments::Family::Desk,
+    ] {
+        let options = prompt_inspector::inject::Options {
+            chat_provider: Some(prompt_inspector::provider::ChatProvider::Openai),
+            ..Default::default()
+        };
+        let report = prompt_inspector::inject::render_with(&scene, family, &options);
+        let value = serde_json::to_value(&report).unwrap_or_default();
+        for key in value.as_object().map(|m| m.keys()).into_iter().flatten() {
+            assert!(
+                api::REPORT_FIELDS.contains(&key.as_str()),
+                "Report field {key:?} is not diffed by src/api/live/typed.rs"
+            );
+        }
+    }
+}
