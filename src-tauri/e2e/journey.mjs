@@ -5,19 +5,23 @@
 // open the default scene → edit a tool template → the segment updates → pick a forbidden position
 // → its rule and reason show → save → reopen → the close guard: a window manager's close request
 // with unsaved edits shows the "Unsaved changes" dialog and keeps the window (Escape, Cancel), Discard
-// ends the app → a second launch closes at once without edits. The window title (file name, "●"
-// when unsaved) is checked as document.title and on the X window. Screenshots go to ./screenshots/.
+// ends the app → a second launch closes at once without edits → a third launch opens the large
+// generated scene and measures keystroke-to-paint in the real window (a PERF line; the figures never
+// fail the run, a board that never updates does). The window title (file name, "●" when unsaved) is
+// checked as document.title and on the X window. Screenshots go to ./screenshots/.
 //
 // The file dialogs cannot be driven through WebDriver (they are GTK windows), so the app runs with
 // PROMPT_INSPECTOR_E2E_DIALOG_PATH: its open/save dialogs then answer with that path (commands.rs).
+// tauri-driver passes no environment of a session's own to the app, so the third launch runs the
+// app through a small wrapper script that sets that variable to the large scene.
 // Xvfb runs no window manager: xwin.py (Debian's python3-xlib) does what one does, reading window
 // titles and sending WM_DELETE_WINDOW, and types into the close guard's GTK dialog through XTEST.
 // Every process this script starts is stopped by its PID at the end, pass or fail.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remote } from 'webdriverio';
 
@@ -27,6 +31,8 @@ const shots = join(here, 'screenshots');
 mkdirSync(shots, { recursive: true });
 
 const app = process.env.PI_APP ?? join(repo, 'target/debug/prompt-inspector-app');
+// The large generated scene of the keystroke-to-paint step (the browser journey's, ui/e2e/journey.mjs).
+const big = process.env.BIG_SCENE ?? '/tmp/big.scene.json';
 const nativeDriver = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebKitWebDriver';
 // Debian's python (python3-xlib is installed for it), not whatever python3 comes first on PATH.
 const python = process.env.PI_PYTHON ?? '/usr/bin/python3';
@@ -150,10 +156,10 @@ try {
       'tauri:options': { application: app },
     },
   };
-  const openSession = async () => {
+  const openSession = async (application = app) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await remote(options);
+        return await remote({ ...options, capabilities: { ...options.capabilities, 'tauri:options': { application } } });
       } catch (e) {
         if (attempt >= 30 || driver.exitCode !== null) throw new Error(`no WebDriver session: ${e.message}\n${driver.log()}`);
         await sleep(500);
@@ -318,6 +324,66 @@ try {
   xDo('close', second.id);
   await pollFor('the app to exit', () => !running(second.pid));
   check(logCount('close requested: no unsaved changes, closing') === 1 && logCount(ASKED) === asked, 'without unsaved edits a close request ends the app at once, without the dialog');
+  await browser.deleteSession().catch(() => {});
+  browser = null;
+
+  // 9. Keystroke-to-paint on the large generated scene, in the real window (the browser journey's
+  // step 8 against the app): a third launch whose Open dialog answers with the large scene.
+  if (!existsSync(big)) writeFileSync(big, execFileSync('cargo', ['run', '-q', '--release', '--example', 'gen_scene'], { cwd: repo, maxBuffer: 1 << 28 }));
+  const wrapper = join(tmp, 'app-with-big-scene');
+  const sh = (v) => `'${v.replaceAll("'", `'\\''`)}'`;
+  writeFileSync(wrapper, `#!/bin/sh\nPROMPT_INSPECTOR_E2E_DIALOG_PATH=${sh(big)} exec ${sh(app)} "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  browser = await openSession(wrapper);
+  const third = await pollFor('the third launch\'s window', () => appWindow((t) => / — Prompt Inspector$/.test(t) && !t.startsWith('●')));
+  step(`third launch: X window 0x${third.id.toString(16)} of pid ${third.pid}`);
+  await waitFor('the default scene', async () => (await html('seg-chat-system_msg_prompt')).includes('工作笔记'), 30000);
+  // How often this web view runs requestAnimationFrame (the paint probe waits for a frame).
+  const raf = await browser.executeAsync((done) => {
+    const t = [];
+    const tick = (now) => { t.push(now); if (t.length < 61) requestAnimationFrame(tick); else done(t.slice(1).map((x, i) => x - t[i]).sort((a, b) => a - b)); };
+    requestAnimationFrame(tick);
+  });
+  await (await $t('open')).click();
+  await waitFor(`${basename(big)} opened and rendered`, async () => (await html('file-name')).includes(basename(big)) && browser.execute(() => !!(window.__pi.reports && window.__pi.path)), 60000);
+  const tool = await browser.$('.tool-row');
+  const firstTool = await tool.getAttribute('data-testid');
+  await tool.click();
+  const bed = await browser.$('[data-testid="template-editor"] .cm-content');
+  await bed.waitForDisplayed({ timeout: 10000 });
+  await bed.click();
+  await browser.keys(['Control', 'End']);
+  // The board is idle (the open's render has painted) before the first keystroke.
+  await sleep(300);
+  const perf = () => browser.execute(() => { const p = window.__pi.perf; return [p.paints, p.last, p.renderMs, p.coreMs]; });
+  const samples = [];
+  let typed = '';
+  for (let i = 0; i < 12; i++) {
+    const [before] = await perf();
+    const c = String(i % 10);
+    await browser.keys(c);
+    typed += c;
+    let now;
+    await waitFor(`the paint after keystroke ${i + 1} (the board did not update)`, async () => (now = await perf())[0] > before, 30000);
+    samples.push(now.slice(1));
+    await sleep(50);
+  }
+  // The board shows what was typed: the first tool's notes in the chat system segment.
+  await waitFor('the typed text on the board', () => browser.execute((s) => !!document.querySelector('[data-testid="seg-chat-system_msg_prompt"]')?.textContent.includes(s), typed));
+  check(true, `typing into ${firstTool}'s template on the large scene updates the board (${samples.length} probed paints)`);
+  const sorted = (k) => samples.map((x) => x[k]).sort((a, b) => a - b);
+  const med = (a) => a[Math.floor(a.length / 2)];
+  const [paint, trip, core] = [sorted(0), sorted(1), sorted(2)];
+  const profile = basename(dirname(realpathSync(app)));
+  console.log(`PERF real window keystroke-to-paint on ${big} (${(readFileSync(big).length / 1048576).toFixed(2)} MiB, ${profile} app): median ${med(paint).toFixed(1)} ms, min ${paint[0].toFixed(1)}, max ${paint.at(-1).toFixed(1)} over ${paint.length} keystrokes; round trip median ${med(trip).toFixed(1)} ms, core median ${med(core).toFixed(1)} ms`);
+  console.log(`PERF real window requestAnimationFrame interval: median ${med(raf).toFixed(1)} ms, min ${raf[0].toFixed(1)}, max ${raf.at(-1).toFixed(1)} over ${raf.length} frames`);
+  await sleep(300); // let the board finish painting before the screenshot
+  shot('big-scene.png');
+  // Unsaved edits: close through the guard and Discard, so the app ends as a person would end it.
+  xDo('close', third.id);
+  const guard3 = await pollFor('the close guard dialog', guardDialog);
+  xDo('keys', guard3.id, 'Return');
+  await pollFor('the app to exit', () => !running(third.pid));
   await browser.deleteSession().catch(() => {});
   browser = null;
 } catch (e) {

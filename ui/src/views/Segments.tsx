@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { Component } from 'preact';
 import type { Llm, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, sourceKey, sourceLabel } from '../lib/colors';
@@ -15,9 +15,12 @@ interface Props {
 const MAX_SHOWN = 200;
 
 export function Legend({ reports, palette }: { reports: (Report | null)[]; palette: Map<string, string> }) {
-  const keys = new Map<string, { source: 'config' | 'tool'; index?: number; tool?: string }>();
-  for (const r of reports) for (const s of r?.segments ?? []) for (const p of s.pieces) keys.set(sourceKey(p), p);
-  const list = [...keys.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  // Recomputed only when a report changed (every piece of both families is visited).
+  const list = useMemo(() => {
+    const keys = new Map<string, { source: 'config' | 'tool'; index?: number; tool?: string }>();
+    for (const r of reports) for (const s of r?.segments ?? []) for (const p of s.pieces) keys.set(sourceKey(p), p);
+    return [...keys.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  }, reports);
   if (!list.length) return <div class="legend empty-seg">No pieces rendered.</div>;
   const item = ([k, p]: (typeof list)[number]) => <span class="legend-item" key={k}><span class="swatch" style={{ background: pieceColor(p, palette) }} />{sourceLabel(k)}</span>;
   const SHOWN = 12;

@@ -1,8 +1,9 @@
+import { Component } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { json } from '@codemirror/lang-json';
 
 const JSON_LANG = json();
-import type { Report, Rules, ValidateResponse } from '../api/types';
+import type { Report, Rules, ToolStatus, ValidateResponse } from '../api/types';
 import { Editor } from '../editor/Editor';
 import { JObject, parseJson, stringifyJson, type JValue } from '../lib/json';
 import { CHAT_SEGMENTS, DESK_SEGMENTS, RETURNS_KINDS, position, returnsKind, setPosition, setReturnsKind, templatePathOf, toolByName, tools, toolTemplate, type ReturnsKind, type ReturnsStash, type Scene } from '../lib/scene';
@@ -35,20 +36,34 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
       <ol class="tool-list">
         {list.map((t, i) => {
           const name = String(t.get('name') ?? `#${i}`);
-          return (
-            <li key={i} class={name === selected ? 'selected' : ''}>
-              <button class="tool-row" onClick={() => onSelect(name)} data-testid={`tool-${name}`} aria-pressed={name === selected}>
-                <span class="swatch" style={{ background: palette.get(name) }} />
-                <span class="tool-name">{name}</span>
-                <span class="chips"><StatusChip family="chat" status={chatStatus.get(name)} /><StatusChip family="desk" status={deskStatus.get(name)} /></span>
-              </button>
-            </li>
-          );
+          return <ToolRow key={i} name={name} selected={name === selected} color={palette.get(name)} chat={chatStatus.get(name)} desk={deskStatus.get(name)} onSelect={onSelect} />;
         })}
       </ol>
       {selected && toolByName(s, selected) && <ToolDetail key={selected + ':' + session.path} session={session} name={selected} />}
     </div>
   );
+}
+
+interface RowProps { name: string; selected: boolean; color: string | undefined; chat: ToolStatus | undefined; desk: ToolStatus | undefined; onSelect: (n: string) => void }
+
+/** One row of the tool list. A scene can have hundreds of tools and every keystroke re-renders
+ *  the window: a row whose name, colour, selection and chips did not change is not diffed again. */
+class ToolRow extends Component<RowProps> {
+  shouldComponentUpdate(n: RowProps) {
+    const p = this.props;
+    return p.name !== n.name || p.selected !== n.selected || p.color !== n.color || p.chat !== n.chat || p.desk !== n.desk;
+  }
+  render({ name, selected, color, chat, desk, onSelect }: RowProps) {
+    return (
+      <li class={selected ? 'selected' : ''}>
+        <button class="tool-row" onClick={() => onSelect(name)} data-testid={`tool-${name}`} aria-pressed={selected}>
+          <span class="swatch" style={{ background: color }} />
+          <span class="tool-name">{name}</span>
+          <span class="chips"><StatusChip family="chat" status={chat} /><StatusChip family="desk" status={desk} /></span>
+        </button>
+      </li>
+    );
+  }
 }
 
 function PositionPicker({ family, value, segments, rules, onChange }: { family: 'chat' | 'desk'; value: string | null; segments: string[]; rules: Rules | null; onChange: (v: string | null) => void }) {
