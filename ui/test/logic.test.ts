@@ -160,6 +160,18 @@ describe('live client: edits go out at once, later ones together, in order', () 
     expect(errs).toEqual(['load_error']);
     expect(got).toEqual(['ok', 'ok again']);
   });
+  it('drops an answer about the document before a reset (a file opened meanwhile)', async () => {
+    const core = liveCore([30, 0]);
+    const got: string[] = [];
+    const c = new LiveClient(core.api, (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text), () => {});
+    c.push('old file', opts);
+    await new Promise((r) => setTimeout(r, 5));
+    c.reset();
+    c.push('new file', opts);
+    await c.idle();
+    expect(got).toEqual(['new file']);
+    expect(core.calls).toEqual(['open old file', 'open new file']);
+  });
   it('reopens with the whole text when the core lost the document', async () => {
     const core = liveCore();
     const got: string[] = [];

@@ -25,6 +25,8 @@ export class LiveClient {
   private tree: LiveTree | null = null;
   private wanted: { text: string; options: LiveOptions; origin?: TextOrigin } | null = null;
   private busy = false;
+  /** Bumped by `reset`: an answer about an earlier document is dropped. */
+  private epoch = 0;
 
   constructor(
     private api: Api,
@@ -43,6 +45,7 @@ export class LiveClient {
     if (this.doc !== null) { const d = this.doc; void this.api.liveClose(d).catch(() => { /* already gone */ }); }
     this.doc = null;
     this.tree = null;
+    this.epoch++;
   }
 
   /** Resolves when every pushed text has been rendered (or failed). */
@@ -58,10 +61,12 @@ export class LiveClient {
         this.wanted = null;
         const optionsKey = JSON.stringify(options);
         const t0 = performance.now();
+        let epoch = this.epoch;
         let u: LiveUpdate;
         try {
           if (this.doc === null || !this.tree) {
             this.reset();
+            epoch = this.epoch;
             u = await this.api.liveOpen(text, options);
           } else {
             const c = this.coreOrigin;
@@ -72,12 +77,18 @@ export class LiveClient {
             u = await this.api.liveEdit(this.doc, this.revision, edit, opts);
           }
         } catch (e) {
+          if (epoch !== this.epoch) continue;
           const err: ApiError = isApiError(e) ? e : { code: 'internal', message: String(e) };
           // The core lost the document or disagrees about its text: open it again.
           if (err.code === 'stale_document' && this.doc !== null) { this.doc = null; this.tree = null; this.wanted ??= { text, options }; continue; }
           // A transport failure: the core's state is unknown, so the next edit starts over.
           this.doc = null; this.tree = null;
           this.onError(err, text);
+          continue;
+        }
+        if (epoch !== this.epoch) {
+          // A file was opened meanwhile: this answer is about the document before it.
+          if (u.doc !== this.doc) void this.api.liveClose(u.doc).catch(() => { /* already gone */ });
           continue;
         }
         this.doc = u.doc;
