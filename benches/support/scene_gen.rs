@@ -9,18 +9,24 @@ pub struct Params {
     pub messages: usize,
 }
 
-/// Tiny xorshift generator: the same scene on every machine, no dependency.
-struct Rng(u64);
+/// Tiny xorshift generator: the same scene on every machine, no dependency. Also drives the
+/// random edits of tests/it/live.rs.
+pub struct Rng(pub u64);
 
+#[allow(dead_code)] // Each includer uses a different part.
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
         items[(self.next() % items.len() as u64) as usize]
+    }
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
     }
 }
 

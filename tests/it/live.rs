@@ -8,20 +8,11 @@ use prompt_inspector::api::{
 };
 use serde_json::Value;
 
-/// A small deterministic generator (xorshift), so a failure names a seed that reproduces it.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+// The benchmarks' deterministic generator (xorshift): a failure names a seed that reproduces it.
+#[allow(dead_code)] // Only its `Rng` is used here.
+#[path = "../../benches/support/scene_gen.rs"]
+mod scene_gen;
+use scene_gen::Rng;
 
 fn tree_of(update: &LiveUpdate) -> Value {
     let mut tree = Value::Null;

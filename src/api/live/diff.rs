@@ -50,6 +50,18 @@ pub fn diff(prev: &Value, next: &Value) -> Vec<PatchOp> {
     ops
 }
 
+/// The differing middles of two lists after their common head and tail, and the head's length.
+pub(super) fn middles<'a, T: PartialEq>(a: &'a [T], b: &'a [T]) -> (usize, &'a [T], &'a [T]) {
+    let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (head, &a[head..a.len() - tail], &b[head..b.len() - tail])
+}
+
 fn index(i: usize) -> PathStep {
     PathStep::Index(crate::api::error::u32_of(i))
 }
@@ -92,14 +104,7 @@ pub(super) fn walk(prev: &Value, next: &Value, path: &mut Vec<PathStep>, ops: &m
             }
         }
         (Value::Array(a), Value::Array(b)) => {
-            let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-            let tail = a[head..]
-                .iter()
-                .rev()
-                .zip(b[head..].iter().rev())
-                .take_while(|(x, y)| x == y)
-                .count();
-            let (am, bm) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+            let (head, am, bm) = middles(a, b);
             if am.is_empty() && bm.is_empty() {
                 return;
             }

@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::diff::{walk, PatchOp, PathStep};
+use super::diff::{middles, walk, PatchOp, PathStep};
 use crate::api::error::u32_of;
 use crate::api::{ApiError, ErrorCode, ValidateResponse};
 use crate::inject::Report;
@@ -141,14 +141,7 @@ impl Diff {
     /// A list: the common head and tail are skipped; a middle of the same length is compared
     /// element by element, otherwise it is spliced.
     fn list<T: PartialEq + Serialize>(&mut self, a: &[T], b: &[T]) -> Step {
-        let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-        let tail = a[head..]
-            .iter()
-            .rev()
-            .zip(b[head..].iter().rev())
-            .take_while(|(x, y)| x == y)
-            .count();
-        let (am, bm) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+        let (head, am, bm) = middles(a, b);
         if am.len() == bm.len() {
             for (i, (x, y)) in am.iter().zip(bm).enumerate() {
                 if x != y {
