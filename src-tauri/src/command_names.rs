@@ -1,24 +1,30 @@
 // The app's commands by name, included by build.rs (each becomes a permission, `allow-<name>` with
 // dashes, that capabilities/main.json must grant) and by commands.rs. One list, so the ACL and the
 // handler cannot drift apart; tests/it.rs checks it against the capability and the bindings.
-pub const COMMANDS: [&str; 19] = [
-    "default_scene",
-    "open",
-    "save",
-    "stat",
-    "render",
-    "validate",
-    "rules",
-    "run",
-    "check",
-    "approve",
-    "template",
-    "live_open",
-    "live_edit",
-    "live_close",
+
+// The core's operations (`OPERATIONS`), read from the core's own file: build.rs cannot depend on
+// the core crate.
+include!("../../src/api/operations.rs");
+
+/// What only the desktop shell does: system dialogs, the close guard's flag, app info.
+const SHELL_COMMANDS: [&str; 5] = [
     "pick_open_path",
     "pick_save_path",
     "pick_folder",
     "set_dirty",
     "app_info",
 ];
+
+pub const COMMANDS: [&str; OPERATIONS.len() + SHELL_COMMANDS.len()] = {
+    let mut all = [""; OPERATIONS.len() + SHELL_COMMANDS.len()];
+    let mut i = 0;
+    while i < OPERATIONS.len() {
+        all[i] = OPERATIONS[i];
+        i += 1;
+    }
+    while i < all.len() {
+        all[i] = SHELL_COMMANDS[i - OPERATIONS.len()];
+        i += 1;
+    }
+    all
+};

@@ -37,23 +37,9 @@ pub use validate::{
     validate, Owner, TemplateCheck, TemplateProblem, ToolCheck, ValidateRequest, ValidateResponse,
 };
 
-/// The operations, by the names `POST /api/<operation>` and the Tauri commands use.
-pub const OPERATIONS: [&str; 14] = [
-    "default_scene",
-    "open",
-    "save",
-    "stat",
-    "render",
-    "validate",
-    "rules",
-    "run",
-    "check",
-    "approve",
-    "template",
-    "live_open",
-    "live_edit",
-    "live_close",
-];
+// `OPERATIONS`: the operations by name. Its own file, so that the app's build script, which
+// cannot depend on the core, lists the same names (src-tauri/src/command_names.rs).
+include!("operations.rs");
 
 /// Calls an operation by name with its request as JSON text, returning the response as JSON
 /// text. Used by `prompt-inspector serve`; a bad body is `bad_request`, an unknown name
