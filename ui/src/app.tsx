@@ -34,10 +34,13 @@ function usePaintProbe(s: Session) {
     if (s.perf.resultAt === last.current || !s.perf.resultAt) return;
     last.current = s.perf.resultAt;
     const edit = s.perf.editAt;
+    const answer = s.perf.resultAt;
+    const commit = performance.now();
     requestAnimationFrame(() => {
+      const frame = performance.now();
       // The frame after this callback is painted; a message-channel task runs right after it.
       const ch = new MessageChannel();
-      ch.port1.onmessage = () => { s.perf.paints++; s.perf.last = performance.now() - edit; };
+      ch.port1.onmessage = () => { const now = performance.now(); s.perf.paints++; s.perf.last = now - edit; s.perf.fromAnswer = now - answer; s.perf.phases = [commit - answer, frame - commit, now - frame]; };
       ch.port2.postMessage(0);
     });
   });

@@ -120,9 +120,11 @@ export class Session {
   version = 0;
   /**
    * performance.now() of the last edit and of the result that answered it; `renderMs` is the
-   * round trip of the last live edit and `coreMs` the core's share of it.
+   * round trip of the last live edit and `coreMs` the core's share of it; `last` is keystroke to
+   * paint and `fromAnswer` the answer's arrival to paint, split in `phases`: answer to the DOM
+   * update (the window's re-render), to the next animation frame, to after that frame's paint.
    */
-  perf = { editAt: 0, resultAt: 0, paints: 0, last: 0, renderMs: 0, coreMs: 0 };
+  perf = { editAt: 0, resultAt: 0, paints: 0, last: 0, fromAnswer: 0, renderMs: 0, coreMs: 0, phases: [0, 0, 0] };
   private writer = new SceneWriter();
   private listeners = new Set<() => void>();
   private live: LiveClient;
