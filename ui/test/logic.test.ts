@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pieceColor, pieceRuns, sourceKey, toolPalette } from '../src/lib/colors';
+import { pieceColor, pieceRuns, runLines, sourceKey, toolPalette } from '../src/lib/colors';
 import { commonPrefixBytes, diffSegments, sideBySide } from '../src/lib/diff';
 import { parseJson, stringifyJson, RawNumber, JObject } from '../src/lib/json';
 import { LiveClient } from '../src/lib/live';
@@ -18,6 +18,22 @@ describe('piece colouring', () => {
   it('splits a segment at byte ranges, keeping the \\n seam', () => {
     const runs = pieceRuns('You are X.\n# 笔记', pieces);
     expect(runs.map((r) => [r.text, r.piece ? sourceKey(r.piece) : null])).toEqual([['You are X.', 'config:0'], ['\n', null], ['# 笔记', 'tool:tf_notes']]);
+  });
+  it('cuts runs into lines, a piece over several lines on each, the text kept byte for byte', () => {
+    const text = 'You are X.\n# 笔记\n- a\n\n- b';
+    const multi: Piece[] = [pieces[0], { source: 'tool', tool: 'tf_notes', text: '# 笔记\n- a\n\n- b', range: [11, 28] }];
+    const lines = runLines(pieceRuns(text, multi));
+    expect(lines.map((l) => l.map((r) => [r.text, r.piece ? sourceKey(r.piece) : null]))).toEqual([
+      [['You are X.', 'config:0'], ['\n', null]],
+      [['# 笔记\n', 'tool:tf_notes']],
+      [['- a\n', 'tool:tf_notes']],
+      [['\n', 'tool:tf_notes']],
+      [['- b', 'tool:tf_notes']],
+    ]);
+    expect(lines.flat().map((r) => r.text).join('')).toBe(text);
+    // A trailing newline ends the last line; it opens no empty one (as in the single block before).
+    expect(runLines(pieceRuns('a\n', [])).map((l) => l.map((r) => r.text))).toEqual([['a\n']]);
+    expect(runLines([])).toEqual([]);
   });
   it('gives each tool its own colour, stable by call order, and configured prompts another family', () => {
     const pal = toolPalette(['a', 'b']);

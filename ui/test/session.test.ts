@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { h, render } from 'preact';
+import { act } from 'preact/test-utils';
+import { ContextPanel } from '../src/views/Context';
 import type { Api } from '../src/api/api';
 import { Session, SceneWriter } from '../src/lib/session';
 import { parseScene, position, setPosition, setTemplateText, toolByName, toolTemplate } from '../src/lib/scene';
@@ -55,6 +58,18 @@ describe('scene writer keeps the loaded text where nothing changed', () => {
   it('writes an untouched scene back byte for byte', () => {
     const { s, w } = load();
     expect(w.write(s)).toBe(text);
+  });
+  it('keeps an edit of the context in every later text (it is not copied back from the loaded text)', () => {
+    const { s, w } = load();
+    (s.get('context') as JObject).set('a', 'edited');
+    w.invalidateContext();
+    expect(JSON.parse(w.write(s)).context.a).toBe('edited');
+    // A later edit elsewhere (a keystroke in a tool) writes the edited context again.
+    (s.get('tools') as JObject[])[0].set('description', 'e');
+    w.invalidate('tools[0]', s);
+    const out = JSON.parse(w.write(s));
+    expect(out.context.a).toBe('edited');
+    expect(out.tools[0].description).toBe('e');
   });
   it('re-serialises only the value that changed, and says where the untouched head ends', () => {
     const { s, w } = load();
@@ -122,5 +137,43 @@ describe('session files', () => {
     expect(s.fileError).toBe('/bad.json:1:1: expected a JSON object');
     expect(s.text).toBe(before);
     expect(s.path).toBe(null);
+  });
+});
+
+describe('the context tree', () => {
+  // The tree skips re-rendering unless the context may have changed; these are the ways it does.
+  it('shows a value edited in the tree, a re-parsed context and a newly opened one; template edits keep it', async () => {
+    const s = new Session(fakeApi({ '/other.scene.json': DEFAULT.replace('你刚才记了什么？', 'from the other file') }));
+    await s.openDefault();
+    const root = document.createElement('div');
+    document.body.append(root);
+    const mount = () => act(() => { render(h(ContextPanel, { session: s, onTool: () => {}, onSegment: () => {} }), root); });
+    await mount();
+    const leaf = () => [...root.querySelectorAll('.tree .val')].map((b) => b.textContent);
+    expect(leaf()).toContain('"你刚才记了什么？"');
+    // Edit the leaf in the tree: click, type, Enter.
+    await act(() => { (root.querySelector('.tree .val') as HTMLElement).click(); });
+    const input = root.querySelector('.leaf-input') as HTMLInputElement;
+    input.value = 'edited in the tree';
+    await act(() => { input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })); });
+    await mount();
+    expect(leaf()).toContain('"edited in the tree"');
+    expect(s.text).toContain('edited in the tree');
+    // A template edit re-renders the window but not the tree, which still shows the same.
+    const before = s.contextVersion;
+    s.edit((sc) => setTemplateText(toolTemplate(toolByName(sc, 'chat_memo')!)!, 'default', 'Memo!'), false, 'tools[0]');
+    await mount();
+    expect(s.contextVersion).toBe(before);
+    expect(leaf()).toContain('"edited in the tree"');
+    // The raw JSON editor's text is re-parsed: the tree follows it.
+    s.setText(s.text.replace('edited in the tree', 'typed in the raw JSON'));
+    await mount();
+    expect(leaf()).toContain('"typed in the raw JSON"');
+    // Opening another file shows its context.
+    expect(await s.open('/other.scene.json')).toBe(true);
+    await mount();
+    expect(leaf()).toContain('"from the other file"');
+    render(null, root);
+    root.remove();
   });
 });

@@ -46,3 +46,29 @@ export function pieceRuns(text: string, pieces: Piece[]): { text: string; piece:
   if (at < bytes.length) runs.push({ text: dec.decode(bytes.subarray(at)), piece: null });
   return runs;
 }
+
+export type Run = ReturnType<typeof pieceRuns>[number];
+
+/**
+ * Cut runs into the segment's lines, each `\n` kept at the end of its line (so the lines'
+ * text joined is the segment's text, byte for byte). The board lays out each line as a block of
+ * its own: a keystroke then re-lays out only the lines whose text changed. One paragraph of the
+ * whole segment made WebKit lay out (and shape) all of it again for a one-character change:
+ * 6.7 ms against 0.5 ms per update on the large generated scene.
+ */
+export function runLines(runs: Run[]): Run[][] {
+  const lines: Run[][] = [];
+  let line: Run[] = [];
+  for (const r of runs) {
+    let rest = r.text;
+    for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n')) {
+      line.push({ text: rest.slice(0, nl + 1), piece: r.piece });
+      lines.push(line);
+      line = [];
+      rest = rest.slice(nl + 1);
+    }
+    if (rest) line.push({ text: rest, piece: r.piece });
+  }
+  if (line.length) lines.push(line);
+  return lines;
+}

@@ -17,6 +17,8 @@ export class SceneWriter {
   private ctxRef: unknown = null;
   private ctxText = '';
   private ctxDirty = true;
+  /** Whether the context is still the loaded text's (copied from it as it was). */
+  private ctxFromBase = false;
   /** The loaded text, its top-level value ranges, and each value as this writer would write it. */
   private base: { text: string; keys: string[]; spans: Map<string, [number, number]>; written: Map<string, string> } | null = null;
   /** Which base the last text was written from, and how much of the base text it starts with. */
@@ -54,7 +56,7 @@ export class SceneWriter {
     for (const [k, v] of scene.entries) if (k !== 'context') written.set(k, stringifyJson(v, 2, 1));
     this.base = { text, keys, spans, written };
     const ctx = scene.get('context');
-    if (ctx !== undefined) { this.ctxRef = ctx; this.ctxDirty = false; this.ctxText = ''; }
+    if (ctx !== undefined) { this.ctxRef = ctx; this.ctxDirty = false; this.ctxText = ''; this.ctxFromBase = true; }
   }
 
   /** Forget the loaded text (the raw editor replaced it). */
@@ -70,7 +72,9 @@ export class SceneWriter {
       for (const [k, v] of s.entries) {
         const [start, end] = b.spans.get(k)!;
         let body: string | null;
-        if (k === 'context') body = !this.ctxDirty && this.ctxRef === v ? null : this.context(v);
+        // Once edited, the context is written from the tree in every later text too (not copied
+        // back from the loaded text, which would undo the edit at the next keystroke elsewhere).
+        if (k === 'context') body = this.ctxFromBase && !this.ctxDirty && this.ctxRef === v ? null : this.context(v);
         else { const w = this.value(k, v); body = w === b.written.get(k) ? null : w; }
         if (body === null) continue;
         if (stable < 0) stable = start;
@@ -98,7 +102,7 @@ export class SceneWriter {
   }
 
   private context(v: JValue): string {
-    if (this.ctxDirty || this.ctxRef !== v || !this.ctxText) { this.ctxText = stringifyJson(v, 2, 1); this.ctxRef = v; this.ctxDirty = false; }
+    if (this.ctxDirty || this.ctxRef !== v || !this.ctxText) { this.ctxText = stringifyJson(v, 2, 1); this.ctxRef = v; this.ctxDirty = false; this.ctxFromBase = false; }
     return this.ctxText;
   }
 }
@@ -118,6 +122,8 @@ export class Session {
   provider: 'openai' | 'anthropic' | null = null;
   /** Bumped on every change; the UI re-renders on it. */
   version = 0;
+  /** Bumped when the context may have changed (a load, a re-parse, a context edit): the tree view re-renders on it only. */
+  contextVersion = 0;
   /**
    * performance.now() of the last edit and of the result that answered it; `renderMs` is the
    * round trip of the last live edit and `coreMs` the core's share of it; `last` is keystroke to
@@ -164,6 +170,7 @@ export class Session {
     const spans = new Map<string, [number, number]>();
     const scene = parseScene(text, spans);
     this.scene = scene;
+    this.contextVersion++;
     this.writer.invalidate();
     this.writer.adopt(text, scene, spans);
     this.text = text;
@@ -222,7 +229,7 @@ export class Session {
    */
   edit(f: (s: Scene) => void, context = false, scope?: string) {
     f(this.scene);
-    if (context) this.writer.invalidateContext();
+    if (context) { this.writer.invalidateContext(); this.contextVersion++; }
     this.writer.invalidate(scope, this.scene);
     this.setText(this.writer.write(this.scene), false, this.writer.origin);
   }
@@ -231,7 +238,7 @@ export class Session {
   setText(text: string, reparse = true, origin?: TextOrigin) {
     this.perf.editAt = performance.now();
     if (reparse) {
-      try { this.scene = parseScene(text); this.writer.detach(); this.writer.invalidate(); } catch { /* the render reports the error */ }
+      try { this.scene = parseScene(text); this.contextVersion++; this.writer.detach(); this.writer.invalidate(); } catch { /* the render reports the error */ }
     }
     const wasDirty = this.dirty;
     this.text = text;

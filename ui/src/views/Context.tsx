@@ -1,3 +1,4 @@
+import { Component } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { dialogs, type ShellLog } from '../api';
 import { json } from '@codemirror/lang-json';
@@ -105,6 +106,25 @@ export function DiagnosticsList({ reports, onTool, onSegment, onPrompt }: { repo
   );
 }
 
+interface TreeProps { session: Session; ctx: JValue; version: number }
+
+// The tree re-renders only when the context may have changed: a keystroke in a template answers
+// with new reports, and walking thousands of history messages again for each would be wasted.
+// (The tree edits values in place, so the context's identity alone cannot tell.)
+class ContextTree extends Component<TreeProps> {
+  shouldComponentUpdate(b: TreeProps) { return b.ctx !== this.props.ctx || b.version !== this.props.version; }
+  render() {
+    const { session, ctx } = this.props;
+    return (
+      <ul class="tree">
+        {ctx instanceof JObject ? ctx.entries.map(([k, v], i) => (
+          <TreeNode key={k} k={k} v={v} depth={0} onSet={(nv) => session.edit(() => { ctx.entries[i][1] = nv; }, true)} />
+        )) : <li class="muted">The context is not an object.</li>}
+      </ul>
+    );
+  }
+}
+
 export function ContextPanel({ session, onTool, onSegment, onPrompt }: { session: Session; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void; onPrompt?: (segment: string, index: number) => void }) {
   const [mode, setMode] = useState<'tree' | 'json'>('tree');
   const [jsonError, setJsonError] = useState<string | null>(null);
@@ -121,11 +141,7 @@ export function ContextPanel({ session, onTool, onSegment, onPrompt }: { session
     <div class="context">
       <h2>Context <span class="toggle"><button class={mode === 'tree' ? 'on' : ''} onClick={() => setMode('tree')}>Tree</button><button class={mode === 'json' ? 'on' : ''} onClick={() => setMode('json')}>JSON</button></span></h2>
       {mode === 'tree' ? (
-        <ul class="tree" key={session.path ?? 'default'}>
-          {ctx instanceof JObject ? ctx.entries.map(([k, v], i) => (
-            <TreeNode key={k} k={k} v={v} depth={0} onSet={(nv) => session.edit(() => { ctx.entries[i][1] = nv; }, true)} />
-          )) : <li class="muted">The context is not an object.</li>}
-        </ul>
+        <ContextTree key={session.path ?? 'default'} session={session} ctx={ctx} version={session.contextVersion} />
       ) : (
         <>
           <Editor label="context JSON" value={ctxText} language={JSON_LANG} maxHeight="45vh" onChange={(t) => {

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { Component } from 'preact';
 import type { Llm, Report, Rules, SegmentReport } from '../api/types';
-import { pieceColor, pieceRuns, sourceKey, sourceLabel } from '../lib/colors';
+import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel } from '../lib/colors';
 import { ADAPTERS } from '../lib/scene';
 import { Breakable, fmtBytes, ruleOf } from './common';
 
@@ -63,13 +63,17 @@ function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, sel
       ) : seg.text === '' ? (
         <div class="empty-seg">empty</div>
       ) : (
-        <pre class="seg-text">
-          {pieceRuns(seg.text, seg.pieces).map((r, i) => r.piece ? (
-            <span key={i} class={`piece${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`} style={{ background: pieceColor(r.piece, palette) }}
-              title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${r.piece.tokens} tok` : ''}`}
-              onClick={() => r.piece?.tool && onSelectTool(r.piece.tool)}>{r.text}</span>
-          ) : <span key={i} class="seam">{r.text}</span>)}
-        </pre>
+        <div class="seg-text">
+          {runLines(pieceRuns(seg.text, seg.pieces)).map((line, l) => (
+            <div class="seg-line" key={l}>
+              {line.map((r, i) => r.piece ? (
+                <span key={i} class={`piece${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`} style={{ background: pieceColor(r.piece, palette) }}
+                  title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${r.piece.tokens} tok` : ''}`}
+                  onClick={() => r.piece?.tool && onSelectTool(r.piece.tool)}>{r.text}</span>
+              ) : <span key={i} class="seam">{r.text}</span>)}
+            </div>
+          ))}
+        </div>
       )}
     </div>
   );
