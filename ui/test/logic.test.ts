@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pieceColor, pieceRuns, runLines, sourceKey, toolPalette } from '../src/lib/colors';
+import { pieceColor, pieceRuns, runLines, sourceKey, textLines, toolPalette } from '../src/lib/colors';
 import { commonPrefixBytes, diffSegments, sideBySide } from '../src/lib/diff';
 import { parseJson, stringifyJson, RawNumber, JObject } from '../src/lib/json';
 import { LiveClient } from '../src/lib/live';
@@ -34,6 +34,8 @@ describe('piece colouring', () => {
     // A trailing newline ends the last line; it opens no empty one (as in the single block before).
     expect(runLines(pieceRuns('a\n', [])).map((l) => l.map((r) => r.text))).toEqual([['a\n']]);
     expect(runLines([])).toEqual([]);
+    expect(textLines('{\n  "a": 1\n\n}')).toEqual(['{\n', '  "a": 1\n', '\n', '}']);
+    expect(textLines('')).toEqual([]);
   });
   it('gives each tool its own colour, stable by call order, and configured prompts another family', () => {
     const pal = toolPalette(['a', 'b']);

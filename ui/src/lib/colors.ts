@@ -72,3 +72,8 @@ export function runLines(runs: Run[]): Run[][] {
   if (line.length) lines.push(line);
   return lines;
 }
+
+/** A text's lines, each with its `\n` (joined, they are the text). */
+export function textLines(text: string): string[] {
+  return runLines([{ text, piece: null }]).map((l) => l[0].text);
+}

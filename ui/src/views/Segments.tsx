@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { Component } from 'preact';
 import type { Llm, Report, Rules, SegmentReport } from '../api/types';
-import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel } from '../lib/colors';
+import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines } from '../lib/colors';
 import { ADAPTERS } from '../lib/scene';
 import { Breakable, fmtBytes, ruleOf } from './common';
 
@@ -103,7 +103,10 @@ function Messages({ report }: { report: Report }) {
 function Body({ value }: { value: unknown }) {
   if (value === undefined || value === null) return <div class="empty-seg">no request body</div>;
   const s = JSON.stringify(value, null, 2);
-  return <pre class="request-body">{s.length > 200000 ? s.slice(0, 200000) + '\n… (truncated for display)' : s}</pre>;
+  const shown = s.length > 200000 ? s.slice(0, 200000) + '\n… (truncated for display)' : s;
+  // One block per line, as on the segment cards: a keystroke changes a few lines of the body,
+  // and only those are laid out again (not the whole body of a large scene).
+  return <div class="request-body">{textLines(shown).map((l, i) => <div key={i} class="body-line">{l}</div>)}</div>;
 }
 
 export function Segments(p: Props) {
