@@ -1,49 +1,7 @@
-//! Times a live edit (`api::Live`) on a scene: `cargo run --release --example live_times -- SCENE`.
-use std::time::Instant;
+//! Times a live edit (`api::Live`) on a scene with the allocator the app and the command line use
+//! (mimalloc): `cargo run --release --example live_times -- SCENE`. `live_times_system` is the
+//! same with the system allocator, for a side-by-side comparison.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use prompt_inspector::api::{Live, LiveEditRequest, LiveOpenRequest, LiveOptions, TextEdit};
-
-fn main() {
-    let path = std::env::args().nth(1).unwrap_or_default();
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let Some(at) = text.rfind("\"templates\": {") else {
-        return;
-    };
-    let at = at + text[at..].find(": \"").map_or(0, |i| i + 3) + 14;
-    let units = text[..at].encode_utf16().count() as u32;
-    let live = Live::new();
-    let t = Instant::now();
-    let Ok(u) = live.open(LiveOpenRequest {
-        text,
-        options: LiveOptions::default(),
-    }) else {
-        return;
-    };
-    eprintln!("open {:?}", t.elapsed());
-    let (doc, mut rev) = (u.doc, u.revision);
-    for i in 0..10u32 {
-        let t = Instant::now();
-        let edit = TextEdit {
-            start: units + i,
-            delete: 0,
-            insert: "x".into(),
-        };
-        let Ok(u) = live.edit(LiveEditRequest {
-            doc,
-            revision: rev,
-            edit: Some(edit),
-            options: None,
-        }) else {
-            return;
-        };
-        let json = serde_json::to_string(&u).unwrap_or_default();
-        rev = u.revision;
-        eprintln!(
-            "edit {:?} core {:.2} ms, {} ops, {} bytes",
-            t.elapsed(),
-            u.core_ms,
-            u.patch.len(),
-            json.len()
-        );
-    }
-}
+include!("support/live_times_main.rs");

@@ -293,7 +293,7 @@ try {
     const before = await page.evaluate(() => window.__pi.perf.paints);
     await page.keyboard.type(String(i % 10));
     await page.waitForFunction((b) => window.__pi.perf.paints > b, before, { timeout: 30000 });
-    samples.push(await page.evaluate(() => [window.__pi.perf.last, window.__pi.perf.renderMs, window.__pi.perf.coreMs, window.__pi.perf.fromAnswer, ...window.__pi.perf.phases]));
+    samples.push(await page.evaluate(() => [window.__pi.perf.last, window.__pi.perf.renderMs, window.__pi.perf.coreMs, window.__pi.perf.fromAnswer, ...window.__pi.perf.phases, window.__pi.perf.lag]));
     await page.waitForTimeout(50);
   }
   const paint = samples.map((x) => x[0]).sort((a, b) => a - b);
@@ -302,8 +302,9 @@ try {
   const fromAnswer = samples.map((x) => x[3]).sort((a, b) => a - b);
   const phase = (k) => med(samples.map((x) => x[4 + k]).sort((a, b) => a - b)).toFixed(1);
   const med = (a) => a[Math.floor(a.length / 2)];
+  const lag = samples.map((x) => x[7]).sort((a, b) => a - b);
   const size = readFileSync(big).length;
-  console.log(`PERF keystroke-to-paint on ${big} (${(size / 1048576).toFixed(2)} MiB, ${first}, ${perfBin} serve): median ${med(paint).toFixed(1)} ms, min ${paint[0].toFixed(1)}, max ${paint.at(-1).toFixed(1)} over ${paint.length} keystrokes; live_edit round trip median ${med(api).toFixed(1)} ms, of which the core ${med(core).toFixed(1)} ms; answer to paint median ${med(fromAnswer).toFixed(1)} ms (max ${fromAnswer.at(-1).toFixed(1)}): re-render ${phase(0)}, wait for the frame ${phase(1)}, frame ${phase(2)}`);
+  console.log(`PERF keystroke-to-paint on ${big} (${(size / 1048576).toFixed(2)} MiB, ${first}, ${perfBin} serve): median ${med(paint).toFixed(1)} ms, min ${paint[0].toFixed(1)}, max ${paint.at(-1).toFixed(1)} over ${paint.length} keystrokes; live_edit round trip median ${med(api).toFixed(1)} ms, of which the core ${med(core).toFixed(1)} ms; answer to paint median ${med(fromAnswer).toFixed(1)} ms (max ${fromAnswer.at(-1).toFixed(1)}): re-render ${phase(0)}, wait for the frame ${phase(1)}, frame ${phase(2)}; the board's frame began ${med(lag).toFixed(1)} ms (max ${lag.at(-1).toFixed(1)}) after the frame that showed the typed character`);
   await page.screenshot({ path: join(shots, '08-big-scene.png') });
   check(!errors.length, `no page errors ${errors.join('; ')}`);
 } catch (e) {

@@ -38,6 +38,8 @@ function usePaintProbe(s: Session) {
     const commit = performance.now();
     requestAnimationFrame(() => {
       const frame = performance.now();
+      // Frames between the one that showed the typed character and this one (0: the same frame).
+      if (s.perf.typedFrameAt && s.perf.editAt === edit) s.perf.lag = frame - s.perf.typedFrameAt;
       // The frame after this callback is painted; a message-channel task runs right after it.
       const ch = new MessageChannel();
       ch.port1.onmessage = () => { const now = performance.now(); s.perf.paints++; s.perf.last = now - edit; s.perf.fromAnswer = now - answer; s.perf.phases = [commit - answer, frame - commit, now - frame]; };

@@ -160,6 +160,11 @@ fn parse_tokenizer(s: &str) -> Result<Encoding, String> {
     Encoding::parse(s).map_err(|e| e.to_string())
 }
 
+// The core allocates and frees many small values (a live edit of the large generated scene:
+// 2.4 → 1.7 ms with mimalloc); the library itself leaves the allocator to the program.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // Logging is off unless asked for; building the filter costs start-up time on every run.
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("PROMPT_INSPECTOR_LOG") {

@@ -129,8 +129,10 @@ export class Session {
    * round trip of the last live edit and `coreMs` the core's share of it; `last` is keystroke to
    * paint and `fromAnswer` the answer's arrival to paint, split in `phases`: answer to the DOM
    * update (the window's re-render), to the next animation frame, to after that frame's paint.
+   * `typedFrameAt` is the start of the first frame after the edit (the one that shows the typed
+   * character), and `lag` how much later the frame that showed the board began.
    */
-  perf = { editAt: 0, resultAt: 0, paints: 0, last: 0, fromAnswer: 0, renderMs: 0, coreMs: 0, phases: [0, 0, 0] };
+  perf = { editAt: 0, resultAt: 0, paints: 0, last: 0, fromAnswer: 0, renderMs: 0, coreMs: 0, phases: [0, 0, 0], typedFrameAt: 0, lag: 0 };
   private writer = new SceneWriter();
   private listeners = new Set<() => void>();
   private live: LiveClient;
@@ -236,7 +238,9 @@ export class Session {
 
   /** Set the whole text (the raw JSON editor); re-parses it into the tree. */
   setText(text: string, reparse = true, origin?: TextOrigin) {
-    this.perf.editAt = performance.now();
+    const at = (this.perf.editAt = performance.now());
+    this.perf.typedFrameAt = 0;
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => { if (this.perf.editAt === at) this.perf.typedFrameAt = performance.now(); });
     if (reparse) {
       try { this.scene = parseScene(text); this.contextVersion++; this.writer.detach(); this.writer.invalidate(); } catch { /* the render reports the error */ }
     }

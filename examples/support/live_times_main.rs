@@ -1,0 +1,52 @@
+// The body of the live_times examples (included by examples/live_times.rs and
+// examples/live_times_system.rs, which differ only in the allocator).
+use std::time::Instant;
+
+use prompt_inspector::api::{Live, LiveEditRequest, LiveOpenRequest, LiveOptions, TextEdit};
+
+fn main() {
+    let path = std::env::args().nth(1).unwrap_or_default();
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let Some(at) = text.rfind("\"templates\": {") else {
+        return;
+    };
+    let at = at + text[at..].find(": \"").map_or(0, |i| i + 3) + 14;
+    let units = text[..at].encode_utf16().count() as u32;
+    let live = Live::new();
+    let t = Instant::now();
+    let Ok(u) = live.open(LiveOpenRequest {
+        text,
+        options: LiveOptions::default(),
+    }) else {
+        return;
+    };
+    eprintln!("open {:?}", t.elapsed());
+    let (doc, mut rev) = (u.doc, u.revision);
+    let gap = std::env::var("GAP_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    for i in 0..10u32 {
+        std::thread::sleep(std::time::Duration::from_millis(gap));
+        let t = Instant::now();
+        let edit = TextEdit {
+            start: units + i,
+            delete: 0,
+            insert: "x".into(),
+        };
+        let Ok(u) = live.edit(LiveEditRequest {
+            doc,
+            revision: rev,
+            edit: Some(edit),
+            options: None,
+        }) else {
+            return;
+        };
+        let json = serde_json::to_string(&u).unwrap_or_default();
+        rev = u.revision;
+        eprintln!(
+            "edit {:?} core {:.2} ms, {} ops, {} bytes",
+            t.elapsed(),
+            u.core_ms,
+            u.patch.len(),
+            json.len()
+        );
+    }
+}
