@@ -4,11 +4,14 @@
 //
 // open the default scene → edit a tool template → the segment updates → pick a forbidden position
 // → its rule and reason show → save → reopen → the close guard: a window manager's close request
-// with unsaved edits shows the "Unsaved changes" dialog and keeps the window (Escape, Cancel), Discard
+// with unsaved edits shows the "Unsaved changes" dialog (Save, Don't Save, Cancel) and keeps the
+// window: Escape cancels; two close requests at once show one dialog (the second is ignored); the
+// Cancel button keeps window and edits; Enter (the focused Save) saves the edit to the open file and
 // ends the app → a second launch closes at once without edits → a third launch opens the large
 // generated scene and measures keystroke-to-paint in the real window (a PERF line; the figures never
-// fail the run, a board that never updates does). The window title (file name, "●" when unsaved) is
-// checked as document.title and on the X window. Screenshots go to ./screenshots/.
+// fail the run, a board that never updates does), then closes through the guard with Don't Save and
+// the large scene's file stays byte for byte the same. The window title (file name, "●" when unsaved)
+// is checked as document.title and on the X window. Screenshots go to ./screenshots/.
 //
 // The file dialogs cannot be driven through WebDriver (they are GTK windows), so the app runs with
 // PROMPT_INSPECTOR_E2E_DIALOG_PATH: its open/save dialogs then answer with that path (commands.rs).
@@ -18,6 +21,7 @@
 // titles and sending WM_DELETE_WINDOW, and types into the close guard's GTK dialog through XTEST.
 // Every process this script starts is stopped by its PID at the end, pass or fail.
 import { spawn, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -53,6 +57,7 @@ const saved = join(tmp, 'journey.scene.json');
 const children = [];
 const step = (m) => console.log(`• ${m}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 let passed = 0;
 /** Polls `fn` until it returns something truthy (and returns that), or fails after `timeout` ms. */
 async function pollFor(what, fn, timeout = 15000) {
@@ -264,10 +269,14 @@ try {
   check(!csp.fetched && String(csp.violated).startsWith('connect-src'), `the CSP blocks a fetch to the network (${csp.violated})`);
 
   // 7. The close guard on the real path: a window manager's close request (WM_DELETE_WINDOW) →
-  // GTK's delete-event → WindowEvent::CloseRequested → the shell's "Unsaved changes" dialog.
+  // GTK's delete-event → WindowEvent::CloseRequested → the shell's "Unsaved changes" dialog, whose
+  // buttons GTK shows as Save (focused), Don't Save, Cancel.
   const logCount = (line) => readFileSync(info.log_file, 'utf8').split(line).length - 1;
   const ASKED = 'close requested with unsaved changes: asking first';
   const KEPT = 'close cancelled: the unsaved changes are kept';
+  const IGNORED = 'close requested while the close guard is open: ignored';
+  const SAVING = 'close guard: saving before closing';
+  const DISCARDED = 'closing with unsaved changes discarded';
   await (await $t('tool-tf_notes')).click();
   const editor2 = await browser.$('[data-testid="template-editor"] .cm-content');
   await editor2.waitForDisplayed({ timeout: 10000 });
@@ -299,20 +308,37 @@ try {
   check(await windowStays(), 'while it asks, the window stays open and the edits are there');
   await sleep(300); // let the dialog finish painting before the screenshot
   shot('close-guard.png');
+  // (a) Escape: cancel.
   await answerCancel(dialog, 1, 'Escape');
   check(await windowStays(), 'Escape (cancel): the window stays open with the unsaved edits');
-  // GTK focuses the dialog's first button, Discard; Tab moves to Cancel.
-  dialog = await requestClose(2);
-  await answerCancel(dialog, 2, 'Tab', 'Return');
+  // (b) Two close requests queued at once (a double click on the close button): one dialog; the
+  // second request finds the guard open and is ignored.
+  xDo('close', main.id, 2);
+  dialog = await pollFor('the close guard dialog', guardDialog);
+  await pollFor('the second close request ignored in the log', () => logCount(IGNORED) >= 1);
+  await sleep(500); // a second dialog, if there were one, would be up by now
+  const dialogs = xWindows().filter((w) => w.title === 'Unsaved changes').length;
+  check(dialogs === 1 && logCount(ASKED) === 2 && logCount(IGNORED) === 1, `two close requests in a row: one dialog (${dialogs}), the second request ignored (log)`);
+  await answerCancel(dialog, 2, 'Escape');
+  check(await windowStays(), 'cancelled: the window stays open with the unsaved edits');
+  // (c) The Cancel button: GTK focuses the first button, Save; two Tabs move past Don't Save to Cancel.
+  dialog = await requestClose(3);
+  xDo('keys', dialog.id, 'Tab', 'Tab');
+  await sleep(300);
+  shot('close-guard-cancel.png');
+  await answerCancel(dialog, 3, 'Return');
   check(await windowStays(), 'the Cancel button: the window stays open with the unsaved edits');
   check(await $t('unsaved').isExisting() && (await browser.getTitle()).startsWith('●'), 'still marked unsaved after cancelling');
-  // Discard (the focused first button): the window closes, the app ends, nothing is saved.
-  dialog = await requestClose(3);
+  check(logCount(SAVING) === 0 && !readFileSync(saved, 'utf8').includes('UNSAVED-'), 'nothing was saved while cancelling');
+  // (d) Enter: Save (the focused first button). The page saves to the open file, then the window
+  // closes and the app ends.
+  dialog = await requestClose(4);
   xDo('keys', dialog.id, 'Return');
   await pollFor('the app to exit', () => !running(main.pid));
-  check(!xWindows().some((w) => w.id === main.id) && !guardDialog(), 'Discard: the window and the dialog are gone');
-  check(logCount('closing with unsaved changes discarded') === 1, 'Discard: the app ended through the close guard (log)');
-  check(!readFileSync(saved, 'utf8').includes('UNSAVED-'), 'the discarded edit was not written to the file');
+  check(!xWindows().some((w) => w.id === main.id) && !guardDialog(), 'Enter (Save): the window and the dialog are gone');
+  check(readFileSync(saved, 'utf8').includes('UNSAVED-'), 'Enter (Save): the unsaved edit was written to the open file');
+  check(logCount(SAVING) === 1 && logCount('saved; closing') === 1, 'Save: the page saved, then the app closed (log)');
+  check(logCount(DISCARDED) === 0, 'nothing was discarded');
   await browser.deleteSession().catch(() => {}); // the app is gone: its session with it
   browser = null;
 
@@ -334,6 +360,7 @@ try {
   const sh = (v) => `'${v.replaceAll("'", `'\\''`)}'`;
   writeFileSync(wrapper, `#!/bin/sh\nPROMPT_INSPECTOR_E2E_DIALOG_PATH=${sh(big)} exec ${sh(app)} "$@"\n`);
   chmodSync(wrapper, 0o755);
+  const bigHash = sha256(big);
   browser = await openSession(wrapper);
   const third = await pollFor('the third launch\'s window', () => appWindow((t) => / — Prompt Inspector$/.test(t) && !t.startsWith('●')));
   step(`third launch: X window 0x${third.id.toString(16)} of pid ${third.pid}`);
@@ -379,11 +406,17 @@ try {
   console.log(`PERF real window requestAnimationFrame interval: median ${med(raf).toFixed(1)} ms, min ${raf[0].toFixed(1)}, max ${raf.at(-1).toFixed(1)} over ${raf.length} frames`);
   await sleep(300); // let the board finish painting before the screenshot
   shot('big-scene.png');
-  // Unsaved edits: close through the guard and Discard, so the app ends as a person would end it.
+  // Unsaved edits: close through the guard and Don't Save (one Tab from the focused Save; Enter
+  // would save the typed digits into the large scene), so the app ends as a person would end it.
   xDo('close', third.id);
   const guard3 = await pollFor('the close guard dialog', guardDialog);
+  xDo('keys', guard3.id, 'Tab');
+  await sleep(300);
+  shot('close-guard-dont-save.png');
   xDo('keys', guard3.id, 'Return');
   await pollFor('the app to exit', () => !running(third.pid));
+  check(logCount(DISCARDED) === 1, "Don't Save: the app ended through the close guard, the edits discarded (log)");
+  check(sha256(big) === bigHash, `Don't Save: ${basename(big)} is byte for byte as before`);
   await browser.deleteSession().catch(() => {});
   browser = null;
 } catch (e) {

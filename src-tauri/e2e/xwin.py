@@ -8,7 +8,8 @@ window's delete-event, which Tauri reports as WindowEvent::CloseRequested), and 
 a window (input focus, then XTEST key presses, as a real keyboard would).
 
   xwin.py list                 JSON: the mapped top-level windows (id, title, pid, protocols, geometry)
-  xwin.py close WINDOW_ID      sends WM_DELETE_WINDOW to the window
+  xwin.py close WINDOW_ID [N]  sends WM_DELETE_WINDOW to the window (N times in one go: a double click
+                               on the close button, both requests queued before the app handles one)
   xwin.py keys WINDOW_ID KEY…  focuses the window, then presses and releases each key (X keysym names)
 """
 import json
@@ -48,7 +49,7 @@ def windows(d):
     return out
 
 
-def close(d, wid):
+def close(d, wid, times=1):
     w = d.create_resource_object('window', wid)
     event = protocol.event.ClientMessage(
         window=w,
@@ -56,7 +57,8 @@ def close(d, wid):
         data=(32, [d.intern_atom('WM_DELETE_WINDOW'), X.CurrentTime, 0, 0, 0]),
     )
     # ICCCM 4.2.8: sent to the client's window with an empty event mask, as a window manager does.
-    w.send_event(event, event_mask=X.NoEventMask)
+    for _ in range(times):
+        w.send_event(event, event_mask=X.NoEventMask)
     d.sync()
 
 
@@ -77,8 +79,8 @@ def main(argv):
     d = display.Display()
     if argv[:1] == ['list']:
         print(json.dumps(windows(d), ensure_ascii=False))
-    elif argv[:1] == ['close'] and len(argv) == 2:
-        close(d, int(argv[1], 0))
+    elif argv[:1] == ['close'] and len(argv) in (2, 3):
+        close(d, int(argv[1], 0), int(argv[2]) if len(argv) == 3 else 1)
     elif argv[:1] == ['keys'] and len(argv) >= 3:
         keys(d, int(argv[1], 0), argv[2:])
     else:

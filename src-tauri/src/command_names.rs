@@ -6,12 +6,14 @@
 // the core crate.
 include!("../../src/api/operations.rs");
 
-/// What only the desktop shell does: system dialogs, the close guard's flag, app info.
-const SHELL_COMMANDS: [&str; 5] = [
+/// What only the desktop shell does: system dialogs, the close guard's flag and the page's answer
+/// to its Save, app info.
+const SHELL_COMMANDS: [&str; 6] = [
     "pick_open_path",
     "pick_save_path",
     "pick_folder",
     "set_dirty",
+    "close_guard_done",
     "app_info",
 ];
 

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
 
+use crate::close_guard;
 use crate::logging::{self, LogEvent};
 
 /// What the shell remembers about the UI: whether the open scene has unsaved edits (the close guard
@@ -26,6 +27,8 @@ use crate::logging::{self, LogEvent};
 #[derive(Default)]
 pub struct AppState {
     pub dirty: AtomicBool,
+    /// Where the close guard is: idle, asking, or waiting for the page to save (close_guard.rs).
+    pub close_guard: close_guard::Guard,
     /// The window's live documents (`live_open`, `live_edit`): the scene stays in the core between
     /// keystrokes.
     pub live: Arc<Live>,
@@ -262,6 +265,31 @@ pub fn set_dirty<R: Runtime>(
         if let Err(e) = window.set_title(title) {
             tracing::warn!("could not set the window title: {e}");
         }
+    }
+}
+
+/// The page's answer to the close guard's `SaveBeforeClose` event: `saved` when it saved the scene
+/// (the window then closes and the app ends), `false` when the save failed or the person cancelled
+/// its save-as dialog (the window stays open with the edits; the page shows why). Ignored unless
+/// the guard is waiting for this answer, so no other call can close the window.
+#[tauri::command]
+#[specta::specta]
+// Async, so it runs off the main thread: the window is destroyed through the event loop, not from
+// inside the IPC callback of the web view being destroyed.
+pub async fn close_guard_done<R: Runtime>(window: tauri::Window<R>, saved: bool) {
+    let state = window.state::<AppState>();
+    if !state.close_guard.page_answered() {
+        tracing::warn!(
+            saved,
+            "close_guard_done without a pending close guard save: ignored"
+        );
+        return;
+    }
+    if saved {
+        tracing::info!("saved; closing");
+        close_guard::close(&window, &state);
+    } else {
+        tracing::info!("close guard: not saved, kept open");
     }
 }
 

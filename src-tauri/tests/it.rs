@@ -3,8 +3,11 @@
 //! and capabilities compiled in, so the ACL is the shipped one.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
+use std::time::Instant;
 
+use prompt_inspector_app::close_guard::{Choice, Phase, Request};
 use prompt_inspector_app::commands::{AppState, COMMANDS, DIALOG_PATH_ENV};
 use serde_json::{json, Value};
 use tauri::ipc::{CallbackFn, InvokeBody};
@@ -233,7 +236,7 @@ fn dirty_flag_and_stubbed_dialogs() {
         Ok(Value::Null)
     );
     let state = app.state::<AppState>();
-    assert!(state.dirty.load(std::sync::atomic::Ordering::SeqCst));
+    assert!(state.dirty.load(Ordering::SeqCst));
     assert_eq!(
         invoke(
             &w,
@@ -242,11 +245,11 @@ fn dirty_flag_and_stubbed_dialogs() {
         ),
         Ok(Value::Null)
     );
-    assert!(!state.dirty.load(std::sync::atomic::Ordering::SeqCst));
+    assert!(!state.dirty.load(Ordering::SeqCst));
     // The title travels with the flag (the mock runtime keeps no title; the real-window journey
     // reads the X window's): a call without it is refused and leaves the flag alone.
     assert!(invoke(&w, "set_dirty", json!({"dirty": true})).is_err());
-    assert!(!state.dirty.load(std::sync::atomic::Ordering::SeqCst));
+    assert!(!state.dirty.load(Ordering::SeqCst));
 
     // Under the e2e test the dialogs answer with a fixed path instead of showing a GTK chooser.
     let target = scratch().join("dialog.scene.json");
@@ -256,6 +259,62 @@ fn dirty_flag_and_stubbed_dialogs() {
     std::env::remove_var(DIALOG_PATH_ENV);
     assert_eq!(picked, Ok(json!(target.display().to_string())));
     assert_eq!(opened, Ok(json!(target.display().to_string())));
+}
+
+#[test]
+fn close_guard_done_closes_the_window_only_after_the_guards_save() {
+    let (app, w) = app();
+    let state = app.state::<AppState>();
+    let dirty = || state.dirty.load(Ordering::SeqCst);
+    state.dirty.store(true, Ordering::SeqCst);
+    // Nothing asked the page to save: the call changes nothing (no page can close the window).
+    assert_eq!(
+        invoke(&w, "close_guard_done", json!({"saved": true})),
+        Ok(Value::Null)
+    );
+    assert!(dirty());
+    assert!(app.get_webview_window("main").is_some());
+    // A close request with unsaved edits asks; the person chose Save; the save failed or was
+    // cancelled: the edits stay, the guard is free for the next close request.
+    assert!(matches!(
+        state.close_guard.close_requested(dirty(), Instant::now()),
+        Request::Ask { page_silent: None }
+    ));
+    assert_eq!(
+        state.close_guard.close_requested(dirty(), Instant::now()),
+        Request::Ignore,
+        "a second close request while the dialog is open"
+    );
+    state.close_guard.answered(Choice::Save, Instant::now());
+    assert!(
+        invoke(&w, "close_guard_done", json!({})).is_err(),
+        "saved is required"
+    );
+    assert!(matches!(state.close_guard.phase(), Phase::Saving { .. }));
+    assert_eq!(
+        invoke(&w, "close_guard_done", json!({"saved": false})),
+        Ok(Value::Null)
+    );
+    assert!(dirty());
+    assert_eq!(state.close_guard.phase(), Phase::Idle);
+    // Asked again, and this time the page saved: clean, and the window is destroyed (the mock
+    // runtime keeps no windows to see it go; the real-window journey does).
+    assert!(matches!(
+        state.close_guard.close_requested(dirty(), Instant::now()),
+        Request::Ask { .. }
+    ));
+    state.close_guard.answered(Choice::Save, Instant::now());
+    assert_eq!(
+        invoke(&w, "close_guard_done", json!({"saved": true})),
+        Ok(Value::Null)
+    );
+    assert!(!dirty(), "close_guard_done(saved) clears the unsaved flag");
+    assert_eq!(state.close_guard.phase(), Phase::Idle);
+    // Clean now: the next close request closes without asking.
+    assert_eq!(
+        state.close_guard.close_requested(dirty(), Instant::now()),
+        Request::Close
+    );
 }
 
 #[test]

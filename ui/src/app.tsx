@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { errorText } from './api/api';
-import { dialogs } from './api';
+import { dialogs, type Shell } from './api';
 import { JObject } from './lib/json';
 import { toolPalette } from './lib/colors';
 import { tools, type PromptRef } from './lib/scene';
@@ -46,6 +46,26 @@ function usePaintProbe(s: Session) {
       ch.port2.postMessage(0);
     });
   });
+}
+
+/**
+ * The Save and Save as buttons' flow, also run by the desktop close guard's "Save": to the open
+ * file, or (Save as, or a scene without a file) to the path the save dialog answers when the shell
+ * has one, else to the typed path. The path saved to, or null; then `fileError` says why (the banner).
+ */
+export async function saveScene(s: Session, as: boolean, typed: string, saveDialog?: Shell['saveDialog']): Promise<string | null> {
+  const ask = as || !s.path;
+  let target = ask ? typed.trim() : s.path ?? '';
+  if (ask && saveDialog) {
+    try {
+      target = (await saveDialog(s.path ?? undefined)) ?? '';
+    } catch (e) {
+      s.fileError = `Save failed: ${errorText(e)}`; s.changed(); return null;
+    }
+    if (!target) { s.fileError = 'Not saved: no file was chosen.'; s.changed(); return null; }
+  }
+  if (!target) { s.fileError = 'Type a path to save to (the path box), then Save.'; s.changed(); return null; }
+  return (await s.save(target)) ? target : null;
 }
 
 export function App({ session }: { session: Session }) {
@@ -104,13 +124,22 @@ export function App({ session }: { session: Session }) {
     const d = await dialogs();
     if (d.openDialog) { const p = await d.openDialog(); if (p) await openPath(p); } else await openPath(pathInput.trim());
   };
-  const saveClick = async (as: boolean) => {
-    let target = as || !s.path ? pathInput.trim() : s.path;
-    const d = await dialogs();
-    if ((as || !s.path) && d.saveDialog) target = (await d.saveDialog(s.path ?? undefined)) ?? '';
-    if (!target) { s.fileError = 'Type a path to save to (the path box), then Save.'; s.changed(); return; }
-    if (await s.save(target)) { setPathInput(target); setDiskChanged(false); }
+  /** Whether it saved. */
+  const saveClick = async (as: boolean): Promise<boolean> => {
+    const saved = await saveScene(s, as, pathInput, (await dialogs()).saveDialog);
+    if (saved) { setPathInput(saved); setDiskChanged(false); }
+    return saved !== null;
   };
+  // The desktop close guard's "Save" runs the Save button's flow (the latest one: it reads the path
+  // box); the shell closes the window when it saved, and keeps it open, banner and edits, when not.
+  const saveForClose = useRef(saveClick);
+  saveForClose.current = saveClick;
+  useEffect(() => {
+    let off: (() => void) | undefined;
+    let gone = false;
+    void dialogs().then((d) => d.onSaveBeforeClose?.(() => saveForClose.current(false))).then((u) => { if (gone) u?.(); else off = u; });
+    return () => { gone = true; off?.(); };
+  }, []);
   const goSegment = (family: 'chat' | 'desk', seg: string) => {
     setTab('inspector');
     requestAnimationFrame(() => { const el = document.getElementById(`seg-${family}-${seg}`); el?.scrollIntoView({ block: 'center' }); el?.classList.add('flash'); setTimeout(() => el?.classList.remove('flash'), 1200); });

@@ -2,6 +2,7 @@
 // shapes the Rust side expects (src-tauri/src/commands.rs), and every failure as an ApiError.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearMocks, mockIPC } from '@tauri-apps/api/mocks';
+import { emit } from '@tauri-apps/api/event';
 import { createTauriApi, toApiError } from '../src/api/tauri';
 import * as shell from '../src/api/dialogs';
 
@@ -74,5 +75,61 @@ describe('shell (dialogs.ts)', () => {
       { cmd: 'pick_save_path', args: { suggested: '/a/b.scene.json' } },
       { cmd: 'set_dirty', args: { dirty: true, title: '● a.scene.json — Prompt Inspector' } },
     ]);
+  });
+});
+
+describe("the close guard's Save (dialogs.ts onSaveBeforeClose)", () => {
+  beforeEach(() => {
+    clearMocks();
+    // The event plugin mocked too: `emit` reaches the listeners as the shell's event would.
+    mockIPC((cmd, args) => { calls.push({ cmd, args }); return answer(cmd, args); }, { shouldMockEvents: true });
+  });
+  const answers = () => calls.filter((c) => c.cmd === 'close_guard_done').map((c) => c.args);
+  const until = async (n: number) => { for (let i = 0; i < 50 && answers().length < n; i++) await new Promise((r) => setTimeout(r, 0)); };
+
+  it('runs the save and tells the shell whether it saved', async () => {
+    const results = [true, false];
+    let saves = 0;
+    const off = await shell.onSaveBeforeClose(async () => { saves++; return results.shift()!; });
+    await emit('save-before-close');
+    await until(1);
+    await emit('save-before-close');
+    await until(2);
+    expect(saves).toBe(2);
+    expect(answers()).toEqual([{ saved: true }, { saved: false }]);
+    off();
+    await emit('save-before-close');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(saves).toBe(2);
+  });
+
+  it('answers "not saved" when the save throws', async () => {
+    const err = console.error;
+    console.error = () => {};
+    try {
+      const off = await shell.onSaveBeforeClose(async () => { throw new Error('disk full'); });
+      await emit('save-before-close');
+      await until(1);
+      expect(answers()).toEqual([{ saved: false }]);
+      off();
+    } finally {
+      console.error = err;
+    }
+  });
+
+  it('leaves a request that comes during a save to that save\'s answer', async () => {
+    let finish: (saved: boolean) => void = () => {};
+    let saves = 0;
+    const off = await shell.onSaveBeforeClose(() => { saves++; return new Promise<boolean>((r) => { finish = r; }); });
+    await emit('save-before-close');
+    await emit('save-before-close');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(saves).toBe(1);
+    expect(answers()).toEqual([]);
+    finish(true);
+    await until(1);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(answers()).toEqual([{ saved: true }]);
+    off();
   });
 });

@@ -34,12 +34,20 @@ export const commands = {
 	 *  unsaved). One command for both, so the flag and the title the person sees never disagree.
 	 */
 	setDirty: (dirty: boolean, title: string) => __TAURI_INVOKE<void>("set_dirty", { dirty, title }),
+	/**
+	 *  The page's answer to the close guard's `SaveBeforeClose` event: `saved` when it saved the scene
+	 *  (the window then closes and the app ends), `false` when the save failed or the person cancelled
+	 *  its save-as dialog (the window stays open with the edits; the page shows why). Ignored unless
+	 *  the guard is waiting for this answer, so no other call can close the window.
+	 */
+	closeGuardDone: (saved: boolean) => __TAURI_INVOKE<void>("close_guard_done", { saved }),
 	appInfo: () => __TAURI_INVOKE<AppInfo_Serialize>("app_info"),
 };
 
 /** Events */
 export const events = {
 	logEvent: makeEvent<LogEvent, LogEvent>("log-event"),
+	saveBeforeClose: makeEvent<SaveBeforeClose, SaveBeforeClose>("save-before-close"),
 };
 
 /* Types */
@@ -389,6 +397,12 @@ export type RunRequest_Serialize = {
 export type RunResponse = {
 	report: unknown,
 };
+
+/**
+ *  Sent to the page when the person chose Save in the close guard: save the open scene as the
+ *  Save button does, then call `close_guard_done` with whether it was saved.
+ */
+export type SaveBeforeClose = null;
 
 export type SaveRequest = {
 	path: string,

@@ -1,5 +1,6 @@
 // What only the desktop shell offers the UI (loaded by ./index.ts when running inside Tauri): the
-// system file dialogs, the unsaved-edits flag its close guard reads, and the shell's log lines.
+// system file dialogs, the unsaved-edits flag its close guard reads, the guard's "Save" (the shell
+// asks the page to save before it closes the window), and the shell's log lines.
 // The dialogs are shown by Rust commands, so the web view needs no dialog or file-system permission.
 import { commands, events, type LogEvent } from './bindings';
 import { toApiError } from './tauri';
@@ -38,4 +39,32 @@ export async function onLog(cb: (e: LogEvent) => void): Promise<() => void> {
   const info = await commands.appInfo();
   for (const e of info.recent_logs) cb(e);
   return unlisten;
+}
+
+/**
+ * Runs `save` each time the shell's close guard asks to save before closing (its "Save" button),
+ * then answers with whether it saved: the shell closes the window if so and keeps it open (with the
+ * edits) if not. Every request is answered, even when `save` throws: the shell waits for the answer
+ * before it lets another close request ask again. A request that comes while a save is under way is
+ * left to that save's answer. Returns the unsubscribe.
+ */
+export async function onSaveBeforeClose(save: () => Promise<boolean>): Promise<() => void> {
+  let busy = false;
+  return events.saveBeforeClose.listen(async () => {
+    if (busy) return;
+    busy = true;
+    let saved = false;
+    try {
+      saved = await save();
+    } catch (e) {
+      console.error('saving before closing failed', e);
+    } finally {
+      busy = false;
+    }
+    try {
+      await commands.closeGuardDone(saved);
+    } catch (e) {
+      console.error('could not answer the close guard', e);
+    }
+  });
 }

@@ -11,6 +11,8 @@ export interface Shell {
   folderDialog?: () => Promise<string | null>;
   setDirty?: (dirty: boolean, title: string) => Promise<void>;
   onLog?: (cb: (e: ShellLog) => void) => Promise<() => void>;
+  /** The close guard's "Save": run `save` (true when it saved); the shell then closes the window or keeps it. */
+  onSaveBeforeClose?: (save: () => Promise<boolean>) => Promise<() => void>;
 }
 const dialogModules = import.meta.glob<Shell>('./dialogs.ts');
 
