@@ -152,9 +152,10 @@ try {
 
   // ── 6b–6d: configured prompts, a tool's returns kind, the Recent menu ──────────────────────
   // 6b. A configured prompt is edited like a tool template: its segment on the board updates.
-  await page.getByTestId('pane-prompts').click();
-  await page.getByTestId('prompt-system_msg_prompt-0').click();
+  // Clicking the prompt's piece on the board opens its editor in the Prompts pane.
+  await sysCard.locator('.piece').first().click();
   await page.getByTestId('prompt-detail').getByText('chat_llm.system_msg_prompt[0]').waitFor();
+  check(await page.getByTestId('pane-prompts').getAttribute('aria-selected') === 'true', 'clicking a configured prompt\'s piece on the board opens that prompt in the Prompts pane');
   const ped = page.getByTestId('prompt-editor').locator('.cm-content');
   await ped.click();
   await page.keyboard.press('Control+Home');

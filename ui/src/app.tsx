@@ -179,7 +179,7 @@ export function App({ session }: { session: Session }) {
             selectedPrompt={selectedPrompt} onSelectPrompt={setSelectedPrompt} onSegment={goSegment} /></aside>
           <section class="centre">
             <Segments chat={s.reports?.chat ?? null} desk={s.reports?.desk ?? null} rules={s.rules} palette={palette} adapter={adapterOf(s.scene)} setAdapter={setAdapter}
-              provider={s.provider} setProvider={(p) => { s.provider = p; s.rerender(); }} onSelectTool={selectTool} selectedTool={selected} />
+              provider={s.provider} setProvider={(p) => { s.provider = p; s.rerender(); }} onSelectTool={selectTool} onSelectPrompt={selectPrompt} selectedTool={selected} />
           </section>
           <aside class="right"><ContextPanel session={s} onTool={selectTool} onPrompt={selectPrompt} onSegment={goSegment} /></aside>
         </main>

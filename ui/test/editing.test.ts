@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
-import type { ValidateResponse } from '../src/api/types';
+import type { Report, ValidateResponse } from '../src/api/types';
 import { JObject, RawNumber, stringifyJson } from '../src/lib/json';
 import {
   RETURNS_KINDS, addConfiguredPrompt, configuredPrompt, configuredPrompts, familyOf, parseScene, promptTemplate, promptTemplatePath,
@@ -15,6 +15,7 @@ import { clearRecentFiles, menuMove, recentFiles, shortDir, splitPath } from '..
 import { localesWithErrors, templateProblems } from '../src/views/TemplateEditor';
 import { breakParts } from '../src/views/common';
 import { RecentMenu } from '../src/views/RecentMenu';
+import { Segments } from '../src/views/Segments';
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 
@@ -252,5 +253,41 @@ describe('the Recent menu', () => {
     // A press outside closes it.
     await act(() => { document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })); });
     expect(root.querySelector('[role="menu"]')).toBe(null);
+  });
+});
+
+describe('the segment board', () => {
+  // Seg text: a configured prompt, a seam, a tool's two lines (the board lays out one block per line).
+  const text = 'You are X.\n# notes\n- a';
+  const report = (llm: 'chat' | 'desk'): Report => ({
+    llm, segments: [{ name: llm === 'chat' ? 'system_msg_prompt' : 'system_prompt', legal: true, text, bytes: text.length, pieces: [
+      { source: 'config', index: 1, text: 'You are X.', range: [0, 10] },
+      { source: 'tool', tool: 'tf_notes', text: '# notes\n- a', range: [11, 22] },
+    ] }],
+    tools: [], diagnostics: [], metrics: { tools_total: 1, tools_rendered: 1, bytes: text.length, positions: {} },
+  } as unknown as Report);
+  let root: HTMLElement;
+  beforeEach(() => { root = document.createElement('div'); document.body.append(root); });
+  afterEach(() => { render(null, root); root.remove(); });
+
+  it('shows each line as a block with the text byte for byte; a tool piece selects the tool, a prompt piece opens its editor', async () => {
+    const onSelectTool = vi.fn();
+    const onSelectPrompt = vi.fn();
+    await act(() => {
+      render(h(Segments, { chat: report('chat'), desk: report('desk'), rules: null, palette: new Map(), adapter: 'openai_desk', setAdapter: () => {},
+        provider: null, setProvider: () => {}, onSelectTool, selectedTool: null, onSelectPrompt }), root);
+    });
+    const card = root.querySelector('[data-testid="seg-chat-system_msg_prompt"] .seg-text')!;
+    expect([...card.querySelectorAll('.seg-line')].map((l) => l.textContent)).toEqual(['You are X.\n', '# notes\n', '- a']);
+    expect(card.textContent).toBe(text);
+    const pieces = [...card.querySelectorAll('.piece')] as HTMLElement[];
+    expect(pieces.map((p) => p.textContent)).toEqual(['You are X.', '# notes\n', '- a']);
+    await act(() => { pieces[2].click(); });
+    expect(onSelectTool).toHaveBeenCalledWith('tf_notes');
+    await act(() => { pieces[0].click(); });
+    expect(onSelectPrompt).toHaveBeenCalledWith('system_msg_prompt', 1);
+    const desk = root.querySelector('[data-testid="seg-desk-system_prompt"] .piece') as HTMLElement;
+    await act(() => { desk.click(); });
+    expect(onSelectPrompt).toHaveBeenLastCalledWith('system_prompt', 1);
   });
 });

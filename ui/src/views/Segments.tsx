@@ -10,6 +10,8 @@ interface Props {
   adapter: string; setAdapter: (a: string) => void;
   provider: 'openai' | 'anthropic' | null; setProvider: (p: 'openai' | 'anthropic' | null) => void;
   onSelectTool: (name: string) => void; selectedTool: string | null;
+  /** A configured prompt's piece was clicked: open its editor (segment name, index in the segment). */
+  onSelectPrompt?: (segment: string, index: number) => void;
 }
 
 const MAX_SHOWN = 200;
@@ -32,11 +34,11 @@ export function Legend({ reports, palette }: { reports: (Report | null)[]; palet
   );
 }
 
-interface CardProps { seg: SegmentReport; family: Llm; order: number; rules: Rules | null; palette: Map<string, string>; onSelectTool: (n: string) => void; selectedTool: string | null }
+interface CardProps { seg: SegmentReport; family: Llm; order: number; rules: Rules | null; palette: Map<string, string>; onSelectTool: (n: string) => void; onSelectPrompt?: (segment: string, index: number) => void; selectedTool: string | null }
 
 // A live patch keeps the objects of unchanged segments, so a card re-renders only when its own
-// segment (or the selection, palette or rules) changed. The click handler is left out of the
-// comparison: it only calls state setters, which never change. (A class rather than
+// segment (or the selection, palette or rules) changed. The click handlers are left out of the
+// comparison: they only call state setters, which never change. (A class rather than
 // preact/compat's memo: compat hooks into every element the app creates.)
 class SegmentCard extends Component<CardProps> {
   shouldComponentUpdate(b: CardProps) {
@@ -46,7 +48,12 @@ class SegmentCard extends Component<CardProps> {
   render() { return SegmentCardView(this.props); }
 }
 
-function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, selectedTool }: CardProps) {
+function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onSelectPrompt, selectedTool }: CardProps) {
+  // A tool's piece selects the tool; a configured prompt's piece opens that prompt's editor.
+  const open = (p: SegmentReport['pieces'][number]) => {
+    if (p.tool) onSelectTool(p.tool);
+    else if (p.source === 'config' && onSelectPrompt) onSelectPrompt(seg.name, p.index ?? 0);
+  };
   const rule = seg.legal ? null : ruleOf(rules, seg.name);
   const isStream = seg.messages !== undefined;
   const hasSel = !!selectedTool && seg.pieces.some((p) => p.tool === selectedTool);
@@ -68,8 +75,8 @@ function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, sel
             <div class="seg-line" key={l}>
               {line.map((r, i) => r.piece ? (
                 <span key={i} class={`piece${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`} style={{ background: pieceColor(r.piece, palette) }}
-                  title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${r.piece.tokens} tok` : ''}`}
-                  onClick={() => r.piece?.tool && onSelectTool(r.piece.tool)}>{r.text}</span>
+                  title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${r.piece.tokens} tok` : ''} · click to ${r.piece.tool ? 'select the tool' : 'edit the prompt'}`}
+                  onClick={() => r.piece && open(r.piece)}>{r.text}</span>
               ) : <span key={i} class="seam">{r.text}</span>)}
             </div>
           ))}
@@ -141,7 +148,7 @@ export function Segments(p: Props) {
       {!r ? <div class="empty-seg">rendering…</div> :
         family === 'chat' && chatView === 'messages' ? <><Messages report={r} />{r.request !== undefined && <Body value={r.request} />}</> :
         family === 'desk' && deskView === 'request' ? <Body value={r.request} /> :
-        <div class="cards">{r.segments.map((s, i) => <SegmentCard key={s.name} seg={s} family={family} order={i} rules={p.rules} palette={p.palette} onSelectTool={p.onSelectTool} selectedTool={p.selectedTool} />)}</div>}
+        <div class="cards">{r.segments.map((s, i) => <SegmentCard key={s.name} seg={s} family={family} order={i} rules={p.rules} palette={p.palette} onSelectTool={p.onSelectTool} onSelectPrompt={p.onSelectPrompt} selectedTool={p.selectedTool} />)}</div>}
     </section>
   );
   return (
