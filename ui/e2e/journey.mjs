@@ -95,7 +95,21 @@ try {
   await page.keyboard.type(' {oops');
   await page.getByTestId('template-editor').locator('.cm-lintRange-error').waitFor({ timeout: 5000 });
   check(await page.getByTestId('tool-detail').innerText().then((t) => /ValueError/.test(t)), 'an fstring syntax error is underlined and named (ValueError)');
+  // Hovering the underline shows the message in a tooltip, whole: not clipped at the left pane's
+  // edge (the panes have strict containment; the tooltips live in the body).
+  const under = await page.getByTestId('template-editor').locator('.cm-lintRange-error').first().boundingBox();
+  await page.mouse.move(under.x + under.width / 2, under.y + under.height / 2);
+  const tip = page.locator('.cm-tooltip-hover');
+  await tip.waitFor({ timeout: 5000 });
+  const shown = await tip.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const pane = document.querySelector('aside.left').getBoundingClientRect();
+    const hit = document.elementFromPoint(r.right - 4, r.top + r.height / 2);
+    return { text: el.textContent, beyondPane: r.right > pane.right, visible: !!hit && el.contains(hit) };
+  });
+  check(/ValueError/.test(shown.text) && shown.visible, `the error's tooltip shows its message whole (${shown.beyondPane ? 'past the pane\'s edge' : 'inside the pane'}): ${shown.text}`);
   await page.screenshot({ path: join(shots, '02b-template-error.png') });
+  await page.mouse.move(5, 5);
   for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace');
   await page.getByTestId('seg-chat-after_input_msg_prompt').getByText('Memo: The user prefers answers in Chinese.').waitFor();
   await page.getByTestId('template-editor').locator('.cm-lintRange-error').waitFor({ state: 'detached', timeout: 5000 });

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { EditorState, Compartment, type Extension } from '@codemirror/state';
-import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
+import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection, tooltips } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { refreshLint } from './template';
 import { bracketMatching } from '@codemirror/language';
@@ -37,6 +37,9 @@ export function Editor(p: Props) {
         extensions: [
           lineNumbers(), history(), drawSelection(), highlightActiveLine(), bracketMatching(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
+          // Tooltips (an error's message on hover) live in the body: the panes have strict containment
+          // (style.css), which would clip them at the pane's edge.
+          tooltips({ parent: document.body }),
           EditorView.lineWrapping,
           EditorState.readOnly.of(!!p.readOnly),
           EditorView.contentAttributes.of({ 'aria-label': p.label }),
