@@ -37,10 +37,12 @@ pub fn golden_text_in(scene: &scene::Scene, base_dir: Option<&Path>) -> String {
         base_dir: base_dir.map(Path::to_path_buf),
         ..Default::default()
     };
+    // The two families render the same tool prompts: once each, through one memo.
+    let mut memo = inject::RenderMemo::default();
     let golden = Golden {
         scene: &scene.name,
-        chat: inject::render_with(scene, Family::Chat, &options),
-        desk: inject::render_with(scene, Family::Desk, &options),
+        chat: inject::render_with_memo(scene, Family::Chat, &options, &mut memo),
+        desk: inject::render_with_memo(scene, Family::Desk, &options, &mut memo),
         run: scene.run.as_ref().map(crate::runloop::replay),
     };
     let mut text = crate::json_out::to_string_pretty(&golden);

@@ -3,6 +3,7 @@
 //! and assemble the messages, reporting where every byte came from.
 
 pub mod context;
+mod memo;
 mod normalize;
 mod render;
 pub mod report;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
+pub use memo::RenderMemo;
 pub use normalize::{format_2_prompt, wrap_str, Normalized};
 pub use render::{render_template, PromptError, RenderVars};
 pub use report::{
@@ -46,6 +48,18 @@ pub fn render(scene: &Scene, family: Family) -> Report {
 /// Renders a scene for one LLM family. Never fails: problems become diagnostics, as TFRobot keeps
 /// the LLM call going when a tool or a prompt misbehaves. The scene is not changed.
 pub fn render_with(scene: &Scene, family: Family, options: &Options) -> Report {
+    render_with_memo(scene, family, options, &mut RenderMemo::default())
+}
+
+/// [`render_with`], keeping template renders in `memo` for the next render of the same context
+/// (the other family, the next keystroke of a live document). The report is the same as
+/// [`render_with`]'s: the memo only skips renders whose inputs are unchanged.
+pub fn render_with_memo(
+    scene: &Scene,
+    family: Family,
+    options: &Options,
+    memo: &mut RenderMemo,
+) -> Report {
     let span = tracing::info_span!(
         "render",
         llm = family.as_str(),
@@ -57,6 +71,7 @@ pub fn render_with(scene: &Scene, family: Family, options: &Options) -> Report {
     let mut r = Run {
         family,
         diagnostics: Vec::new(),
+        memo,
     };
 
     let tools = r.distinct_tools(&scene.tools);
@@ -68,7 +83,9 @@ pub fn render_with(scene: &Scene, family: Family, options: &Options) -> Report {
         .filter(|(_, v)| v.is_ok())
         .map(|(t, _)| *t)
         .collect();
-    let vars = RenderVars::new(context::effective(&scene.context, &valid));
+    let ctx = context::effective(&scene.context, &valid);
+    r.memo.context(&ctx);
+    let vars = RenderVars::new(ctx);
 
     // The collector (`_collect_dynamic_prompts`): its three short-circuits, then normalisation.
     let mut statuses: Vec<Option<Status>> = Vec::with_capacity(tools.len());
@@ -177,9 +194,10 @@ fn side(p: &crate::scene::Position, family: Family) -> &Option<String> {
     }
 }
 
-struct Run {
+struct Run<'m> {
     family: Family,
     diagnostics: Vec<Diagnostic>,
+    memo: &'m mut RenderMemo,
 }
 
 /// A rendered piece before it is placed in its segment's text.
@@ -191,7 +209,7 @@ struct Piece {
     attachments: Vec<Value>,
 }
 
-impl Run {
+impl Run<'_> {
     fn diag(
         &mut self,
         level: Level,
@@ -208,6 +226,22 @@ impl Run {
             segment,
             prompt: None,
         });
+    }
+
+    /// A prompt's text (`RenderVars::render_prompt`), through the memo.
+    fn render_prompt(&mut self, vars: &RenderVars, prompt: &Prompt) -> Result<String, PromptError> {
+        match prompt {
+            Prompt::Normalize { template, .. } => {
+                self.memo.render(template, memo::Over::Context, || {
+                    render_template(template, &vars.ctx)
+                })
+            }
+            Prompt::AdditionalInfo { template } => {
+                self.memo.render(template, memo::Over::AdditionalInfo, || {
+                    render_template(template, vars.additional_info())
+                })
+            }
+        }
     }
 
     /// The tools as the call passes them; a name seen before is the same tool (first wins).
@@ -244,7 +278,13 @@ impl Run {
         let Some(segment) = side(position, self.family) else {
             return Some(Status::Silent);
         };
-        match format_2_prompt(tool, &vars.ctx) {
+        let memo = &mut *self.memo;
+        let normalized = normalize::format_2_prompt_by(tool, &vars.ctx, |source, v| {
+            memo.render(source, memo::Over::State(tool.state.clone()), || {
+                render_template(source, v)
+            })
+        });
+        match normalized {
             Normalized::Prompt(p) => {
                 buckets
                     .entry(segment.as_str())
@@ -292,7 +332,7 @@ impl Run {
         };
         let mut pieces = Vec::new();
         for (i, prompt) in configured.iter().enumerate() {
-            let text = vars.render_prompt(prompt).unwrap_or_else(|e| {
+            let text = self.render_prompt(vars, prompt).unwrap_or_else(|e| {
                 self.diagnostics.push(Diagnostic {
                     level: Level::Warning,
                     code: "prompt_render_failed",
@@ -314,7 +354,7 @@ impl Run {
         // Tool pieces go after the configured ones, in `tools` order (the bucket's order).
         for (t, prompt) in contributions.into_iter().flatten() {
             let name = &tools[*t].name;
-            let text = vars.render_prompt(prompt).unwrap_or_else(|e| {
+            let text = self.render_prompt(vars, prompt).unwrap_or_else(|e| {
                 self.diag(
                     Level::Warning,
                     "prompt_render_failed",

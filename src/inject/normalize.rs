@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use crate::scene::{Prompt, Returns, TemplateSpec, Tool};
 use crate::template::{escape_fstring, Engine, Vars};
 
-use super::render::render_template;
+use super::render::{render_template, PromptError};
 
 /// What `format_2_prompt` gives the collector.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +42,16 @@ pub fn wrap_str(text: &str) -> Prompt {
 /// Runs the tool's `_format_2_prompt` over `ctx` and normalises the result. A tool without an
 /// override returns `Empty` (the base method returns `None`).
 pub fn format_2_prompt(tool: &Tool, ctx: &Arc<Vars>) -> Normalized {
+    format_2_prompt_by(tool, ctx, render_template)
+}
+
+/// [`format_2_prompt`], with the string source rendered by `render` (the collector passes one
+/// that keeps renders between keystrokes: [`super::memo`]).
+pub(crate) fn format_2_prompt_by(
+    tool: &Tool,
+    ctx: &Arc<Vars>,
+    render: impl FnOnce(&TemplateSpec, &Vars) -> Result<String, PromptError>,
+) -> Normalized {
     let Some(returns) = &tool.format_2_prompt else {
         return Normalized::Empty;
     };
@@ -59,7 +69,7 @@ pub fn format_2_prompt(tool: &Tool, ctx: &Arc<Vars>) -> Normalized {
                 (Arc::from("state"), Arc::new(Vars::new(tool.state.clone()))),
                 (Arc::from("ctx"), ctx.clone()),
             ]);
-            match render_template(source, &vars) {
+            match render(source, &vars) {
                 Ok(text) if text.is_empty() => Normalized::Empty,
                 Ok(text) => Normalized::Prompt(wrap_str(&text)),
                 Err(e) => Normalized::Raised(e.to_string()),

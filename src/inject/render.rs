@@ -65,7 +65,7 @@ impl RenderVars {
     }
 
     /// `context.user_input.additional_info` (what `AdditionalInfoPrompt` renders over).
-    fn additional_info(&self) -> &Vars {
+    pub(crate) fn additional_info(&self) -> &Vars {
         self.additional_info.get_or_init(|| {
             let v = context::get(self.ctx.value(), "user_input")
                 .and_then(|ui| context::get(ui, "additional_info"))

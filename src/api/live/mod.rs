@@ -108,6 +108,9 @@ struct Doc {
     shown: Option<Shown>,
     /// The last parsed context and where its text is, moved along with every edit.
     context: Option<scene::ContextText>,
+    /// Template renders of the last refresh: a keystroke usually changes one template, and the
+    /// two families render the same tool prompts (inject::RenderMemo).
+    memo: inject::RenderMemo,
 }
 
 /// The live documents of one process (the Tauri app's state, or `serve`'s). At most
@@ -142,6 +145,7 @@ impl Live {
             options: req.options,
             shown: None,
             context: None,
+            memo: inject::RenderMemo::default(),
         };
         let mut update = doc.refresh(started)?;
         let mut docs = self.docs.lock().unwrap_or_else(PoisonError::into_inner);
@@ -216,6 +220,7 @@ impl Doc {
             Err(e) => (Some(ApiError::from(e)), Vec::new()),
             Ok((scene, context)) => {
                 self.context = context;
+                self.memo.next_refresh();
                 let next = self.render(&scene);
                 let patch = match &self.shown {
                     None => vec![PatchOp::Set {
@@ -244,13 +249,13 @@ impl Doc {
     }
 
     /// `{chat, desk, validate}` for the scene: what the page shows.
-    fn render(&self, scene: &scene::Scene) -> Shown {
+    fn render(&mut self, scene: &scene::Scene) -> Shown {
         let o = &self.options;
         let chat = options_of(o.base_dir.as_deref(), o.provider, o.tokenizer, o.tokens);
         let desk = options_of(o.base_dir.as_deref(), None, o.tokenizer, o.tokens);
         Shown {
-            chat: inject::render_with(scene, Family::Chat, &chat),
-            desk: inject::render_with(scene, Family::Desk, &desk),
+            chat: inject::render_with_memo(scene, Family::Chat, &chat, &mut self.memo),
+            desk: inject::render_with_memo(scene, Family::Desk, &desk, &mut self.memo),
             validate: super::validate::validate_scene(scene),
         }
     }

@@ -1,0 +1,240 @@
+//! Template renders kept from one render of a scene to the next, for a live document: a keystroke
+//! re-renders a scene in which, usually, one template changed, and both families render the same
+//! tool prompts again.
+//!
+//! A render depends on the template (engine, the text of each locale, the active language), on the
+//! variables it sees and on nothing else (the engines are pure; fuel and recursion limits are fixed).
+//! The variables are the effective context, its `user_input.additional_info`, or a tool's state
+//! with the context. So an entry is keyed by the template and which variables it saw (a tool's
+//! state by value), and every entry is dropped when the effective context differs from the one the
+//! entries were made with. The template's spans (where it sits in the file) are not part of the key:
+//! they move with every edit above the template and never change what it renders.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use super::render::PromptError;
+use crate::scene::TemplateSpec;
+use crate::template::Engine;
+use crate::value::Value;
+
+/// Which variables a template rendered over (the context itself is the memo's).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Over {
+    /// The whole effective context (a `NormalizePrompt`).
+    Context,
+    /// `context.user_input.additional_info` (an `AdditionalInfoPrompt`).
+    AdditionalInfo,
+    /// `{state, ctx}`: a tool's `format_2_prompt` string source, with that tool's state.
+    State(Value),
+}
+
+#[derive(Debug)]
+struct Entry {
+    engine: Engine,
+    active_language: Option<String>,
+    templates: IndexMap<String, String>,
+    over: Over,
+    result: Result<String, PromptError>,
+    /// The last refresh that used it (entries unused for a whole refresh are dropped).
+    used: u64,
+}
+
+impl Entry {
+    fn matches(&self, spec: &TemplateSpec, over: &Over) -> bool {
+        self.engine == spec.engine
+            && self.active_language == spec.active_language
+            && self.templates == spec.templates
+            && self.over == *over
+    }
+}
+
+/// See the module documentation. [`Default`] is an empty memo (what a one-off render uses).
+#[derive(Debug, Default)]
+pub struct RenderMemo {
+    /// The effective context the entries were rendered with.
+    context: Option<Value>,
+    entries: HashMap<u64, Vec<Entry>>,
+    refresh: u64,
+    hits: u64,
+    misses: u64,
+}
+
+impl RenderMemo {
+    /// Starts a refresh of a document (its renders, one per family). Entries the previous refresh
+    /// did not use are dropped, so the memo holds about one scene's templates, not every text
+    /// typed.
+    pub fn next_refresh(&mut self) {
+        let keep_from = self.refresh;
+        self.refresh += 1;
+        self.entries.retain(|_, list| {
+            list.retain(|e| e.used >= keep_from);
+            !list.is_empty()
+        });
+    }
+
+    /// Renders are about to run over `context`: entries made over another context are dropped.
+    pub(crate) fn context(&mut self, context: &Value) {
+        if !self.context.as_ref().is_some_and(|c| same(c, context)) {
+            self.entries.clear();
+            self.context = Some(context.clone());
+        }
+    }
+
+    /// The render of `spec` over `over`: kept, or made by `render` and kept.
+    pub(crate) fn render(
+        &mut self,
+        spec: &TemplateSpec,
+        over: Over,
+        render: impl FnOnce() -> Result<String, PromptError>,
+    ) -> Result<String, PromptError> {
+        let key = key_of(spec, &over);
+        let list = self.entries.entry(key).or_default();
+        if let Some(e) = list.iter_mut().find(|e| e.matches(spec, &over)) {
+            e.used = self.refresh;
+            self.hits += 1;
+            return e.result.clone();
+        }
+        self.misses += 1;
+        let result = render();
+        list.push(Entry {
+            engine: spec.engine,
+            active_language: spec.active_language.clone(),
+            templates: spec.templates.clone(),
+            over,
+            result: result.clone(),
+            used: self.refresh,
+        });
+        result
+    }
+
+    /// Renders served from the memo, and renders made, since it was created.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.hits, self.misses)
+    }
+}
+
+/// A hash of what [`Entry::matches`] compares, but a tool's state (compared in full on a hit).
+fn key_of(spec: &TemplateSpec, over: &Over) -> u64 {
+    // A fixed-seed hasher: the key only has to be stable within this process.
+    let mut h = foldhash::fast::FixedState::with_seed(0x5eed).build_hasher();
+    spec.engine.hash(&mut h);
+    spec.active_language.hash(&mut h);
+    for (locale, text) in &spec.templates {
+        locale.hash(&mut h);
+        text.hash(&mut h);
+    }
+    std::mem::discriminant(over).hash(&mut h);
+    h.finish()
+}
+
+/// Whether two effective contexts are the same value. A live document reuses the parsed context
+/// between keystrokes, so its shared containers are usually the very same: those are compared by
+/// address first, and by value only when they are not.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::List(x), Value::List(y)) => {
+            Arc::ptr_eq(x, y)
+                || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q)))
+        }
+        (Value::Dict(x), Value::Dict(y)) => {
+            Arc::ptr_eq(x, y)
+                || (x.len() == y.len()
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|((k, p), (l, q))| k == l && same(p, q)))
+        }
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(text: &str) -> TemplateSpec {
+        let mut templates = IndexMap::new();
+        templates.insert("default".to_owned(), text.to_owned());
+        TemplateSpec {
+            engine: Engine::Fstring,
+            templates,
+            active_language: None,
+            spans: IndexMap::new(),
+        }
+    }
+
+    fn ctx(n: i64) -> Value {
+        let mut d = crate::value::Dict::default();
+        d.insert(Arc::from("n"), Value::Int(crate::value::PyInt::Small(n)));
+        Value::Dict(Arc::new(d))
+    }
+
+    #[test]
+    fn keeps_a_render_per_template_variables_and_context() {
+        let mut m = RenderMemo::default();
+        let mut calls = 0;
+        let mut render = |m: &mut RenderMemo, s: &TemplateSpec, over: Over| {
+            m.render(s, over, || {
+                calls += 1;
+                Ok(format!("r{calls}"))
+            })
+        };
+        m.next_refresh();
+        m.context(&ctx(1));
+        assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r1".into()));
+        assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r1".into()));
+        // Other variables, another text, another state: each its own render.
+        assert_eq!(
+            render(&mut m, &spec("a"), Over::AdditionalInfo),
+            Ok("r2".into())
+        );
+        assert_eq!(render(&mut m, &spec("b"), Over::Context), Ok("r3".into()));
+        assert_eq!(
+            render(&mut m, &spec("a"), Over::State(ctx(7))),
+            Ok("r4".into())
+        );
+        assert_eq!(
+            render(&mut m, &spec("a"), Over::State(ctx(8))),
+            Ok("r5".into())
+        );
+        assert_eq!(
+            render(&mut m, &spec("a"), Over::State(ctx(7))),
+            Ok("r4".into())
+        );
+        // Where the template sits in the file does not matter.
+        let mut moved = spec("a");
+        moved.spans.insert("default".to_owned(), 10..11);
+        assert_eq!(render(&mut m, &moved, Over::Context), Ok("r1".into()));
+        assert_eq!(m.counts(), (3, 5));
+        // The same context as another value is the same context; a different one drops it all.
+        m.context(&ctx(1));
+        assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r1".into()));
+        m.context(&ctx(2));
+        assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r6".into()));
+    }
+
+    #[test]
+    fn drops_what_a_whole_refresh_did_not_use() {
+        let mut m = RenderMemo::default();
+        m.next_refresh();
+        m.context(&ctx(1));
+        for t in ["a", "b"] {
+            let _ = m.render(&spec(t), Over::Context, || Ok(t.to_owned()));
+        }
+        m.next_refresh();
+        let _ = m.render(&spec("a"), Over::Context, || Ok("again".into()));
+        m.next_refresh();
+        // "b" went unused for a whole refresh: rendered again; "a" was used: kept.
+        assert_eq!(
+            m.render(&spec("b"), Over::Context, || Ok("new".into())),
+            Ok("new".into())
+        );
+        assert_eq!(
+            m.render(&spec("a"), Over::Context, || Ok("new".into())),
+            Ok("a".into())
+        );
+    }
+}
