@@ -52,9 +52,11 @@ impl Entry {
     }
 }
 
-/// See the module documentation. [`Default`] is an empty memo (what a one-off render uses).
+/// See the module documentation. [`Default`] is an empty memo.
 #[derive(Debug, Default)]
 pub struct RenderMemo {
+    /// A one-off render (`render_with`) keeps nothing: storing would only cost it time.
+    off: bool,
     /// The effective context the entries were rendered with.
     context: Option<Value>,
     entries: HashMap<u64, Vec<Entry>>,
@@ -64,6 +66,14 @@ pub struct RenderMemo {
 }
 
 impl RenderMemo {
+    /// A memo that keeps nothing: every render is made.
+    pub(crate) fn off() -> RenderMemo {
+        RenderMemo {
+            off: true,
+            ..RenderMemo::default()
+        }
+    }
+
     /// Starts a refresh of a document (its renders, one per family). Entries the previous refresh
     /// did not use are dropped, so the memo holds about one scene's templates, not every text
     /// typed.
@@ -78,6 +88,9 @@ impl RenderMemo {
 
     /// Renders are about to run over `context`: entries made over another context are dropped.
     pub(crate) fn context(&mut self, context: &Value) {
+        if self.off {
+            return;
+        }
         if !self.context.as_ref().is_some_and(|c| same(c, context)) {
             self.entries.clear();
             self.context = Some(context.clone());
@@ -91,6 +104,9 @@ impl RenderMemo {
         over: Over,
         render: impl FnOnce() -> Result<String, PromptError>,
     ) -> Result<String, PromptError> {
+        if self.off {
+            return render();
+        }
         let key = key_of(spec, &over);
         let list = self.entries.entry(key).or_default();
         if let Some(e) = list.iter_mut().find(|e| e.matches(spec, &over)) {
@@ -214,6 +230,21 @@ mod tests {
         assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r1".into()));
         m.context(&ctx(2));
         assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r6".into()));
+    }
+
+    #[test]
+    fn an_off_memo_renders_every_time() {
+        let mut m = RenderMemo::off();
+        m.context(&ctx(1));
+        assert_eq!(
+            m.render(&spec("a"), Over::Context, || Ok("1".into())),
+            Ok("1".into())
+        );
+        assert_eq!(
+            m.render(&spec("a"), Over::Context, || Ok("2".into())),
+            Ok("2".into())
+        );
+        assert_eq!(m.counts(), (0, 0));
     }
 
     #[test]

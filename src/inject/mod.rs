@@ -48,7 +48,7 @@ pub fn render(scene: &Scene, family: Family) -> Report {
 /// Renders a scene for one LLM family. Never fails: problems become diagnostics, as TFRobot keeps
 /// the LLM call going when a tool or a prompt misbehaves. The scene is not changed.
 pub fn render_with(scene: &Scene, family: Family, options: &Options) -> Report {
-    render_with_memo(scene, family, options, &mut RenderMemo::default())
+    render_with_memo(scene, family, options, &mut RenderMemo::off())
 }
 
 /// [`render_with`], keeping template renders in `memo` for the next render of the same context
