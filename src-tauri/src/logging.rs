@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, Once, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -39,7 +39,14 @@ const RECENT_MAX: usize = 200;
 /// Installs the global subscriber: a file in `log_dir` (created if missing) and the UI layer.
 /// Called once from `setup`; a second call (tests build several apps) keeps the first subscriber.
 pub fn init(log_dir: Option<&Path>, sink: Sink) {
-    // Only the first app of a process gets the panel sink; later calls change nothing.
+    // The whole installation happens once, under one lock: two apps starting at once (the tests
+    // build several, on parallel threads) could otherwise leave the log file `log_file()` names
+    // different from the one the installed subscriber writes to.
+    static INIT: Once = Once::new();
+    INIT.call_once(|| install(log_dir, sink));
+}
+
+fn install(log_dir: Option<&Path>, sink: Sink) {
     let _ = SINK.set(sink);
     let filter = || {
         EnvFilter::try_from_env("PROMPT_INSPECTOR_LOG").unwrap_or_else(|_| EnvFilter::new("info"))
