@@ -228,22 +228,6 @@ impl Run<'_> {
         });
     }
 
-    /// A prompt's text (`RenderVars::render_prompt`), through the memo.
-    fn render_prompt(&mut self, vars: &RenderVars, prompt: &Prompt) -> Result<String, PromptError> {
-        match prompt {
-            Prompt::Normalize { template, .. } => {
-                self.memo.render(template, memo::Over::Context, || {
-                    render_template(template, &vars.ctx)
-                })
-            }
-            Prompt::AdditionalInfo { template } => {
-                self.memo.render(template, memo::Over::AdditionalInfo, || {
-                    render_template(template, vars.additional_info())
-                })
-            }
-        }
-    }
-
     /// The tools as the call passes them; a name seen before is the same tool (first wins).
     fn distinct_tools<'s>(&mut self, tools: &'s [Tool]) -> Vec<&'s Tool> {
         let mut seen = HashSet::new();
@@ -332,17 +316,19 @@ impl Run<'_> {
         };
         let mut pieces = Vec::new();
         for (i, prompt) in configured.iter().enumerate() {
-            let text = self.render_prompt(vars, prompt).unwrap_or_else(|e| {
-                self.diagnostics.push(Diagnostic {
-                    level: Level::Warning,
-                    code: "prompt_render_failed",
-                    message: format!("{}[{i}] renders as \"\": {e}", seg.name),
-                    tool: None,
-                    segment: Some(seg.name),
-                    prompt: Some(i),
+            let text = vars
+                .render_prompt_with(prompt, self.memo)
+                .unwrap_or_else(|e| {
+                    self.diagnostics.push(Diagnostic {
+                        level: Level::Warning,
+                        code: "prompt_render_failed",
+                        message: format!("{}[{i}] renders as \"\": {e}", seg.name),
+                        tool: None,
+                        segment: Some(seg.name),
+                        prompt: Some(i),
+                    });
+                    String::new()
                 });
-                String::new()
-            });
             pieces.push(Piece {
                 source: Source::Config,
                 tool: None,
@@ -354,19 +340,21 @@ impl Run<'_> {
         // Tool pieces go after the configured ones, in `tools` order (the bucket's order).
         for (t, prompt) in contributions.into_iter().flatten() {
             let name = &tools[*t].name;
-            let text = self.render_prompt(vars, prompt).unwrap_or_else(|e| {
-                self.diag(
-                    Level::Warning,
-                    "prompt_render_failed",
-                    format!(
-                        "the prompt of tool {name} in {} renders as \"\": {e}",
-                        seg.name
-                    ),
-                    Some(name),
-                    Some(seg.name),
-                );
-                String::new()
-            });
+            let text = vars
+                .render_prompt_with(prompt, self.memo)
+                .unwrap_or_else(|e| {
+                    self.diag(
+                        Level::Warning,
+                        "prompt_render_failed",
+                        format!(
+                            "the prompt of tool {name} in {} renders as \"\": {e}",
+                            seg.name
+                        ),
+                        Some(name),
+                        Some(seg.name),
+                    );
+                    String::new()
+                });
             if text.is_empty() {
                 statuses[*t] = Some(Status::RenderedEmpty);
             } else {

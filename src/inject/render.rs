@@ -10,6 +10,7 @@ use crate::template::{Template, TemplateError, Vars};
 use crate::value::Value;
 
 use super::context;
+use super::memo::{Over, RenderMemo};
 
 /// Why a prompt rendered as `""`.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,7 +66,7 @@ impl RenderVars {
     }
 
     /// `context.user_input.additional_info` (what `AdditionalInfoPrompt` renders over).
-    pub(crate) fn additional_info(&self) -> &Vars {
+    fn additional_info(&self) -> &Vars {
         self.additional_info.get_or_init(|| {
             let v = context::get(self.ctx.value(), "user_input")
                 .and_then(|ui| context::get(ui, "additional_info"))
@@ -76,10 +77,23 @@ impl RenderVars {
     }
 
     pub fn render_prompt(&self, prompt: &Prompt) -> Result<String, PromptError> {
+        self.render_prompt_with(prompt, &mut RenderMemo::off())
+    }
+
+    /// [`Self::render_prompt`], through `memo` (a live document's renders between keystrokes).
+    pub(crate) fn render_prompt_with(
+        &self,
+        prompt: &Prompt,
+        memo: &mut RenderMemo,
+    ) -> Result<String, PromptError> {
         match prompt {
-            Prompt::Normalize { template, .. } => render_template(template, &self.ctx),
+            Prompt::Normalize { template, .. } => memo.render(template, Over::Context, || {
+                render_template(template, &self.ctx)
+            }),
             Prompt::AdditionalInfo { template } => {
-                render_template(template, self.additional_info())
+                memo.render(template, Over::AdditionalInfo, || {
+                    render_template(template, self.additional_info())
+                })
             }
         }
     }

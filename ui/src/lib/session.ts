@@ -26,7 +26,7 @@ export class SceneWriter {
   origin: TextOrigin | undefined;
   /** Each tool's text, kept until an edit may have changed that tool. */
   private toolText = new WeakMap<JObject, string>();
-  invalidateContext() { this.ctxDirty = true; }
+  invalidateContext() { this.ctxDirty = true; this.ctxFromBase = false; }
 
   /**
    * Note an edit made inside `scope` (a validate-style path: `tools[3].format_2_prompt.source`,
@@ -74,7 +74,7 @@ export class SceneWriter {
         let body: string | null;
         // Once edited, the context is written from the tree in every later text too (not copied
         // back from the loaded text, which would undo the edit at the next keystroke elsewhere).
-        if (k === 'context') body = this.ctxFromBase && !this.ctxDirty && this.ctxRef === v ? null : this.context(v);
+        if (k === 'context') body = this.ctxFromBase && this.ctxRef === v ? null : this.context(v);
         else { const w = this.value(k, v); body = w === b.written.get(k) ? null : w; }
         if (body === null) continue;
         if (stable < 0) stable = start;
