@@ -220,3 +220,56 @@ fn serve_refuses_bodies_over_the_limit() {
     assert!(raw.starts_with("HTTP/1.1 413"), "{raw}");
     assert!(raw.contains("too_large"), "{raw}");
 }
+
+/// Started where there is no built UI and without `--ui`, serve still answers the API but says
+/// at start-up, on stderr, that there is no UI and which flag gives one.
+#[test]
+fn serve_without_a_ui_says_so_on_stderr() {
+    let cwd = std::env::temp_dir().join(format!("pi-serve-no-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&cwd).expect("cwd");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["serve", "--port", "0"])
+        .current_dir(&cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the URL line");
+    assert!(line.starts_with("serving on http://127.0.0.1:"), "{line}");
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr text");
+    assert!(
+        stderr.contains("serving the API only") && stderr.contains("--ui ui/dist"),
+        "stderr: {stderr}"
+    );
+}
+
+/// `--ui DIR` without an index.html is a mistake named at once (exit 2), not a server whose every
+/// page is "not found".
+#[test]
+fn serve_refuses_a_ui_folder_without_index_html() {
+    let empty = std::env::temp_dir().join(format!("pi-serve-empty-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["serve", "--port", "0", "--ui"])
+        .arg(&empty)
+        .output()
+        .expect("run serve");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no index.html") && stderr.contains(&*empty.to_string_lossy()),
+        "stderr: {stderr}"
+    );
+    assert!(out.stdout.is_empty(), "no URL is printed");
+}

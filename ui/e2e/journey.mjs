@@ -30,8 +30,8 @@ let failed = false;
 const step = (m) => console.log(`• ${m}`);
 function check(cond, msg) { if (!cond) throw new Error(`FAILED: ${msg}`); step(`ok: ${msg}`); }
 
-async function startServe(exe = bin) {
-  const p = spawn(exe, ['serve', '--port', '0', '--ui', join(ui, 'dist')], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServe(exe = bin, cwd = repo) {
+  const p = spawn(exe, ['serve', '--port', '0', '--ui', join(ui, 'dist')], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(p);
   p.stderr.on('data', () => {});
   return await new Promise((res, rej) => {
@@ -75,6 +75,53 @@ try {
   await page.screenshot({ path: join(shots, '01b-messages-and-request.png') });
   await page.getByRole('button', { name: 'Segments' }).first().click();
   await page.getByRole('button', { name: 'Segments' }).nth(1).click();
+
+  // ── 1c: the board says what is true (reformat card, invalid tool, forbidden reason, metrics) ──
+  // The reformat card shows the user message the segment yields: the input, sent as is.
+  const reformat = page.getByTestId('seg-chat-reformat_input_prompt');
+  const sentText = await reformat.getByTestId('reformat-sent').innerText();
+  check(sentText.includes("no reformat prompt configured: the user's input is sent as is") && sentText.includes('你刚才记了什么？'), 'the reformat card shows the user input sent as the user message, not "empty"');
+  // goal_rewriter is invalid on its desk side only; its row and both chips say why neither side injects.
+  const whyText = 'invalid: desk position purpose_prompt is forbidden (iron rule 1, user intent), so the tool takes part in neither family';
+  check(await page.getByTestId('why-goal_rewriter').innerText() === whyText, 'goal_rewriter\'s row explains why both sides are off');
+  const chipTips = await page.getByTestId('tool-goal_rewriter').locator('.chip').evaluateAll((els) => els.map((e) => e.title));
+  check(chipTips.length === 2 && chipTips.every((t) => t.includes(whyText)), `both of goal_rewriter's chips carry the reason (${chipTips[0]})`);
+  // A forbidden reason: two lines closed; opened from the keyboard, it reads whole.
+  const badge = page.getByTestId('forbidden-chat-reformat_input_prompt');
+  const reasonCut = () => badge.locator('.reason').evaluate((r) => r.scrollHeight > r.clientHeight + 1);
+  const cutBefore = await reasonCut();
+  await badge.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  check(await badge.evaluate((d) => d.open) && !(await reasonCut()), `a forbidden reason opens from the keyboard and reads whole (cut before: ${cutBefore})`);
+  check(await badge.innerText().then((t) => t.includes('nobody can trace back') && t.includes('docs/rules.md')), 'the opened reason ends whole and points at docs/rules.md');
+  await page.screenshot({ path: join(shots, '01c-board-truth.png') });
+  // The metrics read in the CLI's words, the tools in the call told from those declaring a position.
+  const metrics = page.getByTestId('metrics');
+  await metrics.scrollIntoViewIfNeeded();
+  const mText = await metrics.innerText();
+  check(['tools in the call\t3\t3', 'tools declaring a position\t2\t2', 'tools that rendered text', 'bytes injected', 'system_msg_prompt'].every((w) => mText.includes(w)), 'the injection metrics use readable labels and segment names');
+  check(await page.locator('aside.right').innerText().then((t) => /injection metrics/i.test(t) && !/seed 0\d\d|§\s*\d/.test(t)), 'the metrics heading is "Injection metrics", with no section-number citation');
+  check(await page.getByTestId('count-tools').getAttribute('title') === '3 tools in the call, valid or not', 'the Tools tab\'s count says it counts every tool in the call');
+  await page.locator('aside.right').screenshot({ path: join(shots, '01d-metrics.png') });
+  // The favicon is served with the UI.
+  const icon = await page.evaluate(async () => { const l = document.querySelector('link[rel="icon"]'); const r = await fetch(l.href); return { status: r.status, type: r.headers.get('content-type') }; });
+  check(icon.status === 200 && icon.type.startsWith('image/svg+xml'), `the favicon is served (${icon.status} ${icon.type})`);
+  // A long path in the header is shortened, the full path on hover.
+  const deep = join(tmp, 'a-rather-long-folder-name', 'and-another-long-folder', 'deep.scene.json');
+  mkdirSync(dirname(deep), { recursive: true });
+  writeFileSync(deep, readFileSync(join(repo, 'fixtures/default.scene.json')));
+  await page.getByTestId('path-input').fill(deep);
+  await page.getByTestId('path-input').press('Enter');
+  await page.getByTestId('file-name').getByText('deep.scene.json').waitFor();
+  const fileName = page.getByTestId('file-name');
+  const shownName = await fileName.innerText();
+  check(shownName.length < deep.length && shownName.includes('…') && shownName.endsWith('/deep.scene.json') && await fileName.getAttribute('title') === deep, `a long open path is shortened (${shownName}), the full path in its title`);
+  await page.screenshot({ path: join(shots, '01e-long-path.png'), clip: { x: 0, y: 0, width: 1600, height: 80 } });
+  check(await fileName.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'the shortened name is not clipped in the header');
+  await page.getByRole('button', { name: 'Default', exact: true }).click();
+  await page.getByTestId('file-name').getByText('default scene').waitFor();
+  await sysCard.getByText('工作笔记').waitFor();
+  // ── end of 1c ──────────────────────────────────────────────────────────────────────────────
 
   // 2. Edit tf_notes' template: the chat and desk segments update.
   await page.getByTestId('tool-tf_notes').click();
@@ -248,7 +295,7 @@ try {
   await page.getByTestId('try-result').waitFor();
   await page.screenshot({ path: join(shots, '05-rules.png'), fullPage: false });
   await page.getByRole('tab', { name: 'Run' }).click();
-  await page.getByText('Run this file').click();
+  await page.getByTestId('run-example').click();
   await page.locator('.iteration').first().waitFor();
   await page.screenshot({ path: join(shots, '06-run.png') });
   // Replay: a folder with one scene → missing golden → approve → ok → change → mismatch + diff → approve.
@@ -259,9 +306,9 @@ try {
   await page.getByRole('tab', { name: 'Replay' }).click();
   await page.getByTestId('replay-folder').fill(folder);
   await page.getByRole('button', { name: 'Check' }).click();
-  await page.locator('.scene-list button').getByText('missing_golden').click();
+  await page.locator('.scene-list button').getByText('missing golden').click();
   await page.getByTestId('approve').click();
-  await page.locator('.scene-list button').getByText('ok').waitFor();
+  await page.locator('.scene-list button').getByText('matches').waitFor();
   check(existsSync(join(folder, 'demo.golden.json')), 'approve wrote the golden');
   writeFileSync(rscene, readFileSync(rscene, 'utf8').replace('You are TFRobot, a careful research assistant.', 'You are TFRobot, a terse assistant.'));
   await page.getByRole('button', { name: 'Check' }).click();
@@ -270,9 +317,99 @@ try {
   check(await page.locator('table.side').first().innerText().then((t) => t.includes('terse')), 'the mismatch shows a side-by-side segment diff');
   await page.screenshot({ path: join(shots, '07-replay.png') });
   await page.getByTestId('approve').click();
-  await page.locator('.scene-list button').getByText('ok').waitFor();
+  await page.locator('.scene-list button').getByText('matches').waitFor();
   check(true, 'approving the change makes the scene pass');
   await page.getByRole('tab', { name: 'Inspector' }).click();
+
+  // ── 7b: the Run and Replay views from a serve started outside the repository ───────────────
+  // Their defaults must not depend on the server's working directory: the Run view shows the
+  // built-in example, and typed paths are taken from the open scene's folder.
+  {
+    const elsewhere = join(tmp, 'elsewhere');
+    mkdirSync(elsewhere);
+    const url2 = await startServe(bin, elsewhere);
+    const p2 = await browser.newPage();
+    p2.on('pageerror', (e) => errors.push(String(e)));
+    p2.on('dialog', (d) => d.accept());
+    await p2.goto(url2);
+    await p2.getByTestId('seg-chat-system_msg_prompt').getByText('工作笔记').waitFor();
+    await p2.getByRole('tab', { name: 'Run' }).click();
+    const round = (n) => p2.getByTestId(`run-round-${n}`);
+    await round(4).waitFor();
+    await p2.screenshot({ path: join(shots, '09-run-elsewhere.png') });
+    check(!(await p2.getByTestId('run-error').count()) && await p2.locator('.run-summary').innerText().then((t) => t.includes('built-in example')), 'Run view, serve started in a temp dir, embedded default scene: the built-in example runs');
+    const marks = async (loc, text) => (await loc.locator('mark.injected').allInnerTexts()).filter((t) => t.includes(text)).length;
+    check(await marks(round(3), '<dynamic-context>') === 1 && await marks(round(2), '<dynamic-context>') === 0, 'the <dynamic-context> block appended after round 2 is marked in request 3, not in request 2');
+    check(await marks(round(2), '<system-reminder>') === 1 && await marks(round(1), '<system-reminder>') === 0, 'the <system-reminder> appended after round 1 is marked in request 2');
+    const r2 = await round(2).innerText();
+    check(r2.includes('calls Cd (call_2) with arguments {"path": "docs"}'), 'round 2 shows its tool call with its arguments');
+    check(await p2.getByTestId('final-answer').innerText().then((t) => t.includes('docs 目录里有 cli.md 和 run-loop.md。')), 'the final answer is shown');
+    await p2.locator('.run-summary').screenshot({ path: join(shots, '09a-run-example-summary.png') });
+    await round(2).screenshot({ path: join(shots, '09b-run-round-2.png') });
+    await round(3).screenshot({ path: join(shots, '09c-run-round-3-marks.png') });
+    await round(4).screenshot({ path: join(shots, '09d-run-final-answer.png') });
+
+    // A run scene opened by absolute path: it runs; its next request carries the last round's blocks.
+    await p2.getByTestId('path-input').fill(join(repo, 'fixtures/run/several-changes.scene.json'));
+    await p2.getByTestId('open').click();
+    await p2.getByTestId('file-name').getByText('several-changes.scene.json').waitFor();
+    await p2.getByRole('tab', { name: 'Run' }).click();
+    const next = p2.getByTestId('run-next-request');
+    await next.waitFor();
+    check(await marks(next, '<dynamic-context>') === 1 && await marks(next, '<system-reminder>') === 1, 'a recording ending after a tool round: the next request marks the blocks appended after the last round');
+    check(await p2.locator('.run-summary').innerText().then((t) => t.includes('1 system message of the history was dropped')), 'the dropped history system message is said plainly');
+    await next.screenshot({ path: join(shots, '09e-run-next-request.png') });
+    // A path typed relative to the open scene's folder.
+    await p2.getByTestId('run-path').fill('final-without-tools.scene.json');
+    await p2.getByTestId('run-file').click();
+    await p2.locator('.run-summary').getByText('1 recorded round was ignored').waitFor();
+    check(await p2.locator('.run-summary').innerText().then((t) => t.includes(join(repo, 'fixtures/run/final-without-tools.scene.json'))), "a relative run path is taken from the open scene's folder, not the server's");
+    await p2.getByTestId('run-path').fill('no-such.scene.json');
+    await p2.getByTestId('run-file').click();
+    const missing = join(repo, 'fixtures/run/no-such.scene.json');
+    const runErr = await p2.getByTestId('run-error').innerText();
+    check(runErr.split(missing).length === 2, `a missing run scene: one error naming the path once (${runErr})`);
+
+    // Replay: a folder typed relative to the open scene's folder.
+    await p2.getByTestId('path-input').fill(join(repo, 'fixtures/default.scene.json'));
+    await p2.getByTestId('open').click();
+    await p2.getByTestId('file-name').getByText('default.scene.json').waitFor();
+    await p2.getByRole('tab', { name: 'Replay' }).click();
+    check(await p2.getByTestId('replay-folder').inputValue() === join(repo, 'fixtures'), "Replay starts on the open scene's folder");
+    await p2.getByTestId('replay-folder').fill('run');
+    await p2.getByRole('button', { name: 'Check' }).click();
+    await p2.locator('.scene-list button').first().waitFor();
+    const rows = await p2.locator('.scene-list button').allInnerTexts();
+    const titles = await p2.locator('.scene-list button').evaluateAll((bs) => bs.map((b) => b.title));
+    check(rows.length === 5 && rows.every((t) => t.includes('matches') && !t.includes(repo)), `Replay of "run" relative to the open scene's folder: 5 scenes, chips in words, short paths (${rows.join(' | ')})`);
+    check(titles.every((t) => t.startsWith(join(repo, 'fixtures/run/'))), 'each scene shows its full path on hover');
+    await p2.locator('.scene-list button').first().click();
+    await p2.screenshot({ path: join(shots, '09f-replay-relative.png') });
+    // Every status in words: a mismatch, a missing golden, an unreadable scene, a match.
+    const mixed = join(tmp, 'mixed-statuses', 'with a rather long folder name', 'to shorten');
+    mkdirSync(mixed, { recursive: true });
+    const base = readFileSync(join(repo, 'fixtures/default.scene.json'), 'utf8');
+    writeFileSync(join(mixed, 'a-mismatch.scene.json'), base);
+    writeFileSync(join(mixed, 'a-mismatch.golden.json'), '{}\n');
+    writeFileSync(join(mixed, 'b-missing.scene.json'), base);
+    writeFileSync(join(mixed, 'c-unreadable.scene.json'), '{ "format": ');
+    writeFileSync(join(mixed, 'd-match.scene.json'), readFileSync(join(repo, 'fixtures/run/cd-round-1.scene.json')));
+    writeFileSync(join(mixed, 'd-match.golden.json'), readFileSync(join(repo, 'fixtures/run/cd-round-1.golden.json')));
+    await p2.getByTestId('replay-folder').fill(mixed);
+    await p2.getByRole('button', { name: 'Check' }).click();
+    await p2.locator('.scene-list button').getByText('b-missing.scene.json').waitFor();
+    const chips = await p2.locator('.scene-list .chip').allInnerTexts();
+    check(JSON.stringify(chips.map((c) => c.replace(/^\S+\s/, ''))) === JSON.stringify(['mismatch', 'missing golden', 'unreadable', 'matches']), `the status chips speak words (${chips.join(' | ')})`);
+    await p2.locator('.scene-list button').getByText('a-mismatch.scene.json').click();
+    await p2.locator('table.side').first().waitFor();
+    await p2.screenshot({ path: join(shots, '09g-replay-statuses.png') });
+    await p2.getByTestId('replay-folder').fill('no-such-folder');
+    await p2.getByRole('button', { name: 'Check' }).click();
+    const repErr = await p2.getByTestId('replay-error').innerText();
+    check(repErr.split(join(repo, 'fixtures/no-such-folder')).length === 2, `a missing folder: one error naming the path once (${repErr})`);
+    await p2.close();
+  }
+  // ── end of 7b ──────────────────────────────────────────────────────────────────────────────
 
   // 8. Keystroke-to-paint on the large generated scene.
   const big = process.env.BIG_SCENE ?? '/tmp/big.scene.json';

@@ -3,10 +3,11 @@ import { errorText } from './api/api';
 import { dialogs, type Shell } from './api';
 import { JObject } from './lib/json';
 import { toolPalette } from './lib/colors';
-import { tools, type PromptRef } from './lib/scene';
+import { configuredPrompts, tools, type PromptRef } from './lib/scene';
 import { recentFiles, type Session } from './lib/session';
 import { windowTitle } from './lib/title';
 import { ContextPanel } from './views/Context';
+import { shortPath } from './views/common';
 import { Segments } from './views/Segments';
 import { adapterOf } from './views/Tools';
 import { LeftPane, type LeftMode } from './views/Prompts';
@@ -145,6 +146,10 @@ export function App({ session }: { session: Session }) {
     requestAnimationFrame(() => { const el = document.getElementById(`seg-${family}-${seg}`); el?.scrollIntoView({ block: 'center' }); el?.classList.add('flash'); setTimeout(() => el?.classList.remove('flash'), 1200); });
   };
 
+  // Which segments the scene configures a prompt in (the reformat card says whether one is).
+  const configured = new Set(configuredPrompts(s.scene).map((x) => `${x.family}:${x.segment}`));
+  const hasConfigured = (family: string, segment: string) => configured.has(`${family}:${segment}`);
+
   const setAdapter = (a: string) => s.edit((sc) => { let d = sc.get('desk_llm'); if (!(d instanceof JObject)) { d = new JObject(); sc.set('desk_llm', d); } (d as JObject).set('adapter', a); });
 
   return (
@@ -155,7 +160,7 @@ export function App({ session }: { session: Session }) {
           {(['inspector', 'rules', 'run', 'replay'] as Tab[]).map((t) => <button role="tab" key={t} aria-selected={tab === t} class={tab === t ? 'on' : ''} onClick={() => setTab(t)}>{t[0].toUpperCase() + t.slice(1)}</button>)}
         </nav>
         <div class="file">
-          <span class="file-name" data-testid="file-name" title={s.path ?? 'embedded default scene'}>{s.dirty && <span class="unsaved" data-testid="unsaved" title="unsaved edits">●</span>}{s.path ?? 'default scene (embedded)'}</span>
+          <span class="file-name" data-testid="file-name" title={s.path ?? 'embedded default scene'}>{s.dirty && <span class="unsaved" data-testid="unsaved" title="unsaved edits">●</span>}{s.path ? shortPath(s.path, 40) : 'default scene (embedded)'}</span>
           <datalist id="recent-files">{recentFiles().map((p) => <option key={p} value={p} />)}</datalist>
           <input class="path" list="recent-files" title="A scene file path (recent files are offered)" placeholder="/path/to/scene.scene.json" value={pathInput} onInput={(e) => setPathInput((e.target as HTMLInputElement).value)} aria-label="Scene file path" data-testid="path-input"
             onKeyDown={(e) => { if (e.key === 'Enter') void openPath(pathInput.trim()); }} />
@@ -179,7 +184,7 @@ export function App({ session }: { session: Session }) {
             selectedPrompt={selectedPrompt} onSelectPrompt={setSelectedPrompt} onSegment={goSegment} /></aside>
           <section class="centre">
             <Segments chat={s.reports?.chat ?? null} desk={s.reports?.desk ?? null} rules={s.rules} palette={palette} adapter={adapterOf(s.scene)} setAdapter={setAdapter}
-              provider={s.provider} setProvider={(p) => { s.provider = p; s.rerender(); }} onSelectTool={selectTool} onSelectPrompt={selectPrompt} selectedTool={selected} />
+              provider={s.provider} setProvider={(p) => { s.provider = p; s.rerender(); }} onSelectTool={selectTool} onSelectPrompt={selectPrompt} selectedTool={selected} hasConfigured={hasConfigured} />
           </section>
           <aside class="right"><ContextPanel session={s} onTool={selectTool} onPrompt={selectPrompt} onSegment={goSegment} /></aside>
         </main>

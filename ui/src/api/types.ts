@@ -1,5 +1,5 @@
 // Shapes of the core's reports, as `prompt-inspector render|rules|run --format json` print them
-// (docs/cli.md, contract §4/§5). Fields the UI does not read are left as `unknown`.
+// (docs/cli.md). Fields the UI does not read are left as `unknown`.
 
 export type Llm = 'chat' | 'desk';
 

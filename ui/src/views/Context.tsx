@@ -8,7 +8,8 @@ import type { Diagnostic, Metrics, Report } from '../api/types';
 import { Editor } from '../editor/Editor';
 import { JObject, RawNumber, parseJson, stringifyJson, type JValue } from '../lib/json';
 import type { Session } from '../lib/session';
-import { Breakable } from './common';
+import { Breakable, DOCS, DocRef, roundDurations } from './common';
+import { tools } from '../lib/scene';
 
 const PAGE = 50;
 
@@ -63,19 +64,30 @@ function TreeNode({ k, v, depth, onSet }: { k: string; v: JValue; depth: number;
   );
 }
 
-function MetricsTable({ chat, desk }: { chat?: Metrics; desk?: Metrics }) {
+/**
+ * The injection metrics of both families, in the words of `prompt-inspector render --format text`.
+ * "Tools declaring a position" counts the valid tools with a `prompt_position` (an invalid one takes
+ * part in neither family), which is why it can differ from the Tools tab's count of every tool in
+ * the call: both rows are shown, so the two numbers are told apart.
+ */
+export function MetricsTable({ chat, desk, inCall, invalid }: { chat?: Metrics; desk?: Metrics; inCall: number; invalid: string[] }) {
   if (!chat || !desk) return null;
   const seg = new Set([...Object.keys(chat.positions), ...Object.keys(desk.positions)]);
   return (
-    <table class="metrics" aria-label="seed 000 §7 figures">
-      <thead><tr><th></th><th>chat</th><th>desk</th></tr></thead>
-      <tbody>
-        <tr><td>tools_total</td><td>{chat.tools_total}</td><td>{desk.tools_total}</td></tr>
-        <tr><td>tools_rendered</td><td>{chat.tools_rendered}</td><td>{desk.tools_rendered}</td></tr>
-        <tr><td>bytes</td><td>{chat.bytes}</td><td>{desk.bytes}</td></tr>
-        {[...seg].map((s) => <tr key={s}><td class="pos-name"><Breakable name={`positions.${s}`} /></td><td>{chat.positions[s] ?? ''}</td><td>{desk.positions[s] ?? ''}</td></tr>)}
-      </tbody>
-    </table>
+    <>
+      <table class="metrics" aria-label="Injection metrics" data-testid="metrics">
+        <thead><tr><th></th><th>chat</th><th>desk</th></tr></thead>
+        <tbody>
+          <tr class="in-call" title="Every tool in the call's tools argument, valid or not (the count on the Tools tab)"><td>tools in the call</td><td>{inCall}</td><td>{inCall}</td></tr>
+          <tr title="Valid tools with a prompt_position; an invalid tool is rejected at class definition and counted in neither family"><td>tools declaring a position</td><td>{chat.tools_total}</td><td>{desk.tools_total}</td></tr>
+          <tr title="Tools whose _format_2_prompt rendered non-empty text in this family (status injected)"><td>tools that rendered text</td><td>{chat.tools_rendered}</td><td>{desk.tools_rendered}</td></tr>
+          <tr title="The bytes (UTF-8) the tools injected into this family's segments"><td>bytes injected</td><td>{chat.bytes}</td><td>{desk.bytes}</td></tr>
+          {seg.size > 0 && <tr class="sub"><td colSpan={3}>tools injected per position</td></tr>}
+          {[...seg].map((s) => <tr key={s}><td class="pos-name"><Breakable name={s} /></td><td>{chat.positions[s] ?? ''}</td><td>{desk.positions[s] ?? ''}</td></tr>)}
+        </tbody>
+      </table>
+      {invalid.length > 0 && <p class="muted metrics-note" data-testid="metrics-note">Not counted as declaring a position: {invalid.join(', ')} (invalid, so {invalid.length === 1 ? 'it takes' : 'they take'} part in neither family).</p>}
+    </>
   );
 }
 
@@ -158,11 +170,13 @@ export function ContextPanel({ session, onTool, onSegment, onPrompt }: { session
       {logs.length > 0 && (
         <details class="shell-log">
           <summary>App log ({logs.length}{logs.some((l) => l.level === 'ERROR') ? ', with errors' : ''})</summary>
-          <ul>{logs.map((l, i) => <li key={i} class={`log-${l.level}`}><b>{l.level}</b> <span class="muted">{l.target}</span> {l.message}</li>)}</ul>
+          <ul>{logs.map((l, i) => <li key={i} class={`log-${l.level}`}><b>{l.level}</b> <span class="muted">{l.target}</span> {roundDurations(l.message)}</li>)}</ul>
         </details>
       )}
-      <h2>Figures <span class="muted">seed 000 §7</span></h2>
-      {r ? <MetricsTable chat={r.chat.metrics} desk={r.desk.metrics} /> : <div class="empty-seg">rendering…</div>}
+      <h2>Injection metrics</h2>
+      {r ? <MetricsTable chat={r.chat.metrics} desk={r.desk.metrics} inCall={tools(session.scene).length}
+        invalid={r.validate.tools.filter((t) => !t.valid).map((t) => t.name)} /> : <div class="empty-seg">rendering…</div>}
+      <p class="muted"><DocRef path={DOCS.rules} what="The 14 segments, the rules and the statuses" /></p>
     </div>
   );
 }

@@ -41,7 +41,7 @@ export function LeftPane(p: LeftPaneProps) {
               p.setMode(next);
               document.getElementById(`pane-tab-${next}`)?.focus();
             }}>
-            {m === 'tools' ? 'Tools' : 'Prompts'} <span class="count">{counts[m]}</span>
+            {m === 'tools' ? 'Tools' : 'Prompts'} <span class="count" data-testid={`count-${m}`} title={m === 'tools' ? `${counts.tools} tool${counts.tools === 1 ? '' : 's'} in the call, valid or not` : `${counts.prompts} configured prompt${counts.prompts === 1 ? '' : 's'}`}>{counts[m]}</span>
           </button>
         ))}
       </div>

@@ -3,6 +3,7 @@ import { errorText } from '../api/api';
 import type { Diagnostic, Rules } from '../api/types';
 import { parseScene, position, sceneText, setPosition, tools, toolByName } from '../lib/scene';
 import type { Session } from '../lib/session';
+import { DOCS, DocRef } from './common';
 
 export function RulesView({ session }: { session: Session }) {
   const rules: Rules | null = session.rules;
@@ -34,6 +35,7 @@ export function RulesView({ session }: { session: Session }) {
   return (
     <div class="page rules-view">
       <h2>The 14 segments</h2>
+      <p class="muted"><DocRef path={DOCS.rules} what="The segments and the rules explained" /></p>
       <div class="rules-grid">
         {(['chat', 'desk'] as const).map((f) => (
           <table key={f} class="seg-table">
@@ -43,7 +45,7 @@ export function RulesView({ session }: { session: Session }) {
                 <tr key={s.name} class={s.legal ? 'legal' : 'forbidden'}>
                   <td>{s.order + 1}</td>
                   <td><code>{s.name}</code><div class="muted">{s.purpose}</div></td>
-                  <td>{s.legal ? <span class="chip chip-injected">legal</span> : <span class="chip chip-invalid">{s.rule}</span>}</td>
+                  <td>{s.legal ? <span class="chip chip-injected">legal</span> : <span class="chip chip-invalid" title={rules.rules.find((r) => r.id === s.rule)?.title ?? s.rule}>{s.rule}</span>}</td>
                 </tr>
               ))}
             </tbody>

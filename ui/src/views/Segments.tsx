@@ -3,7 +3,7 @@ import { Component } from 'preact';
 import type { Llm, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines } from '../lib/colors';
 import { ADAPTERS } from '../lib/scene';
-import { Breakable, fmtBytes, ruleOf } from './common';
+import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
 
 interface Props {
   chat: Report | null; desk: Report | null; rules: Rules | null; palette: Map<string, string>;
@@ -12,6 +12,22 @@ interface Props {
   onSelectTool: (name: string) => void; selectedTool: string | null;
   /** A configured prompt's piece was clicked: open its editor (segment name, index in the segment). */
   onSelectPrompt?: (segment: string, index: number) => void;
+  /** Whether the open scene configures a prompt in this segment (the reformat card's note). */
+  hasConfigured?: (family: Llm, segment: string) => boolean;
+}
+
+/** The chat segment whose user message is the user's input when it renders empty. */
+export const REFORMAT = 'reformat_input_prompt';
+
+/**
+ * What the reformat card says is sent, from the chat report's messages: the user message tagged
+ * `reformat_input_prompt` (the rendered prompt when it is not empty, else `user_input.input`),
+ * or null when neither is there and no user message is sent.
+ */
+export function reformatSent(report: Report | null): string | null {
+  const m = report?.messages?.find((x) => x.segment === REFORMAT && x.role === 'user');
+  if (!m) return null;
+  return typeof m.content === 'string' ? m.content : JSON.stringify(m.content, null, 2);
 }
 
 const MAX_SHOWN = 200;
@@ -34,7 +50,11 @@ export function Legend({ reports, palette }: { reports: (Report | null)[]; palet
   );
 }
 
-interface CardProps { seg: SegmentReport; family: Llm; order: number; rules: Rules | null; palette: Map<string, string>; onSelectTool: (n: string) => void; onSelectPrompt?: (segment: string, index: number) => void; selectedTool: string | null }
+interface CardProps {
+  seg: SegmentReport; family: Llm; order: number; rules: Rules | null; palette: Map<string, string>; onSelectTool: (n: string) => void; onSelectPrompt?: (segment: string, index: number) => void; selectedTool: string | null;
+  /** The reformat card only: the user message it yields (null: none is sent), and whether a prompt is configured there. */
+  sent?: string | null; configured?: boolean;
+}
 
 // A live patch keeps the objects of unchanged segments, so a card re-renders only when its own
 // segment (or the selection, palette or rules) changed. The click handlers are left out of the
@@ -43,12 +63,25 @@ interface CardProps { seg: SegmentReport; family: Llm; order: number; rules: Rul
 class SegmentCard extends Component<CardProps> {
   shouldComponentUpdate(b: CardProps) {
     const a = this.props;
-    return !(a.seg === b.seg && a.family === b.family && a.order === b.order && a.rules === b.rules && a.palette === b.palette && a.selectedTool === b.selectedTool);
+    return !(a.seg === b.seg && a.family === b.family && a.order === b.order && a.rules === b.rules && a.palette === b.palette && a.selectedTool === b.selectedTool
+      && a.sent === b.sent && a.configured === b.configured);
   }
   render() { return SegmentCardView(this.props); }
 }
 
-function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onSelectPrompt, selectedTool }: CardProps) {
+/** The reformat card when the segment renders empty: the user message is the user's input, sent as
+ *  is (TFRobot's chat order), or there is none when the input is empty too. */
+function SentAsIs({ sent, configured }: { sent: string | null; configured: boolean }) {
+  if (sent === null) return <div class="empty-seg" data-testid="reformat-none">empty: no user message is sent (no reformat prompt text and no user input)</div>;
+  return (
+    <div class="sent-as-is" data-testid="reformat-sent">
+      <div class="sent-note">{configured ? 'the reformat prompt rendered empty' : 'no reformat prompt configured'}: the user's input is sent as is</div>
+      <div class="msg role-user"><div class="msg-head"><b>user</b> <span class="muted">context.user_input.input</span><span class="figures" title="The user message's size (the segment itself is empty)">{fmtBytes(new TextEncoder().encode(sent).length)}</span></div><pre>{sent}</pre></div>
+    </div>
+  );
+}
+
+function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onSelectPrompt, selectedTool, sent, configured }: CardProps) {
   // A tool's piece selects the tool; a configured prompt's piece opens that prompt's editor.
   const open = (p: SegmentReport['pieces'][number]) => {
     if (p.tool) onSelectTool(p.tool);
@@ -64,11 +97,18 @@ function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onS
         <span class="seg-name"><Breakable name={seg.name} /></span>
         <span class="figures">{fmtBytes(seg.bytes)}{seg.tokens !== undefined ? ` · ${seg.tokens} tok` : ''}</span>
       </div>
-      {rule && <div class="badge-forbidden" title={rule.reason}><b>forbidden · {rule.title}</b><span class="reason">{rule.reason}</span></div>}
+      {rule && (
+        // A disclosure: the reason shows two lines closed and whole open (click, Enter or Space on
+        // the summary); the tooltip has it whole too.
+        <details class="badge-forbidden" data-testid={`forbidden-${family}-${seg.name}`} title={`${rule.title}. ${rule.reason}`}>
+          <summary><b>forbidden to tools · {rule.title}</b><span class="reason">{rule.reason}</span></summary>
+          <DocRef path={DOCS.rules} what="The segments and the rules" />
+        </details>
+      )}
       {isStream ? (
         <div class="stream">{seg.messages} message{seg.messages === 1 ? '' : 's'} (runtime stream; see Messages)</div>
       ) : seg.text === '' ? (
-        <div class="empty-seg">empty</div>
+        sent !== undefined ? <SentAsIs sent={sent} configured={!!configured} /> : <div class="empty-seg">empty</div>
       ) : (
         <div class="seg-text">
           {runLines(pieceRuns(seg.text, seg.pieces)).map((line, l) => (
@@ -82,6 +122,7 @@ function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onS
           ))}
         </div>
       )}
+      {sent !== undefined && seg.text !== '' && <div class="sent-note" data-testid="reformat-sent">sent as the user message (in place of the user's input)</div>}
     </div>
   );
 }
@@ -148,7 +189,11 @@ export function Segments(p: Props) {
       {!r ? <div class="empty-seg">rendering…</div> :
         family === 'chat' && chatView === 'messages' ? <><Messages report={r} />{r.request !== undefined && <Body value={r.request} />}</> :
         family === 'desk' && deskView === 'request' ? <Body value={r.request} /> :
-        <div class="cards">{r.segments.map((s, i) => <SegmentCard key={s.name} seg={s} family={family} order={i} rules={p.rules} palette={p.palette} onSelectTool={p.onSelectTool} onSelectPrompt={p.onSelectPrompt} selectedTool={p.selectedTool} />)}</div>}
+        <div class="cards">{r.segments.map((s, i) => {
+          const reformat = family === 'chat' && s.name === REFORMAT;
+          return <SegmentCard key={s.name} seg={s} family={family} order={i} rules={p.rules} palette={p.palette} onSelectTool={p.onSelectTool} onSelectPrompt={p.onSelectPrompt} selectedTool={p.selectedTool}
+            sent={reformat ? reformatSent(r) : undefined} configured={reformat ? p.hasConfigured?.(family, s.name) ?? false : undefined} />;
+        })}</div>}
     </section>
   );
   return (

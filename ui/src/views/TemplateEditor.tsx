@@ -6,6 +6,7 @@ import { templateLanguage, templateLinter, type TemplateErrorMark } from '../edi
 import type { JObject } from '../lib/json';
 import { engineOf, locales, removeLocale, renderedLocale, setEngine, setTemplateText, templateText } from '../lib/scene';
 import type { Session } from '../lib/session';
+import { DOCS } from './common';
 
 /** The template errors `validate` reports for one locale of the template at `path`
  *  (`tools[0].format_2_prompt.source`, `chat_llm.system_msg_prompt[0].template`). */
@@ -64,7 +65,7 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
   return (
     <fieldset class="template-editor">
       <legend>{legend ?? 'template'}{' '}
-        <select class="engine" value={engine} aria-label={`${label}: engine`} title="Template engine" data-testid={`${testId}-engine`}
+        <select class="engine" value={engine} aria-label={`${label}: engine`} title={`Template engine (the two engines: ${DOCS.templates})`} data-testid={`${testId}-engine`}
           onChange={(e) => session.edit(() => setEngine(spec, (e.target as HTMLSelectElement).value as 'fstring' | 'jinja2'))}>
           <option value="fstring">fstring</option>
           <option value="jinja2">jinja2</option>

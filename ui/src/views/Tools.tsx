@@ -8,7 +8,7 @@ import { Editor } from '../editor/Editor';
 import { JObject, parseJson, stringifyJson, type JValue } from '../lib/json';
 import { CHAT_SEGMENTS, DESK_SEGMENTS, RETURNS_KINDS, position, returnsKind, setPosition, setReturnsKind, templatePathOf, toolByName, tools, toolTemplate, type ReturnsKind, type ReturnsStash, type Scene } from '../lib/scene';
 import type { Session } from '../lib/session';
-import { StatusChip, ruleOf } from './common';
+import { DOCS, DocRef, StatusChip, invalidWhy, ruleOf } from './common';
 import { TemplateEditor } from './TemplateEditor';
 
 const RETURNS_TEXT: Record<string, string> = {
@@ -29,14 +29,23 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
   // Name → status, once per report (a list of hundreds of tools would otherwise search it per row).
   const chatStatus = useMemo(() => new Map(r?.chat.tools.map((x) => [x.name, x.status])), [r?.chat.tools]);
   const deskStatus = useMemo(() => new Map(r?.desk.tools.map((x) => [x.name, x.status])), [r?.desk.tools]);
+  // Why an invalid tool injects in neither family, by name (validate says which side or declaration).
+  const why = useMemo(() => new Map((r?.validate.tools ?? []).filter((v) => !v.valid).map((v) => {
+    const t = toolByName(s, v.name);
+    return [v.name, invalidWhy(v, t ? position(t) : null, session.rules)];
+  })), [r?.validate, session.rules]);
+  // The report's own words for it (TFRobot's exception message), on hover of the reason.
+  const whyDetail = useMemo(() => new Map([...(r?.chat.diagnostics ?? []), ...(r?.desk.diagnostics ?? [])]
+    .filter((d) => d.code === 'tool_invalid' && d.tool).map((d) => [d.tool!, d.message])), [r?.chat.diagnostics, r?.desk.diagnostics]);
+  const declaring = r?.chat.metrics.tools_total;
   return (
     <div class="tools">
-      <p class="muted pane-hint">In call order (the <code>tools</code> argument).</p>
+      <p class="muted pane-hint" data-testid="tools-hint">{list.length} tool{list.length === 1 ? '' : 's'} in the call, in call order (the <code>tools</code> argument){declaring !== undefined ? `; ${declaring} valid one${declaring === 1 ? '' : 's'} declaring a position` : ''}.</p>
       {!list.length && <div class="empty-seg">This scene has no tools.</div>}
       <ol class="tool-list">
         {list.map((t, i) => {
           const name = String(t.get('name') ?? `#${i}`);
-          return <ToolRow key={i} name={name} selected={name === selected} color={palette.get(name)} chat={chatStatus.get(name)} desk={deskStatus.get(name)} onSelect={onSelect} />;
+          return <ToolRow key={i} name={name} selected={name === selected} color={palette.get(name)} chat={chatStatus.get(name)} desk={deskStatus.get(name)} why={why.get(name) ?? null} whyDetail={whyDetail.get(name) ?? null} onSelect={onSelect} />;
         })}
       </ol>
       {selected && toolByName(s, selected) && <ToolDetail key={selected + ':' + session.path} session={session} name={selected} />}
@@ -44,22 +53,23 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
   );
 }
 
-interface RowProps { name: string; selected: boolean; color: string | undefined; chat: ToolStatus | undefined; desk: ToolStatus | undefined; onSelect: (n: string) => void }
+interface RowProps { name: string; selected: boolean; color: string | undefined; chat: ToolStatus | undefined; desk: ToolStatus | undefined; why: string | null; whyDetail: string | null; onSelect: (n: string) => void }
 
 /** One row of the tool list. A scene can have hundreds of tools and every keystroke re-renders
  *  the window: a row whose name, colour, selection and chips did not change is not diffed again. */
 class ToolRow extends Component<RowProps> {
   shouldComponentUpdate(n: RowProps) {
     const p = this.props;
-    return p.name !== n.name || p.selected !== n.selected || p.color !== n.color || p.chat !== n.chat || p.desk !== n.desk;
+    return p.name !== n.name || p.selected !== n.selected || p.color !== n.color || p.chat !== n.chat || p.desk !== n.desk || p.why !== n.why || p.whyDetail !== n.whyDetail;
   }
-  render({ name, selected, color, chat, desk, onSelect }: RowProps) {
+  render({ name, selected, color, chat, desk, why, whyDetail, onSelect }: RowProps) {
     return (
       <li class={selected ? 'selected' : ''}>
         <button class="tool-row" onClick={() => onSelect(name)} data-testid={`tool-${name}`} aria-pressed={selected}>
           <span class="swatch" style={{ background: color }} />
           <span class="tool-name">{name}</span>
-          <span class="chips"><StatusChip family="chat" status={chat} /><StatusChip family="desk" status={desk} /></span>
+          <span class="chips"><StatusChip family="chat" status={chat} why={why} /><StatusChip family="desk" status={desk} why={why} /></span>
+          {why && <span class="tool-why" data-testid={`why-${name}`} title={whyDetail ?? undefined}>{why}</span>}
         </button>
       </li>
     );
@@ -74,7 +84,7 @@ function PositionPicker({ family, value, segments, rules, onChange }: { family: 
         <option value="">None (silent in {family})</option>
         {segments.map((seg) => {
           const rule = ruleOf(rules, seg);
-          return <option key={seg} value={seg}>{rule ? `⛔ ${seg} — ${rule.id}` : seg}</option>;
+          return <option key={seg} value={seg} title={rule ? `forbidden: ${rule.title}` : undefined}>{rule ? `⛔ ${seg} · forbidden` : seg}</option>;
         })}
         {value && !segments.includes(value) && <option value={value}>? {value} (unknown)</option>}
       </select>
@@ -121,7 +131,12 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
             <p>{x.rule!.reason}</p>
           </div>
         ))}
-        {validity && !validity.valid && <div class="error-box" data-testid="tool-invalid"><b>{validity.exception ?? 'Error'}</b> at class definition: {validity.message}</div>}
+        {validity && !validity.valid && (
+          <div class="error-box" data-testid="tool-invalid">
+            <b>{validity.exception ?? 'Error'}</b> at class definition: {validity.message}
+            <p class="invalid-both">TFRobot checks the tool class when it is defined, so the class is rejected whole: neither side injects, and the tool takes part in neither family (both chips say invalid).</p>
+          </div>
+        )}
       </fieldset>
       <ReturnsEditor session={session} tool={tool} name={name} />
       {spec && <TemplateEditor key={tplPath ?? ''} session={session} spec={spec} path={tplPath} label={`${name} template`} testId="template-editor"
@@ -150,7 +165,7 @@ function stashOf(tool: JObject): ReturnsStash {
   return s;
 }
 
-/** What `_format_2_prompt` returns: a select over the contract's kinds (plus "not overridden",
+/** What `_format_2_prompt` returns: a select over the scene format's kinds (plus "not overridden",
  *  which removes `format_2_prompt`), and the raise message or the invalid value. */
 function ReturnsEditor({ session, tool, name }: { session: Session; tool: JObject; name: string }) {
   const kind = returnsKind(tool) as ReturnsKind;
@@ -169,7 +184,7 @@ function ReturnsEditor({ session, tool, name }: { session: Session; tool: JObjec
         onChange={(e) => { setValueError(null); session.edit(() => setReturnsKind(tool, (e.target as HTMLSelectElement).value as ReturnsKind, stash)); }}>
         {RETURNS_KINDS.map((k) => <option key={k} value={k}>{k === 'default' ? 'not overridden' : k}</option>)}
       </select>
-      <p class="muted returns-text">{RETURNS_TEXT[kind] ?? kind}{kind === 'prompt' && typeof promptKind === 'string' ? ` — a ${promptKind} prompt` : ''}</p>
+      <p class="muted returns-text">{RETURNS_TEXT[kind] ?? kind}{kind === 'prompt' && typeof promptKind === 'string' ? ` — a ${promptKind} prompt` : ''}. <DocRef path={DOCS.scene} what="Each kind" /></p>
       {kind === 'raise' && (
         <label class="field">error message
           <input type="text" value={typeof err === 'string' ? err : ''} data-testid="returns-error" aria-label={`${name}: the error it raises`}

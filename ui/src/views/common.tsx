@@ -1,13 +1,15 @@
-import type { Rules, ToolStatus } from '../api/types';
+import type { Rules, ToolStatus, ToolValidity } from '../api/types';
 
 export const STATUS_LABEL: Record<ToolStatus, string> = {
   injected: 'injected', rendered_empty: 'rendered empty', empty: 'empty', silent: 'silent',
   undeclared: 'undeclared', invalid: 'invalid', error: 'error', protocol_error: 'protocol error',
 };
 
-export function StatusChip({ status, family }: { status?: ToolStatus; family: string }) {
+/** A tool's status in one family; `why` (an invalid tool's reason) goes into the tooltip. */
+export function StatusChip({ status, family, why }: { status?: ToolStatus; family: string; why?: string | null }) {
   if (!status) return <span class="chip chip-none">{family} –</span>;
-  return <span class={`chip chip-${status}`} title={`${family}: ${STATUS_LABEL[status]}`}>{family} {STATUS_LABEL[status]}</span>;
+  const tip = `${family}: ${STATUS_LABEL[status]}${why && status === 'invalid' ? `. ${why}` : ''}`;
+  return <span class={`chip chip-${status}`} title={tip}>{family} {STATUS_LABEL[status]}</span>;
 }
 
 export function ruleOf(rules: Rules | null, segment: string) {
@@ -30,4 +32,76 @@ export function Breakable({ name }: { name: string }) {
 /** `a.b_c` → `['a.', 'b_', 'c']`: the pieces between which a line may break. */
 export function breakParts(name: string): string[] {
   return name.split(/(?<=[._])/);
+}
+
+/** The project's documents the UI points to, by their path in the Prompt Inspector repository. */
+export const DOCS = {
+  rules: 'docs/rules.md',
+  scene: 'docs/scene-format.md',
+  runLoop: 'docs/run-loop.md',
+  templates: 'docs/templates.md',
+} as const;
+
+/** "More: docs/rules.md (in the Prompt Inspector repository)". */
+export function DocRef({ path, what = 'More' }: { path: string; what?: string }) {
+  return <span class="doc-ref">{what}: <code>{path}</code> in the Prompt Inspector repository.</span>;
+}
+
+/** A rule's title said in a sentence: `Iron rule 1: user intent (铁律 1：…)` → `iron rule 1, user intent`. */
+export function ruleShort(title: string): string {
+  const t = title.replace(/\s*\([^()]*(\([^()]*\)[^()]*)*\)\s*$/, '').replace(/:\s*/, ', ');
+  return t.charAt(0).toLowerCase() + t.slice(1);
+}
+
+const FAMILY_CLASS: Record<string, string> = { chat: 'ChatLLM', desk: 'DeskLLM' };
+
+/**
+ * Why an invalid tool injects nowhere, in one sentence. TFRobot validates the tool class when it
+ * is defined, so one bad side rejects the whole class and neither family renders it: the chips of
+ * both families say "invalid", and this says which side (or which declaration) caused it.
+ * Null for a valid tool.
+ */
+export function invalidWhy(v: ToolValidity | undefined, pos: [string | null, string | null] | null, rules: Rules | null): string | null {
+  if (!v || v.valid) return null;
+  const neither = 'so the tool takes part in neither family';
+  const side = v.family === 'chat' ? 0 : v.family === 'desk' ? 1 : null;
+  const seg = side === null ? null : pos?.[side] ?? null;
+  if (side !== null && seg && v.rule) {
+    const title = rules?.rules.find((r) => r.id === v.rule)?.title ?? v.rule;
+    return `invalid: ${v.family} position ${seg} is forbidden (${ruleShort(title)}), ${neither}`;
+  }
+  if (side !== null && seg) return `invalid: ${v.family} position ${seg} is not a ${FAMILY_CLASS[v.family!]} segment, ${neither}`;
+  switch (v.reason) {
+    case 'position_without_override': return `invalid: it declares a prompt_position but does not override _format_2_prompt (${v.exception ?? 'TypeError'}), ${neither}`;
+    case 'override_without_position': return `invalid: it overrides _format_2_prompt but declares no prompt_position (${v.exception ?? 'TypeError'}), ${neither}`;
+    case 'both_sides_null': return `invalid: prompt_position is (None, None) (${v.exception ?? 'ValueError'}), ${neither}`;
+    default: return `invalid: ${v.message ?? v.exception ?? 'rejected at class definition'}; ${neither}`;
+  }
+}
+
+/**
+ * A long file path shortened to about `max` characters for a narrow place (the header), the file
+ * name kept whole and the folders cut from the middle: `/home/me/…/scenes/demo.scene.json`.
+ * Show the full path in a `title`.
+ */
+export function shortPath(p: string, max = 48): string {
+  if (p.length <= max) return p;
+  const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+  const name = p.slice(cut + 1);
+  if (cut < 0 || name.length + 4 >= max) return name.length > max ? `…${name.slice(name.length - max + 1)}` : `…${p.slice(cut)}`;
+  const dir = p.slice(0, cut);
+  const room = max - name.length - 2; // the separator before the name and the ellipsis
+  const head = Math.ceil(room * 0.4);
+  return `${dir.slice(0, head)}…${dir.slice(dir.length - (room - head))}${p.charAt(cut)}${name}`;
+}
+
+/**
+ * A log line's durations rounded for reading: the app logs `ms=3.4172999` (an operation's time,
+ * a float) and tracing prints Durations as `3.4172999ms`; both read `3.4 ms`.
+ */
+export function roundDurations(message: string): string {
+  const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+  return message
+    .replace(/\b((?:\w+_)?ms)=(\d+(?:\.\d+)?(?:e-?\d+)?)\b/g, (_, k: string, n: string) => `${k === 'ms' ? '' : `${k}=`}${fmt(Number(n))} ms`)
+    .replace(/\b(\d+\.\d{2,})(ms|µs|us|ns|s)\b/g, (_, n: string, u: string) => `${fmt(Number(n))} ${u}`);
 }

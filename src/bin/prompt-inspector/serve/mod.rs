@@ -21,6 +21,32 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsa
                    img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
                    frame-ancestors 'none'; form-action 'none'";
 
+/// The UI folder to serve: `--ui DIR` must hold an `index.html`; without the flag, `ui/dist` of the
+/// working directory when it is built. With no UI the API is still served, and stderr says so at
+/// start-up (a browser opening the URL would otherwise meet a bare "not found").
+fn ui_folder(flag: Option<PathBuf>) -> Result<Option<PathBuf>, String> {
+    if let Some(dir) = flag {
+        if !dir.join("index.html").is_file() {
+            return Err(format!(
+                "--ui {}: no index.html there (build the UI with `cd ui && npm run build`; \
+                 its output is ui/dist)",
+                dir.display()
+            ));
+        }
+        return Ok(Some(dir));
+    }
+    let default = PathBuf::from("ui/dist");
+    if default.join("index.html").is_file() {
+        return Ok(Some(default));
+    }
+    eprintln!(
+        "note: serving the API only, with no browser UI: ui/dist/index.html is not in the working \
+         directory. Build the UI with `cd ui && npm run build` and pass --ui ui/dist (or start serve \
+         from the repository root)."
+    );
+    Ok(None)
+}
+
 pub fn run(port: u16, ui: Option<PathBuf>) -> ExitCode {
     // Logs go to stderr at `info` unless PROMPT_INSPECTOR_LOG already set up a subscriber.
     let _ = tracing_subscriber::fmt()
@@ -28,7 +54,13 @@ pub fn run(port: u16, ui: Option<PathBuf>) -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .try_init();
-    let ui = ui.or_else(|| Some(PathBuf::from("ui/dist")).filter(|d| d.is_dir()));
+    let ui = match ui_folder(ui) {
+        Ok(ui) => ui,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let token = match new_token() {
         Ok(t) => t,
         Err(e) => {
