@@ -1,6 +1,7 @@
-//! The 14 segments of seed 000 and the rules that decide where a tool may inject: the one source
-//! of truth read by validation, assembly, the report, `prompt-inspector rules`, the docs and (via
-//! generated bindings) the app.
+//! The 14 segments of TFRobot's two LLM families and the rules that decide where a tool may
+//! inject: the one source of truth read by validation, assembly, the report, `prompt-inspector
+//! rules`, the docs (docs/rules.md, whose segment table a test keeps in step with this one) and
+//! (via the `rules` operation) the app.
 
 use std::fmt;
 
@@ -19,7 +20,7 @@ impl Family {
         }
     }
 
-    /// The class name in seed 000.
+    /// The class name in TFRobot.
     pub fn class_name(self) -> &'static str {
         match self {
             Family::Chat => "ChatLLM",
@@ -39,7 +40,7 @@ impl fmt::Display for Family {
     }
 }
 
-/// Why a segment is closed to tools (seed 000 §5.1: two iron rules and one architecture boundary).
+/// Why a segment is closed to tools: two iron rules and one architecture boundary (docs/rules.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// 铁律 1: no injection into positions that express the user's intent.
@@ -70,7 +71,7 @@ impl Rule {
         }
     }
 
-    /// The rule's reasoning, after seed 000 §5.1.
+    /// The rule's reasoning, in one paragraph (docs/rules.md says more).
     pub fn reason(self) -> &'static str {
         match self {
             Rule::IronRule1 => {
@@ -118,7 +119,7 @@ pub struct Segment {
     pub kind: SegmentKind,
     /// `None` when tools may inject here; otherwise the rule that forbids it.
     pub rule: Option<Rule>,
-    /// The segment's use, after seed 000 §5.2.
+    /// The segment's use, in one line: what it holds and, when tools may write, what for.
     pub purpose: &'static str,
 }
 
@@ -202,7 +203,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn four_legal_positions_per_family_as_seed_000_fixes() {
+    fn four_legal_positions_per_family() {
         let legal = |f: Family| {
             f.segments()
                 .filter(|s| s.legal())
@@ -230,7 +231,7 @@ mod tests {
     }
 
     #[test]
-    fn forbidden_positions_carry_the_contract_rules() {
+    fn forbidden_positions_carry_their_rules() {
         let rule = |n: &str| find_any(n).and_then(|s| s.rule);
         assert_eq!(rule("reformat_input_prompt"), Some(Rule::IronRule1));
         assert_eq!(rule("purpose_prompt"), Some(Rule::IronRule1));

@@ -59,7 +59,7 @@ pub struct RenderRequest {
     pub tokens: bool,
 }
 
-/// Contract §4's report, as the JSON text the core wrote.
+/// The JSON report (docs/cli.md), as the JSON text the core wrote.
 #[derive(Debug, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RenderResponse {
@@ -76,7 +76,7 @@ pub struct RunRequest {
     pub base_dir: Option<String>,
 }
 
-/// Contract §5's run report, as the JSON text the core wrote.
+/// The run report (docs/run-loop.md), as the JSON text the core wrote.
 #[derive(Debug, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunResponse {
@@ -139,13 +139,13 @@ pub(crate) fn options_of(
     }
 }
 
-/// Replays the scene's `run` loop (seed 002).
+/// Replays the scene's `run` loop (xbot's tool-call loop, docs/run-loop.md).
 pub fn run(req: &RunRequest) -> Result<RunResponse, ApiError> {
     let scene = scene::load_str(&req.text)?;
     let Some(spec) = &scene.run else {
         return Err(ApiError::new(
             super::ErrorCode::NoRun,
-            "the scene has no \"run\" field (contract §5), so there is no loop to replay",
+            "the scene has no \"run\" field (docs/scene-format.md), so there is no loop to replay",
         ));
     };
     Ok(RunResponse {

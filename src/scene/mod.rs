@@ -6,6 +6,7 @@
 //! validator's business (an invalid tool is reported, not a load error).
 
 mod error;
+pub mod keys;
 mod load;
 
 use std::ops::Range;

@@ -23,6 +23,9 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// Every engine, the names `from_str` accepts (and the scene schema's `Engine` enum).
+    pub const ALL: [Engine; 2] = [Engine::Fstring, Engine::Jinja2];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Engine::Fstring => "fstring",
@@ -40,13 +43,12 @@ impl fmt::Display for Engine {
 impl FromStr for Engine {
     type Err = String;
     fn from_str(s: &str) -> Result<Engine, String> {
-        match s {
-            "fstring" => Ok(Engine::Fstring),
-            "jinja2" => Ok(Engine::Jinja2),
-            other => Err(format!(
-                "unknown template engine {other:?}: expected \"fstring\" or \"jinja2\""
-            )),
-        }
+        Engine::ALL
+            .into_iter()
+            .find(|e| e.as_str() == s)
+            .ok_or_else(|| {
+                format!("unknown template engine {s:?}: expected \"fstring\" or \"jinja2\"")
+            })
     }
 }
 

@@ -7,23 +7,13 @@ use indexmap::IndexMap;
 use super::{join, Reader, P};
 use crate::json::{Json, Kind};
 use crate::runloop::{CallForm, Iteration, Run, RunMessage, ToolCall};
-use crate::scene::{Role, SceneError};
+use crate::scene::{keys, Role, SceneError};
 use crate::value::Value;
 
 impl Reader<'_> {
     pub(super) fn run(&self, j: &Json) -> Result<Run, SceneError> {
         let p = &P::Key(&P::Root, "run");
-        let o = self.object(
-            j,
-            p,
-            &[
-                "initial_cwd",
-                "system_parts",
-                "history",
-                "user_message",
-                "iterations",
-            ],
-        )?;
+        let o = self.object(j, p, keys::RUN)?;
         let mut system_parts = IndexMap::new();
         if let Some(sp) = o.get("system_parts") {
             let sp_path = join(p, "system_parts");
@@ -49,7 +39,7 @@ impl Reader<'_> {
     }
 
     fn iteration(&self, j: &Json, path: &P) -> Result<Iteration, SceneError> {
-        let o = self.object(j, path, &["assistant", "tool_results", "cwd_after", "todo"])?;
+        let o = self.object(j, path, keys::ITERATION)?;
         let a = self.required(&o, j, path, "assistant")?;
         let a_path = join(path, "assistant");
         let assistant = self.run_message(a, &a_path)?;
@@ -69,11 +59,7 @@ impl Reader<'_> {
     }
 
     fn run_message(&self, j: &Json, path: &P) -> Result<RunMessage, SceneError> {
-        let o = self.object(
-            j,
-            path,
-            &["role", "content", "name", "tool_call_id", "tool_calls"],
-        )?;
+        let o = self.object(j, path, keys::RUN_MESSAGE)?;
         let role = self.role(&o, j, path)?;
         Ok(RunMessage {
             role,
@@ -96,7 +82,7 @@ impl Reader<'_> {
                 .map(Option::unwrap_or_default)
         };
         if let Some(f) = j.get("function") {
-            let o = self.object(j, path, &["id", "type", "function"])?;
+            let o = self.object(j, path, keys::TOOL_CALL_OPENAI)?;
             if let Some(t) = o.get("type") {
                 let t_path = join(path, "type");
                 if self.string(t, &t_path)? != "function" {
@@ -104,7 +90,7 @@ impl Reader<'_> {
                 }
             }
             let f_path = join(path, "function");
-            let fo = self.object(f, &f_path, &["name", "arguments"])?;
+            let fo = self.object(f, &f_path, keys::TOOL_CALL_FUNCTION)?;
             Ok(ToolCall {
                 id: id(&o)?,
                 name: self.call_name(&fo, f, &f_path)?,
@@ -112,7 +98,7 @@ impl Reader<'_> {
                 form: CallForm::OpenAi,
             })
         } else {
-            let o = self.object(j, path, &["id", "name", "arguments"])?;
+            let o = self.object(j, path, keys::TOOL_CALL_FLAT)?;
             Ok(ToolCall {
                 id: id(&o)?,
                 name: self.call_name(&o, j, path)?,

@@ -354,7 +354,7 @@ export type RenderRequest_Serialize = {
 	tokens: boolean,
 };
 
-/**  Contract §4's report, as the JSON text the core wrote. */
+/**  The JSON report (docs/cli.md), as the JSON text the core wrote. */
 export type RenderResponse = {
 	report: unknown,
 };
@@ -393,7 +393,7 @@ export type RunRequest_Serialize = {
 	base_dir: string | null,
 };
 
-/**  Contract §5's run report, as the JSON text the core wrote. */
+/**  The run report (docs/run-loop.md), as the JSON text the core wrote. */
 export type RunResponse = {
 	report: unknown,
 };
