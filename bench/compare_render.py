@@ -50,7 +50,7 @@ def main():
     args = ap.parse_args()
 
     size = os.path.getsize(args.scene)
-    rust_cmd = [args.bin, "render", args.scene]
+    rust_cmd = [args.bin, "render", args.scene, "--format", "json"]
     py_cmd = [args.python, "bench/py_inspector.py", args.scene]
 
     rust_t, py_t = [], []

@@ -60,34 +60,84 @@ pub fn golden_path(scene_path: &Path) -> PathBuf {
     scene_path.with_file_name(format!("{stem}{GOLDEN_SUFFIX}"))
 }
 
-/// The scene files under the given paths: files as given, folders searched recursively for
-/// `*.scene.json`, in sorted order.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
-    for p in paths {
-        let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        if meta.is_dir() {
-            walk(p, &mut out).map_err(|e| format!("{}: {e}", p.display()))?;
-        } else {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
+/// A path given to [`discover`] (or a folder below it) that could not be read.
+#[derive(Debug)]
+pub struct PathError {
+    pub path: PathBuf,
+    pub error: std::io::Error,
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// One entry of [`discover_all`]: a scene file to check, or a path that could not be read.
+#[derive(Debug)]
+pub enum Found {
+    Scene(PathBuf),
+    Unreadable(PathError),
+}
+
+/// The scene files under the given paths: files as given, folders searched recursively for
+/// `*.scene.json`, in sorted order. The first path that cannot be read is the error; see
+/// [`discover_all`] to go on past it.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, PathError> {
+    discover_all(paths)
+        .into_iter()
+        .map(|f| match f {
+            Found::Scene(p) => Ok(p),
+            Found::Unreadable(e) => Err(e),
+        })
+        .collect()
+}
+
+/// Like [`discover`], but a path that cannot be read (a missing argument, a folder that cannot
+/// be listed) is an entry of its own where it was met, and the rest are still searched: `check`
+/// reports it as it reports a scene file that cannot be read.
+pub fn discover_all(paths: &[PathBuf]) -> Vec<Found> {
+    let mut out = Vec::new();
+    for p in paths {
+        match std::fs::metadata(p) {
+            Ok(meta) if meta.is_dir() => walk(p, &mut out),
+            Ok(_) => out.push(Found::Scene(p.clone())),
+            Err(error) => out.push(Found::Unreadable(PathError {
+                path: p.clone(),
+                error,
+            })),
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<Found>) {
+    let unreadable = |path: &Path, error| {
+        Found::Unreadable(PathError {
+            path: path.to_owned(),
+            error,
+        })
+    };
+    let entries: std::io::Result<Vec<_>> =
+        std::fs::read_dir(dir).and_then(|it| it.collect::<Result<_, _>>());
+    let mut entries = match entries {
+        Ok(e) => e,
+        Err(e) => return out.push(unreadable(dir, e)),
+    };
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let path = e.path();
-        let ty = e.file_type()?;
-        if ty.is_dir() {
-            walk(&path, out)?;
-        } else if path.to_string_lossy().ends_with(SCENE_SUFFIX) {
-            out.push(path);
+        match e.file_type() {
+            Ok(ty) if ty.is_dir() => walk(&path, out),
+            Ok(_) if path.to_string_lossy().ends_with(SCENE_SUFFIX) => {
+                out.push(Found::Scene(path));
+            }
+            Ok(_) => {}
+            Err(err) => out.push(unreadable(&path, err)),
         }
     }
-    Ok(())
 }
 
 /// How one scene compares with its golden.
@@ -99,8 +149,8 @@ pub enum Outcome {
     MissingGolden,
     /// The scene does not load.
     Unreadable(SceneError),
-    /// The golden exists but cannot be read.
-    GoldenUnreadable(String),
+    /// The golden exists but cannot be read (or, with `--bless`, written).
+    GoldenUnreadable(PathError),
     /// `--bless` wrote the golden.
     Blessed,
 }
@@ -135,14 +185,20 @@ pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
     if bless {
         return match write_atomic(&golden, now.as_bytes()) {
             Ok(()) => Outcome::Blessed,
-            Err(e) => Outcome::GoldenUnreadable(format!("{}: {e}", golden.display())),
+            Err(error) => Outcome::GoldenUnreadable(PathError {
+                path: golden,
+                error,
+            }),
         };
     }
     match std::fs::read_to_string(&golden) {
         Ok(before) if before == now => Outcome::Match,
         Ok(before) => Outcome::Mismatch(unified_diff(&before, &now, &golden.display().to_string())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Outcome::MissingGolden,
-        Err(e) => Outcome::GoldenUnreadable(format!("{}: {e}", golden.display())),
+        Err(error) => Outcome::GoldenUnreadable(PathError {
+            path: golden,
+            error,
+        }),
     }
 }
 

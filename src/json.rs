@@ -282,6 +282,26 @@ impl Parser<'_> {
         r
     }
 
+    /// Steps over a `,` between members; one right before the container's `close` is named as
+    /// what it is (Python writes none, but hand-edited scenes often have one), at the comma.
+    fn comma(&mut self, close: u8) -> Result<(), JsonError> {
+        let at = self.pos;
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(close) {
+            let what = if close == b']' { "array" } else { "object" };
+            return Err(self.err_at(
+                at,
+                format!(
+                    "trailing comma before '{}': JSON allows no comma after the last {} of an {what}",
+                    char::from(close),
+                    if close == b']' { "item" } else { "member" }
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// The punctuation of an array (at its `[`): calls `item` for each element.
     fn array_items(
         &mut self,
@@ -298,7 +318,7 @@ impl Parser<'_> {
             item(self)?;
             self.skip_ws();
             match self.peek() {
-                Some(b',') => self.pos += 1,
+                Some(b',') => self.comma(b']')?,
                 Some(b']') => {
                     self.pos += 1;
                     return Ok(());
@@ -339,7 +359,7 @@ impl Parser<'_> {
             value(self, k)?;
             self.skip_ws();
             match self.peek() {
-                Some(b',') => self.pos += 1,
+                Some(b',') => self.comma(b'}')?,
                 Some(b'}') => {
                     self.pos += 1;
                     return Ok(());
@@ -708,8 +728,12 @@ mod tests {
     #[test]
     fn errors_name_line_and_column() {
         assert_eq!(
-            err("{\n  \"a\": 1,\n}"),
-            (3, 1, "expected a string key, found '}'".to_owned())
+            err("{\n  \"a\": 1 }x"),
+            (2, 11, "unexpected text after the JSON value".to_owned())
+        );
+        assert_eq!(
+            err("{\"a\" 1, }"),
+            (1, 6, "expected ':' after the key, found '1'".to_owned())
         );
         assert_eq!(
             err("[1 2]"),
@@ -744,6 +768,40 @@ mod tests {
             err("\"a\tb\"").2,
             "control character in a string (write it as an escape such as \\n)"
         );
+    }
+
+    #[test]
+    fn a_trailing_comma_is_named_at_the_comma() {
+        assert_eq!(
+            err("{\n  \"a\": 1,\n}"),
+            (
+                2,
+                9,
+                "trailing comma before '}': JSON allows no comma after the last member of an object"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            err("[1, 2 , ]"),
+            (
+                1,
+                7,
+                "trailing comma before ']': JSON allows no comma after the last item of an array"
+                    .to_owned()
+            )
+        );
+        // Columns count characters, so a comma after CJK text is where an editor shows it.
+        assert_eq!(err("[\"你好\",]").1, 6);
+        // Read straight into values (the context) the same way.
+        let e = parse_value("{\"k\": [1,\n]}").expect_err("trailing comma");
+        assert_eq!((e.line, e.column), (1, 9));
+        assert!(
+            e.message.starts_with("trailing comma before ']'"),
+            "{}",
+            e.message
+        );
+        // Two commas are not a trailing one.
+        assert_eq!(err("[1,,2]").2, "expected a JSON value, found ','");
     }
 
     #[test]

@@ -78,9 +78,11 @@ impl ApiError {
         }
     }
 
-    /// A file could not be read or written.
+    /// A file could not be read or written. The path goes in `file` only: every front end
+    /// (this type's `Display`, the UI's `errorText`) puts `file` before the message, so a
+    /// message that named it too would say it twice.
     pub fn io(path: &Path, err: &std::io::Error) -> ApiError {
-        ApiError::new(ErrorCode::IoError, format!("{}: {err}", path.display())).with_file(path)
+        ApiError::new(ErrorCode::IoError, err.to_string()).with_file(path)
     }
 
     /// A request field the operation refuses.

@@ -64,10 +64,7 @@ pub fn open(req: &PathRequest) -> Result<SceneText, ApiError> {
     if bytes.len() as u64 > MAX_SCENE_BYTES {
         return Err(ApiError::new(
             ErrorCode::IoError,
-            format!(
-                "{}: more than the {MAX_SCENE_BYTES} bytes a scene may have",
-                path.display()
-            ),
+            format!("more than the {MAX_SCENE_BYTES} bytes a scene may have"),
         )
         .with_file(path));
     }

@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use super::error::u32_of;
 use super::render::raw_json;
-use super::{ApiError, ErrorCode};
+use super::ApiError;
 use crate::check;
 use crate::scene;
 
@@ -72,7 +72,7 @@ pub struct ApproveResponse {
 pub fn check(req: &CheckRequest) -> Result<CheckResponse, ApiError> {
     let folder = PathBuf::from(&req.folder);
     let scenes = check::discover(std::slice::from_ref(&folder))
-        .map_err(|message| ApiError::new(ErrorCode::IoError, message).with_file(&folder))?;
+        .map_err(|e| ApiError::io(&e.path, &e.error))?;
     if scenes.is_empty() {
         return Err(ApiError::invalid(
             "folder",

@@ -6,8 +6,8 @@ use std::path::Path;
 use indexmap::IndexMap;
 
 use super::{
-    Adapter, ChatConfig, Content, DeskConfig, Image, ImageSource, Message, Part, Position, Prompt,
-    Returns, Role, Scene, SceneError, TemplateSpec, Tool, FORMAT,
+    keys, Adapter, ChatConfig, Content, DeskConfig, Image, ImageSource, Message, Part, Position,
+    Prompt, Returns, Role, Scene, SceneError, TemplateSpec, Tool, FORMAT,
 };
 use crate::json::{self, Json, Kind, Member};
 use crate::template::Engine;
@@ -230,21 +230,9 @@ impl Reader<'_> {
     }
 
     fn scene(&self, root: &Json) -> Result<Scene, SceneError> {
-        let o = self.object(
-            root,
-            &P::Root,
-            &[
-                "format",
-                "name",
-                "description",
-                "context",
-                "intermediate_msgs",
-                "chat_llm",
-                "desk_llm",
-                "tools",
-                "run",
-            ],
-        )?;
+        let o = self.object(root, &P::Root, keys::SCENE)?;
+        // `$schema` only points editors at a JSON Schema: checked as a string, otherwise ignored.
+        self.opt_string(&o, &P::Root, "$schema")?;
         let format = self.required(&o, root, &P::Root, "format")?;
         let format_text = self.string(format, &P::Key(&P::Root, "format"))?;
         if format_text != FORMAT {
@@ -294,17 +282,16 @@ impl Reader<'_> {
             other => Err(self.err(
                 role_j,
                 &role_path,
-                format!("unknown role {other:?}, expected one of: system, user, assistant, tool"),
+                format!(
+                    "unknown role {other:?}, expected one of: {}",
+                    keys::ROLES.join(", ")
+                ),
             )),
         }
     }
 
     pub(super) fn message(&self, j: &Json, path: &P) -> Result<Message, SceneError> {
-        let o = self.object(
-            j,
-            path,
-            &["role", "content", "name", "tool_call_id", "tool_calls"],
-        )?;
+        let o = self.object(j, path, keys::MESSAGE)?;
         let role = self.role(&o, j, path)?;
         let content = match o.get_raw("content") {
             None => Content::Text(String::new()),
@@ -364,16 +351,12 @@ impl Reader<'_> {
         let ty_path = join(path, "type");
         match self.string(ty_j, &ty_path)?.as_str() {
             "text" => {
-                let o = self.object(j, path, &["type", "text"])?;
+                let o = self.object(j, path, keys::TEXT_PART)?;
                 let text = self.required(&o, j, path, "text")?;
                 Ok(Part::Text(self.string(text, &join(path, "text"))?))
             }
             "image" => {
-                let o = self.object(
-                    j,
-                    path,
-                    &["type", "url", "path", "data_base64", "mime_type"],
-                )?;
+                let o = self.object(j, path, keys::IMAGE_PART)?;
                 let mut sources = Vec::new();
                 for (key, make) in [
                     ("url", ImageSource::Url as fn(String) -> ImageSource),
@@ -405,7 +388,7 @@ impl Reader<'_> {
     }
 
     fn template(&self, j: &Json, path: &P) -> Result<TemplateSpec, SceneError> {
-        let o = self.object(j, path, &["engine", "templates", "active_language"])?;
+        let o = self.object(j, path, keys::TEMPLATE)?;
         let engine_j = self.required(&o, j, path, "engine")?;
         let engine_path = join(path, "engine");
         let engine: Engine = self
@@ -450,7 +433,7 @@ impl Reader<'_> {
         let kind_path = join(path, "kind");
         match self.string(kind_j, &kind_path)?.as_str() {
             "normalize" => {
-                let o = self.object(j, path, &["kind", "template", "attachments"])?;
+                let o = self.object(j, path, keys::NORMALIZE_PROMPT)?;
                 let t = self.required(&o, j, path, "template")?;
                 Ok(Prompt::Normalize {
                     template: self.template(t, &join(path, "template"))?,
@@ -458,7 +441,7 @@ impl Reader<'_> {
                 })
             }
             "additional_info" => {
-                let o = self.object(j, path, &["kind", "template"])?;
+                let o = self.object(j, path, keys::ADDITIONAL_INFO_PROMPT)?;
                 let t = self.required(&o, j, path, "template")?;
                 Ok(Prompt::AdditionalInfo {
                     template: self.template(t, &join(path, "template"))?,
@@ -476,7 +459,7 @@ impl Reader<'_> {
 
     fn chat(&self, j: &Json) -> Result<ChatConfig, SceneError> {
         let p = &P::Key(&P::Root, "chat_llm");
-        let o = self.object(j, p, &ChatConfig::FIELDS)?;
+        let o = self.object(j, p, keys::CHAT_LLM)?;
         Ok(ChatConfig {
             system_msg_prompt: self.list(&o, p, "system_msg_prompt", Self::prompt)?,
             before_input_msg_prompt: self.list(&o, p, "before_input_msg_prompt", Self::prompt)?,
@@ -492,10 +475,8 @@ impl Reader<'_> {
     }
 
     fn desk(&self, j: &Json) -> Result<DeskConfig, SceneError> {
-        let mut allowed = vec!["adapter", "model"];
-        allowed.extend(DeskConfig::FIELDS);
         let p = &P::Key(&P::Root, "desk_llm");
-        let o = self.object(j, p, &allowed)?;
+        let o = self.object(j, p, keys::DESK_LLM)?;
         let adapter_path = P::Key(p, "adapter");
         let adapter = match o.get("adapter") {
             None => Adapter::OpenaiDesk,
@@ -544,17 +525,7 @@ impl Reader<'_> {
     }
 
     fn tool(&self, j: &Json, path: &P) -> Result<Tool, SceneError> {
-        let o = self.object(
-            j,
-            path,
-            &[
-                "name",
-                "description",
-                "prompt_position",
-                "state",
-                "format_2_prompt",
-            ],
-        )?;
+        let o = self.object(j, path, keys::TOOL)?;
         let name_j = self.required(&o, j, path, "name")?;
         let name = self.string(name_j, &join(path, "name"))?;
         if name.is_empty() {
@@ -609,31 +580,40 @@ impl Reader<'_> {
         let r_path = join(path, "returns");
         match self.string(r_j, &r_path)?.as_str() {
             "str" => {
-                let o = self.object(j, path, &["returns", "source"])?;
+                let o = self.object(j, path, keys::RETURNS_STR)?;
                 let s = self.required(&o, j, path, "source")?;
-                Ok(Returns::Str { source: self.template(s, &join(path, "source"))? })
+                Ok(Returns::Str {
+                    source: self.template(s, &join(path, "source"))?,
+                })
             }
             "prompt" => {
-                let o = self.object(j, path, &["returns", "prompt"])?;
+                let o = self.object(j, path, keys::RETURNS_PROMPT)?;
                 let p = self.required(&o, j, path, "prompt")?;
                 Ok(Returns::Prompt(self.prompt(p, &join(path, "prompt"))?))
             }
             "none" => {
-                self.object(j, path, &["returns"])?;
+                self.object(j, path, keys::RETURNS_NONE)?;
                 Ok(Returns::None)
             }
             "raise" => {
-                let o = self.object(j, path, &["returns", "error"])?;
-                Ok(Returns::Raise { error: self.opt_string(&o, path, "error")?.unwrap_or_default() })
+                let o = self.object(j, path, keys::RETURNS_RAISE)?;
+                Ok(Returns::Raise {
+                    error: self.opt_string(&o, path, "error")?.unwrap_or_default(),
+                })
             }
             "invalid" => {
-                let o = self.object(j, path, &["returns", "value"])?;
-                Ok(Returns::Invalid { value: o.get_raw("value").map_or(Value::None, Json::to_value) })
+                let o = self.object(j, path, keys::RETURNS_INVALID)?;
+                Ok(Returns::Invalid {
+                    value: o.get_raw("value").map_or(Value::None, Json::to_value),
+                })
             }
             other => Err(self.err(
                 r_j,
                 &r_path,
-                format!("unknown return kind {other:?}, expected one of: str, prompt, none, raise, invalid"),
+                format!(
+                    "unknown return kind {other:?}, expected one of: {}",
+                    keys::RETURNS_KINDS.join(", ")
+                ),
             )),
         }
     }

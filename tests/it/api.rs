@@ -183,7 +183,12 @@ fn render_returns_the_cli_report_unchanged() {
     let out = api::render(&render_req(api::default_scene().text, Llm::Chat)).expect("renders");
     let ours: Json = serde_json::from_str(out.report.get()).expect("json");
     let cli = std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args(["render", &path_str(&fixture("default.scene.json"))])
+        .args([
+            "render",
+            &path_str(&fixture("default.scene.json")),
+            "--format",
+            "json",
+        ])
         .output()
         .expect("run cli");
     let theirs: Json = serde_json::from_slice(&cli.stdout).expect("cli json");
@@ -520,4 +525,32 @@ fn dispatch_names_every_operation_and_refuses_bad_bodies() {
     )
     .expect_err("bad llm");
     assert_eq!(e.code, ErrorCode::BadRequest);
+}
+
+/// I/O errors carry the path in `file` only: `Display` (and the UI's `errorText`) put `file`
+/// before the message, so a message naming it too said it twice (`x: x: No such file ...`).
+#[test]
+fn io_errors_name_the_path_once() {
+    let dir = tempdir("path-once");
+    let missing = dir.join("missing.scene.json");
+    let shown = path_str(&missing);
+    let once = |e: &ApiError| {
+        assert_eq!(e.code, ErrorCode::IoError, "{e:?}");
+        assert_eq!(e.file.as_deref(), Some(shown.as_str()), "{e:?}");
+        assert!(!e.message.contains(&shown), "{e:?}");
+        let text = e.to_string();
+        assert_eq!(text.matches(&shown).count(), 1, "{text}");
+        assert!(text.starts_with(&format!("{shown}: ")), "{text}");
+    };
+    let request = || api::PathRequest {
+        path: shown.clone(),
+    };
+    once(&api::open(&request()).expect_err("missing"));
+    once(&api::stat(&request()).expect_err("missing"));
+    let folder = dir.join("nope");
+    let e = api::check(&api::CheckRequest {
+        folder: path_str(&folder),
+    })
+    .expect_err("missing folder");
+    assert_eq!(e.to_string().matches(&path_str(&folder)).count(), 1, "{e}");
 }

@@ -31,7 +31,7 @@ fn tempdir(tag: &str) -> PathBuf {
 
 #[test]
 fn render_json_is_the_contract_report() {
-    let o = run(&["render", &fixture("default.scene.json")]);
+    let o = run(&["render", &fixture("default.scene.json"), "--format", "json"]);
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json report");
     assert_eq!(v["llm"], "chat");
@@ -47,7 +47,14 @@ fn render_json_is_the_contract_report() {
         (Some("tool"), Some("tf_notes"))
     );
 
-    let o = run(&["render", &fixture("default.scene.json"), "--llm", "desk"]);
+    let o = run(&[
+        "render",
+        &fixture("default.scene.json"),
+        "--llm",
+        "desk",
+        "--format",
+        "json",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json report");
     assert_eq!(v["llm"], "desk");
     assert!(v.get("messages").is_none());
@@ -180,4 +187,280 @@ fn check_exit_codes_follow_the_contract() {
         "unreadable input"
     );
     assert_eq!(run(&["check", "/nonexistent/path"]).status.code(), Some(2));
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every command that reads a file names it once in its error, not once per layer.
+#[test]
+fn errors_name_the_path_once() {
+    let d = tempdir("path-once");
+    let missing = d.join("missing.scene.json").display().to_string();
+    let once = |o: &Output, path: &str| {
+        let all = format!("{}{}", stdout(o), stderr(o));
+        assert_eq!(all.matches(path).count(), 1, "{all}");
+    };
+    for cmd in ["render", "run", "cache"] {
+        let o = run(&[cmd, &missing]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        once(&o, &missing);
+    }
+    let template = d.join("t.txt");
+    std::fs::write(&template, "{x}").expect("write");
+    let vars = d.join("missing-vars.json").display().to_string();
+    let t = template.display().to_string();
+    let o = run(&[
+        "template",
+        "--engine",
+        "fstring",
+        "--template",
+        &t,
+        "--vars",
+        &vars,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    once(&o, &vars);
+    let o = run(&["check", &missing]);
+    assert_eq!(o.status.code(), Some(2));
+    once(&o, &missing);
+    // A scene that does not load: one line, the path with its line and column.
+    let broken = d.join("broken.scene.json");
+    std::fs::write(&broken, "{\"format\": 1,}").expect("write");
+    let broken = broken.display().to_string();
+    let o = run(&["check", &broken]);
+    assert_eq!(o.status.code(), Some(2));
+    once(&o, &broken);
+    assert!(
+        stdout(&o).contains(&format!(
+            "UNREADABLE        {broken}:1:13: invalid JSON: trailing comma"
+        )),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// A missing argument is reported where it was given, like a file in a folder that cannot be
+/// read, and the other paths are still checked; the exit code is 2 at the end.
+#[test]
+fn check_reports_a_missing_path_and_checks_the_rest() {
+    let d = tempdir("check-missing");
+    let good = copy_fixture(&d, "raise.scene.json");
+    assert_eq!(
+        run(&["check", &good.display().to_string(), "--bless"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let sub = d.join("sub");
+    std::fs::create_dir_all(&sub).expect("dir");
+    copy_fixture(&sub, "raise.scene.json");
+    run(&["check", &sub.display().to_string(), "--bless"]);
+    let missing = d.join("missing.scene.json").display().to_string();
+    let o = run(&[
+        "check",
+        &good.display().to_string(),
+        &missing,
+        &sub.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        lines[0].starts_with("ok ") && lines[0].ends_with("raise.scene.json"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("UNREADABLE        {missing}: ")),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("ok ") && lines[2].contains("sub"),
+        "{out}"
+    );
+    assert_eq!(lines[3], "2 passed, 1 failed");
+    assert_eq!(out.matches(&missing).count(), 1, "{out}");
+
+    let o = run(&[
+        "check",
+        "--format",
+        "json",
+        &missing,
+        &good.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(
+        (v["passed"].as_u64(), v["failed"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(v["scenes"][0]["status"], "unreadable");
+    assert_eq!(v["scenes"][0]["error"]["file"], missing.as_str());
+    assert_eq!(v["scenes"][1]["status"], "ok");
+}
+
+/// `{"a": 1,}` names the trailing comma at the comma, in a scene and in `--vars`.
+#[test]
+fn a_trailing_comma_is_named_with_its_position() {
+    let d = tempdir("trailing-comma");
+    let scene = d.join("x.scene.json");
+    std::fs::write(
+        &scene,
+        "{\n  \"format\": \"prompt-inspector/scene@1\",\n  \"tools\": [],\n}\n",
+    )
+    .expect("write");
+    let o = run(&["render", &scene.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{}:3:14: invalid JSON: trailing comma before '}}'",
+            scene.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    let vars = d.join("v.json");
+    std::fs::write(&vars, "{\"a\": [1, 2,]}").expect("write");
+    let template = d.join("t.txt");
+    std::fs::write(&template, "{a}").expect("write");
+    let o = run(&[
+        "template",
+        "--engine",
+        "fstring",
+        "--template",
+        &template.display().to_string(),
+        "--vars",
+        &vars.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{}:1:12: invalid JSON: trailing comma before ']'",
+            vars.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `run --format text` wraps at 100 columns (CJK characters take two) at word boundaries: no
+/// line is longer, and every word of the text is a whole word of the report (a word cut in two
+/// leaves fragments the report does not have).
+#[test]
+fn run_text_wraps_at_word_boundaries() {
+    let wide = |c: char| matches!(u32::from(c), 0x2E80..=0x9FFF | 0xFF00..=0xFF60);
+    let width = |l: &str| {
+        l.chars()
+            .map(|c| if wide(c) { 2 } else { 1 })
+            .sum::<usize>()
+    };
+    let words = |s: &str| -> std::collections::BTreeSet<String> {
+        s.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| w.len() >= 3)
+            .map(str::to_owned)
+            .collect()
+    };
+    for scene in ["run/long-goal.scene.json", "run/cd-round-2.scene.json"] {
+        let o = run(&["run", &fixture(scene), "--format", "text"]);
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        for l in out.lines() {
+            assert!(width(l) <= 100, "{} columns: {l}", width(l));
+        }
+        let json: serde_json::Value =
+            serde_json::from_slice(&run(&["run", &fixture(scene), "--format", "json"]).stdout)
+                .expect("json");
+        fn strings(v: &serde_json::Value, out: &mut String) {
+            match v {
+                serde_json::Value::String(s) => {
+                    out.push_str(s);
+                    out.push('\n');
+                }
+                serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+                serde_json::Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+                _ => {}
+            }
+        }
+        let mut all = String::new();
+        strings(&json, &mut all);
+        let known = words(&all);
+        let injected: String = out
+            .lines()
+            .filter(|l| l.starts_with("   │ "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for w in words(&injected) {
+            assert!(
+                known.contains(&w),
+                "{w:?} is not a word of the report:\n{out}"
+            );
+        }
+    }
+}
+
+/// One rule for every command that prints a report: `--format text|json` is accepted, and the
+/// default is text.
+#[test]
+fn every_report_command_takes_format_and_defaults_to_text() {
+    let scene = fixture("default.scene.json");
+    let run_scene = fixture("run/cd-round-2.scene.json");
+    let d = tempdir("formats");
+    let golden_scene = copy_fixture(&d, "raise.scene.json");
+    let checked = golden_scene.display().to_string();
+    assert_eq!(run(&["check", &checked, "--bless"]).status.code(), Some(0));
+    let commands: [(&str, Vec<&str>); 5] = [
+        ("render", vec!["render", &scene]),
+        ("run", vec!["run", &run_scene]),
+        ("rules", vec!["rules"]),
+        ("cache", vec!["cache", &scene, &scene]),
+        ("check", vec!["check", &checked]),
+    ];
+    let is_json = |o: &Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).is_ok();
+    for (name, args) in &commands {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert!(!is_json(&o), "{name} by default:\n{}", stdout(&o));
+        for (format, json) in [("json", true), ("text", false)] {
+            let mut with = args.clone();
+            with.extend(["--format", format]);
+            let o = run(&with);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{name} --format {format}: {}",
+                stderr(&o)
+            );
+            assert_eq!(
+                is_json(&o),
+                json,
+                "{name} --format {format}:\n{}",
+                stdout(&o)
+            );
+        }
+    }
+}
+
+/// Numbering, the same in every form: a numbered list in text counts from 1 (`1.`, "message
+/// 1"); a `#N` is the 0-based index in the scene's array, as JSON's `index` is.
+#[test]
+fn text_numbers_from_1_and_indices_are_0_based_as_in_json() {
+    let scene = fixture("default.scene.json");
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&["render", &scene, "--format", "json"]).stdout).expect("json");
+    let text = stdout(&run(&["render", &scene, "--format", "text"]));
+    let first = &json["messages"][0];
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("1. system")),
+        "{text}"
+    );
+    assert_eq!(first["role"], "system");
+    assert_eq!(json["segments"][0]["pieces"][0]["index"], 0);
+    assert!(text.contains("[config #0]"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("1. system_msg_prompt")),
+        "{text}"
+    );
 }

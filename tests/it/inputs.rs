@@ -32,3 +32,39 @@ fn inputs() {
         insta::assert_snapshot!(run(path));
     });
 }
+
+/// The syntax errors about a template's block structure (a block left open at the end, a tag
+/// the parser does not know or does not expect there, an unclosed comment or raw block) say
+/// exactly what Jinja2 says: the conformance data recorded its messages.
+#[test]
+fn block_structure_errors_match_jinja2_word_for_word() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/jinja2.json");
+    let data: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json");
+    let cases = data["cases"].as_array().expect("cases");
+    let mut checked = 0;
+    for case in cases {
+        let want = case["expected"]["message"].as_str().unwrap_or_default();
+        let structural = [
+            "Unexpected end of template.",
+            "Encountered unknown tag",
+            "Missing end of",
+        ];
+        if !structural.iter().any(|p| want.starts_with(p)) {
+            continue;
+        }
+        let template = case["template"].as_str().expect("template");
+        let Err(e) = Template::compile(Engine::Jinja2, template) else {
+            panic!("{template:?} compiles");
+        };
+        assert_eq!(e.message(), want, "{}", case["id"]);
+        assert_eq!(
+            e.line(),
+            case["expected"]["line"].as_u64().map(|l| l as usize),
+            "{}",
+            case["id"]
+        );
+        checked += 1;
+    }
+    assert!(checked >= 12, "only {checked} cases");
+}

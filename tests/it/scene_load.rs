@@ -19,12 +19,11 @@ const HEAD: &str = r#"{ "format": "prompt-inspector/scene@1""#;
 #[test]
 fn bad_json_names_line_and_column() {
     let e = err("{\n  \"format\": \"prompt-inspector/scene@1\",\n  \"tools\": [1,]\n}");
-    assert_eq!(at(&e), (3, 15, ""));
-    assert_eq!(e.message, "invalid JSON: expected a JSON value, found ']'");
-    assert_eq!(
-        e.to_string(),
-        "<scene>:3:15: invalid JSON: expected a JSON value, found ']'"
-    );
+    // At the comma, named as what it is.
+    assert_eq!(at(&e), (3, 14, ""));
+    let message = "invalid JSON: trailing comma before ']': JSON allows no comma after the last item of an array";
+    assert_eq!(e.message, message);
+    assert_eq!(e.to_string(), format!("<scene>:3:14: {message}"));
 }
 
 #[test]

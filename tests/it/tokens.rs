@@ -158,7 +158,7 @@ fn cli_counts_only_when_asked() {
             String::from_utf8_lossy(&o.stderr).into_owned(),
         )
     };
-    let (code, plain, _) = run(&[]);
+    let (code, plain, _) = run(&["--format", "json"]);
     assert_eq!(code, Some(0));
     assert!(!plain.contains("\"tokens\""), "{plain}");
     let (code, text, _) = run(&["--tokens", "--format", "text", "--color", "never"]);
@@ -169,7 +169,7 @@ fn cli_counts_only_when_asked() {
     );
     assert!(text.contains("[config #0] 15 bytes · 3 tokens"), "{text}");
     assert!(text.contains("Tokens counted with: o200k_base"), "{text}");
-    let (code, json, _) = run(&["--tokenizer", "cl100k_base"]);
+    let (code, json, _) = run(&["--tokenizer", "cl100k_base", "--format", "json"]);
     assert_eq!(code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&json).expect("json report");
     assert_eq!(v["tokenizer"], "cl100k_base");

@@ -7,7 +7,7 @@ import { configuredPrompts, tools, type PromptRef } from './lib/scene';
 import { recentFiles, type Session } from './lib/session';
 import { windowTitle } from './lib/title';
 import { ContextPanel } from './views/Context';
-import { shortPath } from './views/common';
+import { shortPath } from './lib/paths';
 import { Segments } from './views/Segments';
 import { adapterOf } from './views/Tools';
 import { LeftPane, type LeftMode } from './views/Prompts';
@@ -160,7 +160,7 @@ export function App({ session }: { session: Session }) {
           {(['inspector', 'rules', 'run', 'replay'] as Tab[]).map((t) => <button role="tab" key={t} aria-selected={tab === t} class={tab === t ? 'on' : ''} onClick={() => setTab(t)}>{t[0].toUpperCase() + t.slice(1)}</button>)}
         </nav>
         <div class="file">
-          <span class="file-name" data-testid="file-name" title={s.path ?? 'embedded default scene'}>{s.dirty && <span class="unsaved" data-testid="unsaved" title="unsaved edits">●</span>}{s.path ? shortPath(s.path, 40) : 'default scene (embedded)'}</span>
+          <span class="file-name" data-testid="file-name" title={s.path ?? 'embedded default scene'}>{s.dirty && <span class="unsaved" data-testid="unsaved" title="unsaved edits">●</span>}{s.path ? shortPath(s.path, null, 40) : 'default scene (embedded)'}</span>
           <datalist id="recent-files">{recentFiles().map((p) => <option key={p} value={p} />)}</datalist>
           <input class="path" list="recent-files" title="A scene file path (recent files are offered)" placeholder="/path/to/scene.scene.json" value={pathInput} onInput={(e) => setPathInput((e.target as HTMLInputElement).value)} aria-label="Scene file path" data-testid="path-input"
             onKeyDown={(e) => { if (e.key === 'Enter') void openPath(pathInput.trim()); }} />

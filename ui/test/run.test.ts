@@ -7,7 +7,8 @@ import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import type { Api } from '../src/api/api';
 import type { CheckResponse, RunReport } from '../src/api/types';
-import { fileErrorText, middleEllipsis, resolvePath, shortPath } from '../src/lib/paths';
+import { errorText } from '../src/api/api';
+import { ellipsisPath, resolvePath, shortPath } from '../src/lib/paths';
 import { Session } from '../src/lib/session';
 import { EXAMPLE_RUN, markBlocks, messageRuns, requestViews, RunReportView, RunView, toolCalls, type FullRunReport } from '../src/views/Run';
 import { ReplayView, STATUS_WORDS } from '../src/views/Replay';
@@ -247,14 +248,14 @@ describe('paths', () => {
     expect(shortPath('/f/a/b.json', '/f')).toBe('a/b.json');
     expect(shortPath('/g/a/b.json', '/f')).toBe('/g/a/b.json');
     const long = '/very/long/' + 'x'.repeat(100) + '/end.scene.json';
-    const m = middleEllipsis(long, 40);
+    const m = ellipsisPath(long, 40);
     expect([...m].length).toBe(40);
-    expect(m.startsWith('/very/long/')).toBe(true);
+    expect(m.startsWith('/very/long')).toBe(true);
     expect(m.endsWith('end.scene.json')).toBe(true);
     expect(m).toContain('…');
   });
   it('names a file once in an I/O error, and keeps positions of other errors', () => {
-    expect(fileErrorText({ code: 'io_error', message: '/a: No such file', file: '/a' })).toBe('/a: No such file');
-    expect(fileErrorText({ code: 'load_error', message: 'bad', file: '/a', line: 2, column: 3 })).toBe('/a:2:3: bad');
+    expect(errorText({ code: 'io_error', message: 'No such file', file: '/a' })).toBe('/a: No such file');
+    expect(errorText({ code: 'load_error', message: 'bad', file: '/a', line: 2, column: 3 })).toBe('/a:2:3: bad');
   });
 });

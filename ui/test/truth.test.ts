@@ -11,7 +11,10 @@ import { Session } from '../src/lib/session';
 import { MetricsTable } from '../src/views/Context';
 import { Segments, reformatSent } from '../src/views/Segments';
 import { ToolsPanel } from '../src/views/Tools';
-import { StatusChip, invalidWhy, roundDurations, ruleShort, shortPath } from '../src/views/common';
+import { shortPath as shortPathIn } from '../src/lib/paths';
+import { StatusChip, invalidWhy, roundDurations, ruleShort } from '../src/views/common';
+
+const shortPath = (p: string) => shortPathIn(p, null, 48);
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 import INDEX_HTML from '../index.html?raw';

@@ -42,12 +42,12 @@ fn place(l: &Location) -> String {
     )
 }
 
-/// The readable form, explaining the figures for someone who has not read the seeds.
+/// The readable form, explaining the figures for someone new to prompt caching.
 pub fn text(r: &CacheReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Prompt-cache blame over {} successive chat calls (seed 000 rendering)\n\n\
+        "Prompt-cache blame over {} successive chat calls (docs/run-loop.md)\n\n\
          A provider's prompt cache reuses only a prefix that a request shares, byte for byte, with an\n\
          earlier one. Below, each call is compared with the one before it: the first byte that differs\n\
          and who wrote it (a configured prompt, a tool, or a recorded message), then what each provider\n\
@@ -55,7 +55,7 @@ pub fn text(r: &CacheReport) -> String {
          OpenAI caches automatically from {} tokens, hits growing in {}-token steps. Anthropic caches\n\
          only at explicit breakpoints (at most {}), each prefix at least {} tokens; they are placed at\n\
          the end of the system message, of the user's input (the next turn's history ends there), of\n\
-         the intermediate messages and of the request: the points after which seed 000's layout\n\
+         the intermediate messages and of the request: the points after which the chat layout\n\
          starts changing from call to call.\n",
         r.steps.len(),
         cache::OPENAI_MIN_TOKENS,

@@ -1,4 +1,4 @@
-//! The `prompt-inspector` command line (contract §4): a thin layer over the core library that
+//! The `prompt-inspector` command line (docs/cli.md): a thin layer over the core library that
 //! reads files, calls the core and prints.
 
 mod cache_cmd;
@@ -10,6 +10,7 @@ mod run_cmd;
 mod serve;
 mod style;
 mod template_cmd;
+mod wrap;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,6 +65,8 @@ impl From<Provider> for ChatProvider {
     }
 }
 
+/// The output of every command that prints a report (docs/cli.md, "Output formats"): `text`
+/// unless `--format json` is given, for every command alike.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Json,
@@ -79,8 +82,8 @@ enum Command {
         /// Which LLM family to assemble.
         #[arg(long, value_enum, default_value = "chat")]
         llm: Llm,
-        /// `json`: the report of contract §4; `text`: a readable summary.
-        #[arg(long, value_enum, default_value = "json")]
+        /// `text`: a readable summary; `json`: the JSON report (docs/cli.md).
+        #[arg(long, value_enum, default_value = "text")]
         format: Format,
         /// Colour in the text form: auto (when stdout is a terminal and NO_COLOR is unset).
         #[arg(long, value_enum, default_value = "auto")]
@@ -106,6 +109,9 @@ enum Command {
         /// Write the goldens instead of comparing (review the diff before committing them).
         #[arg(long)]
         bless: bool,
+        /// `text`: a line per scene and a diff per mismatch; `json`: `{passed, failed, scenes}`.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Render one template with JSON variables; stdout is the text only, no newline added.
     Template {
@@ -119,25 +125,27 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         vars: PathBuf,
     },
-    /// The 14 segments: legal or forbidden, and the rule with its reason.
+    /// The 14 segments: legal or forbidden, and the rule with its reason (docs/rules.md).
     Rules {
+        /// `text`: the table explained; `json`: `{segments, rules}`.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Replay a scene's `run` loop (seed 002): each request, the blocks injected after it, and
-    /// what a provider's prompt cache can reuse.
+    /// Replay a scene's `run` loop (xbot's tool-call loop, docs/run-loop.md): each request, the
+    /// blocks injected after it, and what a provider's prompt cache can reuse.
     Run {
         /// The scene file (`*.scene.json`) with a `run` field.
         scene: PathBuf,
-        /// `json`: contract §5's output; `text`: an explained walk through the rounds.
-        #[arg(long, value_enum, default_value = "json")]
+        /// `json`: the run report (docs/run-loop.md); `text`: an explained walk through the rounds.
+        #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Cache blame across successive calls (one seed-000 scene per call, in call order).
+    /// Cache blame across successive calls (one scene per call, in call order; docs/run-loop.md).
     Cache {
         /// The scene files, in call order.
         #[arg(required = true)]
         scenes: Vec<PathBuf>,
+        /// `text`: each call explained; `json`: the steps with their figures.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
@@ -192,7 +200,11 @@ fn main() -> ExitCode {
             provider.map(Into::into),
             tokenizer.or(tokens.then(Encoding::default)),
         ),
-        Command::Check { paths, bless } => check_cmd::run(&paths, bless),
+        Command::Check {
+            paths,
+            bless,
+            format,
+        } => check_cmd::run(&paths, bless, format == Format::Json),
         Command::Template {
             engine,
             template,

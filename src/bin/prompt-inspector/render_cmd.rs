@@ -84,7 +84,7 @@ fn status_colored(st: Style, s: Status) -> String {
 }
 
 /// The readable form: each segment with its pieces and where they came from, then messages,
-/// tools, diagnostics and the seed 000 §7 figures.
+/// tools, diagnostics and the injection metrics.
 pub fn text(name: &str, r: &Report, st: Style) -> String {
     let mut out = String::new();
     let family = if r.llm == "desk" {
@@ -207,17 +207,19 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
     let positions: Vec<String> = m
         .positions
         .iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    let _ =
-        writeln!(
+    // The app's injection-metrics panel uses the same words.
+    let _ = writeln!(
         out,
-        "{} tools declaring a position: {} · rendered: {} · injected bytes: {} · per segment: {}",
-        st.bold("Metrics:"),
+        "{} {} tools in the call · {} declaring a position · {} rendered text · {} bytes injected · \
+         tools injected per position: {}",
+        st.bold("Injection metrics:"),
+        r.tools.len(),
         m.tools_total,
         m.tools_rendered,
         m.bytes,
-        if positions.is_empty() { "-".to_owned() } else { positions.join(", ") }
+        if positions.is_empty() { "none".to_owned() } else { positions.join(", ") }
     );
     if let Some(encoding) = r.tokenizer {
         let _ = writeln!(out, "{} {encoding}", st.bold("Tokens counted with:"));

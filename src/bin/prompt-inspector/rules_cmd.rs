@@ -28,5 +28,10 @@ pub fn run(as_json: bool) -> ExitCode {
         println!("  {} — {}", r.id(), r.title());
         println!("     {}", r.reason());
     }
+    println!();
+    println!(
+        "Why these rules, how a tool is validated and asked, and how segments are assembled: \
+         docs/rules.md"
+    );
     ExitCode::SUCCESS
 }

@@ -18,7 +18,7 @@ pub fn run(path: &Path, as_json: bool) -> ExitCode {
     };
     let Some(spec) = &scene.run else {
         eprintln!(
-            "error: {}: the scene has no \"run\" field (contract §5), so there is no loop to replay",
+            "error: {}: the scene has no \"run\" field (docs/scene-format.md), so there is no loop to replay",
             path.display()
         );
         return ExitCode::from(2);
@@ -27,7 +27,7 @@ pub fn run(path: &Path, as_json: bool) -> ExitCode {
     let out = if as_json {
         crate::output::json(&report)
     } else {
-        text(&scene.name, &report)
+        crate::wrap::wrap_text(&text(&scene.name, &report), crate::wrap::WIDTH)
     };
     crate::output::emit(&out)
 }
@@ -38,14 +38,10 @@ fn indented(out: &mut String, gutter: &str, body: &str) {
     }
 }
 
+/// The first line of a message, cut at a word (or CJK character) to fit the listing's line.
 fn first_line(s: &str) -> String {
-    let line = s.lines().next().unwrap_or("");
-    let short: String = line.chars().take(70).collect();
-    if short.len() < s.len() {
-        format!("{short} …")
-    } else {
-        short
-    }
+    // The listing puts 30 columns before it: `   12. tool (call_1)            `.
+    crate::wrap::summary(s, crate::wrap::WIDTH - 30)
 }
 
 fn describe(m: &RunMessage) -> String {
@@ -61,7 +57,10 @@ fn describe(m: &RunMessage) -> String {
 /// prefix figures mean for a provider's prompt cache.
 pub fn text(name: &str, r: &RunReport) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "Run loop of {name:?} (xbot's design, seed 002)\n");
+    let _ = writeln!(
+        out,
+        "Run loop of {name:?} (xbot's design, docs/run-loop.md)\n"
+    );
     let sys = &r.system;
     let _ =
         writeln!(
@@ -76,8 +75,8 @@ pub fn text(name: &str, r: &RunReport) -> String {
     );
     let _ = writeln!(
         out,
-        "It is marked cache_hint={} and never rebuilt inside the loop, so every request starts with\n\
-         the same bytes and a provider's prompt cache can keep serving them. Changes are reported\n\
+        "It is marked cache_hint={} and never rebuilt inside the loop, so every request starts with \
+         the same bytes and a provider's prompt cache can keep serving them. Changes are reported \
          instead by appending blocks to the newest message.",
         sys.cache_hint
     );
@@ -100,7 +99,7 @@ pub fn text(name: &str, r: &RunReport) -> String {
     if let Some(next) = &r.next_request {
         let _ = writeln!(
             out,
-            "The recording ends after a round with tool calls: the next request ({} messages) would\n\
+            "The recording ends after a round with tool calls: the next request ({} messages) would \
              carry the blocks injected after the last round; the model's answer to it is not recorded.\n",
             next.len()
         );
@@ -108,7 +107,7 @@ pub fn text(name: &str, r: &RunReport) -> String {
     if r.ignored_iterations > 0 {
         let _ = writeln!(
             out,
-            "{} recorded round(s) after the first answer without tool calls are never reached: the loop\n\
+            "{} recorded round(s) after the first answer without tool calls are never reached: the loop \
              ends as soon as the model answers with text only.\n",
             r.ignored_iterations
         );
@@ -154,15 +153,15 @@ fn round(out: &mut String, n: usize, it: &IterationOut, prev_cwd: &str, prev_byt
     };
     let why = match it.dynamic_context {
         Some("baseline") if it.cwd != prev_cwd => format!(
-            "not injected: the directory changed from {} to {} in this round, but the\n   \
-             injector's first call (a first call again whenever its last directory is empty) only\n   \
+            "not injected: the directory changed from {} to {} in this round, but the \
+             injector's first call (a first call again whenever its last directory is empty) only \
              records the baseline ({}), so this change is never reported",
             show_dir(prev_cwd),
             show_dir(&it.cwd),
             show_dir(&it.cwd)
         ),
         Some("baseline") => format!(
-            "not injected: the injector's first call (a first call again whenever its last\n   \
+            "not injected: the injector's first call (a first call again whenever its last \
              directory is empty) only records the baseline directory ({})",
             show_dir(&it.cwd)
         ),
@@ -171,7 +170,7 @@ fn round(out: &mut String, n: usize, it: &IterationOut, prev_cwd: &str, prev_byt
             show_dir(&it.cwd)
         ),
         Some("changed") => format!(
-            "injected: the directory changed from {} to {}; the system message still names\n   \
+            "injected: the directory changed from {} to {}; the system message still names \
              the old one, so the model is told here",
             show_dir(prev_cwd),
             show_dir(&it.cwd)
@@ -214,15 +213,15 @@ fn cache_text(out: &mut String, n: usize, it: &IterationOut, prev_bytes: Option<
         return;
     };
     let repeated = if prev_bytes == Some(bytes) {
-        format!("the whole previous request ({bytes} bytes, {tokens} tokens) is repeated at its start:\n   the loop only appends")
+        format!("the whole previous request ({bytes} bytes, {tokens} tokens) is repeated at its start: the loop only appends")
     } else {
         format!("the first {bytes} bytes ({tokens} tokens) are identical to the previous request")
     };
     let _ = writeln!(
         out,
-        "   Cache against round {}'s request: system message {}; {repeated}.\n   \
-         A prompt cache reuses only such a common prefix: OpenAI serves {} tokens from its cache\n   \
-         (automatic from {} matching tokens, in {}-token steps); Anthropic, with xbot's one\n   \
+        "   Cache against round {}'s request: system message {}; {repeated}. \
+         A prompt cache reuses only such a common prefix: OpenAI serves {} tokens from its cache \
+         (automatic from {} matching tokens, in {}-token steps); Anthropic, with xbot's one \
          breakpoint on the static system message, serves {} (a cached prefix needs at least {} tokens).",
         n - 1,
         if same_sys { "identical" } else { "CHANGED (nothing can be reused)" },
@@ -235,7 +234,7 @@ fn cache_text(out: &mut String, n: usize, it: &IterationOut, prev_bytes: Option<
     if prev_bytes == Some(bytes) && tokens < cache::OPENAI_MIN_TOKENS {
         let _ = writeln!(
             out,
-            "   (Nothing is served only because the shared prefix is under {} tokens; the prefix itself\n   \
+            "   (Nothing is served only because the shared prefix is under {} tokens; the prefix itself \
              is intact, so a longer session would be served from the cache.)",
             cache::OPENAI_MIN_TOKENS
         );

@@ -167,6 +167,165 @@ pub(crate) fn map_error(err: &Error, undefined: impl Fn(&str) -> Option<String>)
     out
 }
 
+/// [`map_error`] for an error from compiling `source` (the text minijinja parsed): the syntax
+/// errors about a template's block structure get Jinja2's wording, which names the tags it was
+/// looking for and the innermost block left open (Jinja2's `Parser.fail_eof` and
+/// `fail_unknown_tag`); minijinja only says "unexpected end of input" or "unknown statement".
+pub(crate) fn map_compile_error(err: &Error, source: &str) -> TemplateError {
+    let mapped = map_error(err, |_| None);
+    if mapped.kind() != ErrorKind::TemplateSyntaxError {
+        return mapped;
+    }
+    let detail = err.detail().unwrap_or_default();
+    let upto = err.range().map_or(source.len(), |r| r.start);
+    let message = match detail {
+        "unexpected end of comment" => Some("Missing end of comment tag".to_owned()),
+        "unexpected end of raw block" => Some("Missing end of raw directive".to_owned()),
+        "unexpected end of input, expected end of variable block" => {
+            Some("unexpected end of template, expected 'end of print statement'.".to_owned())
+        }
+        d if d.starts_with("unexpected end of input") => open_blocks(source, source.len())
+            .filter(|scan| !scan.in_tag && !scan.frames.is_empty())
+            .map(|scan| unclosed_message(None, &scan.frames)),
+        d => d.strip_prefix("unknown statement ").and_then(|name| {
+            open_blocks(source, upto).map(|scan| unclosed_message(Some(name), &scan.frames))
+        }),
+    };
+    match (message, mapped.range()) {
+        (Some(m), Some(range)) => TemplateError::new(mapped.kind(), m).with_range(range),
+        (Some(m), None) => TemplateError::new(mapped.kind(), m),
+        (None, _) => mapped,
+    }
+}
+
+/// A block left open, as Jinja2's parser keeps it: the tag that opened it and the end tokens the
+/// parser is looking for inside it now (`for` looks for `endfor` or `else`, and for `endfor`
+/// alone after its `else`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Frame {
+    pub tag: &'static str,
+    pub looking: &'static [&'static str],
+}
+
+pub(crate) struct Scan {
+    pub frames: Vec<Frame>,
+    /// The text ends inside a `{{ ... }}` or `{% ... %}` (the error is about that tag).
+    pub in_tag: bool,
+}
+
+/// The tags that open a block, and what the parser then looks for.
+fn opens(tag: &str) -> Option<Frame> {
+    let (tag, looking): (&'static str, &'static [&'static str]) = match tag {
+        "for" => ("for", &["endfor", "else"]),
+        "if" => ("if", &["elif", "else", "endif"]),
+        "macro" => ("macro", &["endmacro"]),
+        "call" => ("call", &["endcall"]),
+        "filter" => ("filter", &["endfilter"]),
+        "set" => ("set", &["endset"]),
+        "with" => ("with", &["endwith"]),
+        "autoescape" => ("autoescape", &["endautoescape"]),
+        "block" => ("block", &["endblock"]),
+        _ => return None,
+    };
+    Some(Frame { tag, looking })
+}
+
+/// The blocks open at byte `upto` of `source` (only tags that end before it count), or `None`
+/// when the text does not tokenize that far (the parser's own error is then the better one).
+pub(crate) fn open_blocks(source: &str, upto: usize) -> Option<Scan> {
+    use minijinja::machinery::{tokenize, Token};
+    let mut frames: Vec<Frame> = Vec::new();
+    // The statement being read: its name, whether a `=` at its top level makes a `set` an
+    // assignment rather than a block, and the bracket depth.
+    let mut tag: Option<(Option<String>, bool, usize)> = None;
+    let mut in_tag = false;
+    let syntax = super::env::base().syntax().clone();
+    for item in tokenize(source, false, syntax) {
+        let (token, span) = item.ok()?;
+        if span.start_offset as usize >= upto {
+            break;
+        }
+        match token {
+            Token::BlockStart => {
+                tag = Some((None, false, 0));
+                in_tag = true;
+            }
+            Token::VariableStart => in_tag = true,
+            Token::VariableEnd => in_tag = false,
+            Token::BlockEnd => {
+                in_tag = false;
+                if let Some((Some(name), assign, _)) = tag.take() {
+                    statement(&mut frames, &name, assign);
+                }
+            }
+            _ => {
+                if let Some((name, assign, depth)) = &mut tag {
+                    match token {
+                        Token::Ident(n) if name.is_none() => *name = Some(n.to_owned()),
+                        Token::ParenOpen | Token::BracketOpen | Token::BraceOpen => *depth += 1,
+                        Token::ParenClose | Token::BracketClose | Token::BraceClose => {
+                            *depth = depth.saturating_sub(1);
+                        }
+                        Token::Assign if *depth == 0 => *assign = true,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    Some(Scan { frames, in_tag })
+}
+
+/// One complete `{% name ... %}`: opens, continues or closes a block as Jinja2's parser does.
+fn statement(frames: &mut Vec<Frame>, name: &str, assign: bool) {
+    if let Some(top) = frames.last_mut() {
+        if top.looking.contains(&name) {
+            match (top.tag, name) {
+                ("for", "else") => top.looking = &["endfor"],
+                ("if", "else") => top.looking = &["endif"],
+                (_, "elif") => {}
+                _ => {
+                    frames.pop();
+                }
+            }
+            return;
+        }
+    }
+    if name == "set" && assign {
+        return;
+    }
+    if let Some(frame) = opens(name) {
+        frames.push(frame);
+    }
+}
+
+/// Jinja2's `Parser._fail_ut_eof`: at the end of the template (`tag` none) or at a tag it does
+/// not know, what it was looking for and the innermost block that needs closing.
+pub(crate) fn unclosed_message(tag: Option<&str>, frames: &[Frame]) -> String {
+    let mut message = match tag {
+        None => "Unexpected end of template.".to_owned(),
+        Some(name) => format!("Encountered unknown tag '{name}'."),
+    };
+    if let Some(top) = frames.last() {
+        let looking: Vec<String> = top.looking.iter().map(|t| format!("'{t}'")).collect();
+        let looking = looking.join(" or ");
+        let expected = |name: &str| frames.iter().any(|f| f.looking.contains(&name));
+        match tag {
+            Some(name) if expected(name) => message.push_str(&format!(
+                " You probably made a nesting mistake. Jinja is expecting this tag, but currently looking for {looking}."
+            )),
+            _ => message.push_str(&format!(
+                " Jinja was looking for the following tags: {looking}."
+            )),
+        }
+        message.push_str(&format!(
+            " The innermost block that needs to be closed is '{}'.",
+            top.tag
+        ));
+    }
+    message
+}
+
 fn plain(detail: &str) -> String {
     // minijinja appends where an undefined value came from; Jinja2 does not.
     detail.to_owned()

@@ -51,7 +51,9 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
     let cell = Cell::try_new(source::Normalized::new(source), |normalized| {
         let mut template =
             CompiledTemplate::new("<template>", normalized.text(), &env::template_config())
-                .map_err(|e| normalized.fix_range(errors::map_error(&e, |_| None)))?;
+                .map_err(|e| {
+                    normalized.fix_range(errors::map_compile_error(&e, normalized.text()))
+                })?;
         env::check_names(&template).map_err(|e| normalized.fix_range(e))?;
         rewrite(&mut template);
         Ok::<_, TemplateError>(template)

@@ -21,12 +21,12 @@ export interface Api {
   /** Atomic save; refuses text that does not load. */
   save(path: string, text: string): Promise<FileStat>;
   stat(path: string): Promise<FileStat>;
-  /** Render scene text for one family; resolves to contract §4's report. */
+  /** Render scene text for one family; resolves to its render report (docs/cli.md, `render --format json`). */
   render(text: string, opts: RenderOptions): Promise<Report>;
   /** What an editor underlines; never rejects for a bad scene (load_error instead). */
   validate(text: string): Promise<ValidateResponse>;
   rules(): Promise<Rules>;
-  /** Contract §5's run report. */
+  /** The run report (docs/run-loop.md, `run --format json`). */
   run(text: string, baseDir?: string | null): Promise<RunReport>;
   /** A folder (or one scene) against its goldens. */
   check(folder: string): Promise<CheckResponse>;
@@ -43,9 +43,15 @@ export function isApiError(e: unknown): e is ApiError {
   return typeof e === 'object' && e !== null && typeof (e as ApiError).code === 'string' && typeof (e as ApiError).message === 'string';
 }
 
+/**
+ * One line for an error, naming its file once: the core puts the path in `file` and not in the
+ * message, and a message that starts with the path anyway (an error built elsewhere) keeps it
+ * without a second copy in front.
+ */
 export function errorText(e: unknown): string {
   if (isApiError(e)) {
-    const where = e.line != null ? `${e.file ? e.file + ':' : ''}${e.line}:${e.column ?? 1}: ` : e.file ? `${e.file}: ` : '';
+    const named = !!e.file && e.line == null && (e.message === e.file || e.message.startsWith(`${e.file}:`));
+    const where = e.line != null ? `${e.file ? e.file + ':' : ''}${e.line}:${e.column ?? 1}: ` : e.file && !named ? `${e.file}: ` : '';
     const field = e.field ? `${e.field}: ` : '';
     return `${where}${field}${e.kind ? e.kind + ': ' : ''}${e.message}`;
   }

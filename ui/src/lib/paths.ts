@@ -1,7 +1,6 @@
 // Paths typed into the Run and Replay views. The core resolves a relative path against the
 // working directory of the process serving the page, which is rarely what the user means; the
 // views resolve it against the open scene's folder first.
-import { errorText, isApiError } from '../api/api';
 
 /** Whether `p` is absolute on POSIX or Windows (`/x`, `C:\x`, `C:/x`, `\\server\share`). */
 export function isAbsolute(p: string): boolean {
@@ -34,17 +33,6 @@ export function dirOf(path: string): string | null {
   return k === 0 ? path.slice(0, 1) : path.slice(0, k);
 }
 
-/**
- * An error about a file, naming the file once: the core's I/O errors carry the path both in
- * `file` and at the start of `message`, which `errorText` would print twice.
- */
-export function fileErrorText(e: unknown): string {
-  if (isApiError(e) && e.file && e.line == null && e.message.startsWith(e.file)) {
-    return `${e.field ? `${e.field}: ` : ''}${e.message}`;
-  }
-  return errorText(e);
-}
-
 /** `path` relative to `folder` when it lies inside it, else the path itself. */
 export function relativeTo(path: string, folder: string | null): string {
   if (!folder) return path;
@@ -55,16 +43,23 @@ export function relativeTo(path: string, folder: string | null): string {
   return path;
 }
 
-/** At most `max` characters: the start and the end kept, `…` in the middle. */
-export function middleEllipsis(s: string, max = 60): string {
-  const chars = [...s];
-  if (chars.length <= max) return s;
-  const keep = max - 1;
-  const head = Math.ceil(keep * 0.4);
-  return chars.slice(0, head).join('') + '…' + chars.slice(chars.length - (keep - head)).join('');
+/**
+ * A long path shortened to about `max` characters for a narrow place, the file name kept whole and
+ * the folders cut from the middle: `/home/me/…/scenes/demo.scene.json`. Show the full path in a
+ * `title`.
+ */
+export function ellipsisPath(p: string, max = 60): string {
+  if ([...p].length <= max) return p;
+  const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+  const name = p.slice(cut + 1);
+  if (cut < 0 || name.length + 4 >= max) return name.length > max ? `…${name.slice(name.length - max + 1)}` : `…${p.slice(cut)}`;
+  const dir = p.slice(0, cut);
+  const room = max - name.length - 2; // the separator before the name and the ellipsis
+  const head = Math.ceil(room * 0.4);
+  return `${dir.slice(0, head)}…${dir.slice(dir.length - (room - head))}${p.charAt(cut)}${name}`;
 }
 
-/** How the views show a long scene path: relative to the checked folder, then middle-ellipsised. */
-export function shortPath(path: string, folder: string | null, max = 60): string {
-  return middleEllipsis(relativeTo(path, folder), max);
+/** How the views show a long path: relative to `folder` (when inside it), then shortened. */
+export function shortPath(path: string, folder: string | null = null, max = 60): string {
+  return ellipsisPath(relativeTo(path, folder), max);
 }

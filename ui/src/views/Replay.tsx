@@ -3,7 +3,7 @@ import { dialogs } from '../api';
 import { errorText } from '../api/api';
 import type { CheckResponse, CheckScene } from '../api/types';
 import { diffSegments, type SegmentLike } from '../lib/diff';
-import { fileErrorText, resolvePath, shortPath } from '../lib/paths';
+import { resolvePath, shortPath } from '../lib/paths';
 import type { Session } from '../lib/session';
 
 function segs(g: unknown, family: 'chat' | 'desk'): SegmentLike[] {
@@ -76,7 +76,7 @@ export function ReplayView({ session }: { session: Session }) {
       const r = await session.api.check(full);
       setRes(r); setChecked(full);
       if (sel && !r.scenes.some((s) => s.path === sel)) setSel(null);
-    } catch (e) { setRes(null); setErr(fileErrorText(e)); } finally { setBusy(false); }
+    } catch (e) { setRes(null); setErr(errorText(e)); } finally { setBusy(false); }
   };
   const cur = res?.scenes.find((s) => s.path === sel) ?? null;
   return (
@@ -106,7 +106,7 @@ export function ReplayView({ session }: { session: Session }) {
                 <div class="bar"><StatusChip status={cur.status} /><code title={cur.path} data-testid="replay-scene-path">{shortPath(cur.path, checked, 80)}</code>
                   {cur.status !== 'ok' && cur.status !== 'unreadable' && <button data-testid="approve" onClick={async () => {
                     if (!confirm(`Write ${cur.golden_path} from the scene as it is now?`)) return;
-                    try { await session.api.approve(cur.path); await check(checked ?? folder); } catch (e) { setErr(fileErrorText(e)); }
+                    try { await session.api.approve(cur.path); await check(checked ?? folder); } catch (e) { setErr(errorText(e)); }
                   }}>Approve (write golden)</button>}
                 </div>
                 {cur.status === 'ok' ? <div class="empty-seg">Matches its golden.</div> : <>{cur.status === 'missing_golden' && <p>No golden yet (<code title={cur.golden_path}>{shortPath(cur.golden_path, checked, 80)}</code>): approve to write it from the scene as it is now, shown here.</p>}<SceneDiff sc={cur} /></>}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
+import { errorText } from '../api/api';
 import type { RunIteration, RunReport } from '../api/types';
-import { dirOf, fileErrorText, resolvePath } from '../lib/paths';
+import { dirOf, resolvePath } from '../lib/paths';
 import type { Session } from '../lib/session';
 // The example run, compiled into the page from the fixture itself (one source): `run` takes scene
 // text, so the example needs no file at run time and works whatever folder the app started in.
@@ -338,7 +339,7 @@ export function RunView({ session }: { session: Session }) {
   const baseDir = session.baseDir;
   const runText = async (text: string, base: string | null, src: Source) => {
     setErr(null);
-    try { setReport(await session.api.run(text, base)); setSource(src); } catch (e) { setReport(null); setErr(fileErrorText(e)); }
+    try { setReport(await session.api.run(text, base)); setSource(src); } catch (e) { setReport(null); setErr(errorText(e)); }
   };
   useEffect(() => {
     if (hasRun) void runText(session.text, baseDir, { kind: 'open' });
@@ -348,7 +349,7 @@ export function RunView({ session }: { session: Session }) {
     const typed = path.trim();
     if (!typed) { setErr(baseDir ? `Type the path of a run scene (absolute, or relative to ${baseDir}).` : 'Type the absolute path of a run scene.'); return; }
     const full = resolvePath(typed, baseDir);
-    try { const r = await session.api.open(full); await runText(r.text, dirOf(full), { kind: 'file', path: full }); } catch (e) { setReport(null); setErr(fileErrorText(e)); }
+    try { const r = await session.api.open(full); await runText(r.text, dirOf(full), { kind: 'file', path: full }); } catch (e) { setReport(null); setErr(errorText(e)); }
   };
   const label = source.kind === 'open' ? `of the open scene${session.path ? ` (${session.path})` : ''}` : source.kind === 'example' ? `of the built-in example (${EXAMPLE_RUN.name}: the directory changes in round 2)` : `of ${source.path}`;
   return (

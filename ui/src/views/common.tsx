@@ -80,22 +80,6 @@ export function invalidWhy(v: ToolValidity | undefined, pos: [string | null, str
 }
 
 /**
- * A long file path shortened to about `max` characters for a narrow place (the header), the file
- * name kept whole and the folders cut from the middle: `/home/me/…/scenes/demo.scene.json`.
- * Show the full path in a `title`.
- */
-export function shortPath(p: string, max = 48): string {
-  if (p.length <= max) return p;
-  const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
-  const name = p.slice(cut + 1);
-  if (cut < 0 || name.length + 4 >= max) return name.length > max ? `…${name.slice(name.length - max + 1)}` : `…${p.slice(cut)}`;
-  const dir = p.slice(0, cut);
-  const room = max - name.length - 2; // the separator before the name and the ellipsis
-  const head = Math.ceil(room * 0.4);
-  return `${dir.slice(0, head)}…${dir.slice(dir.length - (room - head))}${p.charAt(cut)}${name}`;
-}
-
-/**
  * A log line's durations rounded for reading: the app logs `ms=3.4172999` (an operation's time,
  * a float) and tracing prints Durations as `3.4172999ms`; both read `3.4 ms`.
  */
