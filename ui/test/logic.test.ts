@@ -7,7 +7,6 @@ import { applyPatch, applyTextEdit, textEdit } from '../src/lib/patch';
 import type { Api } from '../src/api/api';
 import type { LiveTree, LiveUpdate, PatchOp } from '../src/api/types';
 import { byteToIndex, toCmDiagnostics } from '../src/editor/template';
-import { markInjected } from '../src/views/Run';
 import type { Piece } from '../src/api/types';
 
 describe('piece colouring', () => {
@@ -202,13 +201,10 @@ describe('live client: edits go out at once, later ones together, in order', () 
   });
 });
 
-describe('template lint and run marks', () => {
+describe('template lint', () => {
   it('maps a byte range of validate to the editor string', () => {
     const text = '笔记 {x';
     expect(byteToIndex(text, 7)).toBe(3);
     expect(toCmDiagnostics(text, [{ kind: 'ValueError', message: 'expected }', range: [7, 9] }])).toEqual([{ from: 3, to: 5, severity: 'error', message: 'ValueError: expected }', source: 'validate' }]);
-  });
-  it('highlights injected blocks in a request message', () => {
-    expect(markInjected('ls\n<r>x</r>', ['<r>x</r>'])).toEqual([{ text: 'ls\n', injected: false }, { text: '<r>x</r>', injected: true }]);
   });
 });

@@ -155,14 +155,14 @@ fn round(out: &mut String, n: usize, it: &IterationOut, prev_cwd: &str, prev_byt
         Some("baseline") if it.cwd != prev_cwd => format!(
             "not injected: the directory changed from {} to {} in this round, but the \
              injector's first call (a first call again whenever its last directory is empty) only \
-             records the baseline ({}), so this change is never reported",
+             records the baseline, {}, so this change is never reported",
             show_dir(prev_cwd),
             show_dir(&it.cwd),
             show_dir(&it.cwd)
         ),
         Some("baseline") => format!(
             "not injected: the injector's first call (a first call again whenever its last \
-             directory is empty) only records the baseline directory ({})",
+             directory is empty) only records the baseline directory: {}",
             show_dir(&it.cwd)
         ),
         Some("unchanged") => format!(

@@ -158,11 +158,13 @@ pub fn wrap_text(text: &str, width: usize) -> String {
     out
 }
 
-/// At most `width` columns of the first line of `s`, cut at a break with ` …` when anything is
-/// left out (more of the line, or more lines).
+/// At most `width` columns of the first line of `s` that holds text (leading blank lines and the
+/// line's own indentation are skipped: a message that starts with a newline still says what it is),
+/// cut at a break with ` …` when anything is left out (more of the line, or more lines).
 pub fn summary(s: &str, width: usize) -> String {
+    let s = s.trim_start();
     let line = s.lines().next().unwrap_or("");
-    let more = line.len() < s.trim_end_matches('\n').len();
+    let more = line.len() < s.trim_end().len();
     if width_of(line) <= width && !more {
         return line.to_owned();
     }
@@ -269,6 +271,11 @@ mod tests {
     fn summaries_cut_at_a_break_and_say_so() {
         assert_eq!(summary("short", 20), "short");
         assert_eq!(summary("one\ntwo", 20), "one …");
+        assert_eq!(
+            summary("\n  请帮我重构日志模块\n", 20),
+            "请帮我重构日志模块"
+        );
+        assert_eq!(summary("\n\n  first\nsecond", 20), "first …");
         assert_eq!(summary("alpha beta gamma delta", 14), "alpha beta …");
         assert_eq!(
             summary("你是一个在终端里工作的编程助手", 12),

@@ -33,20 +33,6 @@ export interface FullRunReport {
 
 function contentText(c: unknown): string { return typeof c === 'string' ? c : JSON.stringify(c, null, 2); }
 
-/** Split text into runs, marking occurrences of the injected blocks. */
-export function markInjected(text: string, injected: string[]): { text: string; injected: boolean }[] {
-  const out: { text: string; injected: boolean }[] = [];
-  let rest = text;
-  for (;;) {
-    let best = -1, len = 0;
-    for (const b of injected) { if (!b) continue; const k = rest.indexOf(b); if (k >= 0 && (best < 0 || k < best)) { best = k; len = b.length; } }
-    if (best < 0) { if (rest) out.push({ text: rest, injected: false }); return out; }
-    if (best > 0) out.push({ text: rest.slice(0, best), injected: false });
-    out.push({ text: rest.slice(best, best + len), injected: true });
-    rest = rest.slice(best + len);
-  }
-}
-
 export type TextRun = { text: string; injected: boolean };
 
 /**
