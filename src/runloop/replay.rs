@@ -105,7 +105,7 @@ pub fn replay(run: &Run) -> RunReport {
     let kept = run.history.iter().filter(|m| m.role != Role::System);
     messages.extend(kept.cloned());
     let dropped_system_messages = run.history.len() + 1 - messages.len();
-    messages.push(RunMessage::new(Role::User, run.user_message.clone()));
+    messages.push(run.user_message.clone());
 
     let mut injector = Injector::new();
     // The session's directory; xbot's getCWD falls back to the initial one when it is empty.

@@ -10,14 +10,16 @@ use crate::scene::Role;
 use crate::value::Value;
 
 /// `run`: the pipeline's system parts, the history, the user message and the recorded rounds.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     /// The directory the run starts in (xbot's `cfg.InitialCWD`); `""` when not recorded.
     pub initial_cwd: String,
     /// The pipeline's named parts (`00_base`, `10_skills`, ...), in file order; the loop sorts them.
     pub system_parts: IndexMap<String, String>,
     pub history: Vec<RunMessage>,
-    pub user_message: String,
+    /// The user's turn: written as a string (the content) or as a message with role `user`, as
+    /// xbot's `ChatMessage` is (a `name` is sent with it).
+    pub user_message: RunMessage,
     pub iterations: Vec<Iteration>,
 }
 

@@ -390,3 +390,39 @@ fn run_without_a_run_field_exits_2() {
         "{text}"
     );
 }
+
+/// `user_message` is a string or a message, as xbot's `ChatMessage` is: the message is sent as
+/// written (its name too), gives the reminder its goal, and any role but `user` is refused with
+/// the field named.
+#[test]
+fn the_user_message_may_be_a_message_with_role_user() {
+    let as_text = run_scene(
+        r#"{ "system_parts": { "00_base": "S" }, "user_message": "  go  ",
+             "iterations": [ { "assistant": { "role": "assistant", "content": "done" } } ] }"#,
+    );
+    let as_message = run_scene(
+        r#"{ "system_parts": { "00_base": "S" },
+             "user_message": { "role": "user", "content": "  go  ", "name": "alice" },
+             "iterations": [ { "assistant": { "role": "assistant", "content": "done" } } ] }"#,
+    );
+    let text = runloop::replay(as_text.run.as_ref().expect("run"));
+    let message = runloop::replay(as_message.run.as_ref().expect("run"));
+    let (sent_text, sent_message) = (
+        &text.iterations[0].request[1],
+        &message.iterations[0].request[1],
+    );
+    assert_eq!(sent_message.role, Role::User);
+    assert_eq!(sent_message.content, sent_text.content);
+    assert_eq!(sent_message.name.as_deref(), Some("alice"));
+    assert_eq!(sent_text.name, None);
+
+    let wrong = r#"{ "format": "prompt-inspector/scene@1", "run": { "user_message": { "role": "assistant", "content": "x" } } }"#;
+    let e = scene::load_str(wrong).expect_err("an assistant turn is not the user's message");
+    assert!(
+        e.message.contains("must have role \"user\"") && e.to_string().contains("run.user_message"),
+        "{e}"
+    );
+    let number = r#"{ "format": "prompt-inspector/scene@1", "run": { "user_message": 3 } }"#;
+    let e = scene::load_str(number).expect_err("a number is no message");
+    assert!(e.message.contains("a string or a message"), "{e}");
+}

@@ -33,9 +33,24 @@ impl Reader<'_> {
             initial_cwd: self.opt_string(&o, p, "initial_cwd")?.unwrap_or_default(),
             system_parts,
             history: self.list(&o, p, "history", Self::run_message)?,
-            user_message: self.string(user_j, &join(p, "user_message"))?,
+            user_message: self.user_message(user_j, &join(p, "user_message"))?,
             iterations: self.list(&o, p, "iterations", Self::iteration)?,
         })
+    }
+
+    /// A string is the content of a user message; an object is the message itself, role `user`.
+    fn user_message(&self, j: &Json, path: &P) -> Result<RunMessage, SceneError> {
+        if let Kind::Object(_) = j.kind {
+            let message = self.run_message(j, path)?;
+            if message.role != Role::User {
+                return Err(self.err(j, path, "the user message must have role \"user\""));
+            }
+            return Ok(message);
+        }
+        let content = self
+            .string(j, path)
+            .map_err(|_| self.expected(j, path, "a string or a message with role \"user\""))?;
+        Ok(RunMessage::new(Role::User, content))
     }
 
     fn iteration(&self, j: &Json, path: &P) -> Result<Iteration, SceneError> {
