@@ -28,7 +28,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'pi-e2e-'));
 const children = [];
 let failed = false;
 const step = (m) => console.log(`• ${m}`);
-function check(cond, msg) { if (!cond) throw new Error(`FAILED: ${msg}`); step(`ok: ${msg}`); }
+function check(cond, msg) {
+  if (!cond) throw new Error(`FAILED: ${msg}`);
+  step(`ok: ${msg}`);
+}
 
 async function startServe(exe = bin, cwd = repo) {
   const p = spawn(exe, ['serve', '--port', '0', '--ui', join(ui, 'dist')], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -40,7 +43,10 @@ async function startServe(exe = bin, cwd = repo) {
     p.stdout.on('data', (d) => {
       buf += d;
       const m = /serving on (http:\/\/\S+)/.exec(buf);
-      if (m) { clearTimeout(t); res(m[1]); }
+      if (m) {
+        clearTimeout(t);
+        res(m[1]);
+      }
     });
     p.on('exit', (c) => rej(new Error(`serve exited ${c}: ${buf}`)));
   });
@@ -65,13 +71,31 @@ try {
   await page.goto(url);
   const sysCard = page.getByTestId('seg-chat-system_msg_prompt');
   await sysCard.getByText('工作笔记').waitFor();
-  check(await page.getByTestId('file-name').innerText().then((t) => t.includes('default scene')), 'opens on the embedded default scene');
-  check(await page.getByTestId('tool-goal_rewriter').innerText().then((t) => t.includes('invalid')), 'goal_rewriter shows an invalid chip');
+  check(
+    await page
+      .getByTestId('file-name')
+      .innerText()
+      .then((t) => t.includes('default scene')),
+    'opens on the embedded default scene',
+  );
+  check(
+    await page
+      .getByTestId('tool-goal_rewriter')
+      .innerText()
+      .then((t) => t.includes('invalid')),
+    'goal_rewriter shows an invalid chip',
+  );
   await page.screenshot({ path: join(shots, '01-default-scene.png') });
   await page.getByTestId('chat-messages').click();
   await page.getByTestId('desk-request').click();
   await page.locator('.msg').first().waitFor();
-  check(await page.locator('.request-body').innerText().then((t) => t.includes('"instructions"')), 'the desk toggle shows the openai_desk request body');
+  check(
+    await page
+      .locator('.request-body')
+      .innerText()
+      .then((t) => t.includes('"instructions"')),
+    'the desk toggle shows the openai_desk request body',
+  );
   await page.screenshot({ path: join(shots, '01b-messages-and-request.png') });
   await page.getByRole('button', { name: 'Segments' }).first().click();
   await page.getByRole('button', { name: 'Segments' }).nth(1).click();
@@ -80,31 +104,68 @@ try {
   // The reformat card shows the user message the segment yields: the input, sent as is.
   const reformat = page.getByTestId('seg-chat-reformat_input_prompt');
   const sentText = await reformat.getByTestId('reformat-sent').innerText();
-  check(sentText.includes("no reformat prompt configured: the user's input is sent as is") && sentText.includes('你刚才记了什么？'), 'the reformat card shows the user input sent as the user message, not "empty"');
+  check(
+    sentText.includes("no reformat prompt configured: the user's input is sent as is") && sentText.includes('你刚才记了什么？'),
+    'the reformat card shows the user input sent as the user message, not "empty"',
+  );
   // goal_rewriter is invalid on its desk side only; its row and both chips say why neither side injects.
   const whyText = 'invalid: desk position purpose_prompt is forbidden (iron rule 1, user intent), so the tool takes part in neither family';
-  check(await page.getByTestId('why-goal_rewriter').innerText() === whyText, 'goal_rewriter\'s row explains why both sides are off');
-  const chipTips = await page.getByTestId('tool-goal_rewriter').locator('.chip').evaluateAll((els) => els.map((e) => e.title));
-  check(chipTips.length === 2 && chipTips.every((t) => t.includes(whyText)), `both of goal_rewriter's chips carry the reason (${chipTips[0]})`);
+  check((await page.getByTestId('why-goal_rewriter').innerText()) === whyText, "goal_rewriter's row explains why both sides are off");
+  const chipTips = await page
+    .getByTestId('tool-goal_rewriter')
+    .locator('.chip')
+    .evaluateAll((els) => els.map((e) => e.title));
+  check(
+    chipTips.length === 2 && chipTips.every((t) => t.includes(whyText)),
+    `both of goal_rewriter's chips carry the reason (${chipTips[0]})`,
+  );
   // A forbidden reason: two lines closed; opened from the keyboard, it reads whole.
   const badge = page.getByTestId('forbidden-chat-reformat_input_prompt');
   const reasonCut = () => badge.locator('.reason').evaluate((r) => r.scrollHeight > r.clientHeight + 1);
   const cutBefore = await reasonCut();
   await badge.locator('summary').focus();
   await page.keyboard.press('Enter');
-  check(await badge.evaluate((d) => d.open) && !(await reasonCut()), `a forbidden reason opens from the keyboard and reads whole (cut before: ${cutBefore})`);
-  check(await badge.innerText().then((t) => t.includes('nobody can trace back') && t.includes('docs/rules.md')), 'the opened reason ends whole and points at docs/rules.md');
+  check(
+    (await badge.evaluate((d) => d.open)) && !(await reasonCut()),
+    `a forbidden reason opens from the keyboard and reads whole (cut before: ${cutBefore})`,
+  );
+  check(
+    await badge.innerText().then((t) => t.includes('nobody can trace back') && t.includes('docs/rules.md')),
+    'the opened reason ends whole and points at docs/rules.md',
+  );
   await page.screenshot({ path: join(shots, '01c-board-truth.png') });
   // The metrics read in the CLI's words, the tools in the call told from those declaring a position.
   const metrics = page.getByTestId('metrics');
   await metrics.scrollIntoViewIfNeeded();
   const mText = await metrics.innerText();
-  check(['tools in the call\t3\t3', 'tools declaring a position\t2\t2', 'tools that rendered text', 'bytes injected', 'system_msg_prompt'].every((w) => mText.includes(w)), 'the injection metrics use readable labels and segment names');
-  check(await page.locator('aside.right').innerText().then((t) => /injection metrics/i.test(t) && !/seed 0\d\d|§\s*\d/.test(t)), 'the metrics heading is "Injection metrics", with no section-number citation');
-  check(await page.getByTestId('count-tools').getAttribute('title') === '3 tools in the call, valid or not', 'the Tools tab\'s count says it counts every tool in the call');
+  check(
+    [
+      'tools in the call\t3\t3',
+      'tools declaring a position\t2\t2',
+      'tools that rendered text',
+      'bytes injected',
+      'system_msg_prompt',
+    ].every((w) => mText.includes(w)),
+    'the injection metrics use readable labels and segment names',
+  );
+  check(
+    await page
+      .locator('aside.right')
+      .innerText()
+      .then((t) => /injection metrics/i.test(t) && !/seed 0\d\d|§\s*\d/.test(t)),
+    'the metrics heading is "Injection metrics", with no section-number citation',
+  );
+  check(
+    (await page.getByTestId('count-tools').getAttribute('title')) === '3 tools in the call, valid or not',
+    "the Tools tab's count says it counts every tool in the call",
+  );
   await page.locator('aside.right').screenshot({ path: join(shots, '01d-metrics.png') });
   // The favicon is served with the UI.
-  const icon = await page.evaluate(async () => { const l = document.querySelector('link[rel="icon"]'); const r = await fetch(l.href); return { status: r.status, type: r.headers.get('content-type') }; });
+  const icon = await page.evaluate(async () => {
+    const l = document.querySelector('link[rel="icon"]');
+    const r = await fetch(l.href);
+    return { status: r.status, type: r.headers.get('content-type') };
+  });
   check(icon.status === 200 && icon.type.startsWith('image/svg+xml'), `the favicon is served (${icon.status} ${icon.type})`);
   // A long path in the header is shortened, the full path on hover.
   const deep = join(tmp, 'a-rather-long-folder-name', 'and-another-long-folder', 'deep.scene.json');
@@ -115,7 +176,13 @@ try {
   await page.getByTestId('file-name').getByText('deep.scene.json').waitFor();
   const fileName = page.getByTestId('file-name');
   const shownName = await fileName.innerText();
-  check(shownName.length < deep.length && shownName.includes('…') && shownName.endsWith('/deep.scene.json') && await fileName.getAttribute('title') === deep, `a long open path is shortened (${shownName}), the full path in its title`);
+  check(
+    shownName.length < deep.length &&
+      shownName.includes('…') &&
+      shownName.endsWith('/deep.scene.json') &&
+      (await fileName.getAttribute('title')) === deep,
+    `a long open path is shortened (${shownName}), the full path in its title`,
+  );
   await page.screenshot({ path: join(shots, '01e-long-path.png'), clip: { x: 0, y: 0, width: 1600, height: 80 } });
   check(await fileName.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'the shortened name is not clipped in the header');
   await page.getByRole('button', { name: 'Default', exact: true }).click();
@@ -141,7 +208,13 @@ try {
   await page.keyboard.press('Control+End');
   await page.keyboard.type(' {oops');
   await page.getByTestId('template-editor').locator('.cm-lintRange-error').waitFor({ timeout: 5000 });
-  check(await page.getByTestId('tool-detail').innerText().then((t) => /ValueError/.test(t)), 'an fstring syntax error is underlined and named (ValueError)');
+  check(
+    await page
+      .getByTestId('tool-detail')
+      .innerText()
+      .then((t) => /ValueError/.test(t)),
+    'an fstring syntax error is underlined and named (ValueError)',
+  );
   // Hovering the underline shows the message in a tooltip, whole: not clipped at the left pane's
   // edge (the panes have strict containment; the tooltips live in the body).
   const under = await page.getByTestId('template-editor').locator('.cm-lintRange-error').first().boundingBox();
@@ -154,7 +227,10 @@ try {
     const hit = document.elementFromPoint(r.right - 4, r.top + r.height / 2);
     return { text: el.textContent, beyondPane: r.right > pane.right, visible: !!hit && el.contains(hit) };
   });
-  check(/ValueError/.test(shown.text) && shown.visible, `the error's tooltip shows its message whole (${shown.beyondPane ? 'past the pane\'s edge' : 'inside the pane'}): ${shown.text}`);
+  check(
+    /ValueError/.test(shown.text) && shown.visible,
+    `the error's tooltip shows its message whole (${shown.beyondPane ? "past the pane's edge" : 'inside the pane'}): ${shown.text}`,
+  );
   await page.screenshot({ path: join(shots, '02b-template-error.png') });
   await page.mouse.move(5, 5);
   for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace');
@@ -175,7 +251,10 @@ try {
   const box = page.getByTestId('rule-box');
   await box.waitFor();
   const boxText = await box.innerText();
-  check(boxText.includes('Iron rule 1') && boxText.includes('rewrites what the user asked for'), 'the forbidden position shows iron rule 1 and its reason');
+  check(
+    boxText.includes('Iron rule 1') && boxText.includes('rewrites what the user asked for'),
+    'the forbidden position shows iron rule 1 and its reason',
+  );
   await page.getByTestId('tool-invalid').waitFor();
   await page.getByTestId('tool-tf_notes').getByText('chat invalid').waitFor();
   check(true, 'tf_notes becomes invalid (ValueError at class definition)');
@@ -193,7 +272,13 @@ try {
   check(readFileSync(saved, 'utf8').includes('E2E-MARK'), 'the file on disk holds the edit');
   await page.goto(`${url}&open=${encodeURIComponent(saved)}`);
   await sysCard.getByText('E2E-MARK').waitFor();
-  check(await page.getByTestId('file-name').innerText().then((t) => t.includes('journey.scene.json')), 'reopened the saved file: the edit is there');
+  check(
+    await page
+      .getByTestId('file-name')
+      .innerText()
+      .then((t) => t.includes('journey.scene.json')),
+    'reopened the saved file: the edit is there',
+  );
 
   // 5. A bad file shows its error with line and column and leaves the open scene.
   const bad = join(tmp, 'bad.scene.json');
@@ -216,7 +301,10 @@ try {
   // Clicking the prompt's piece on the board opens its editor in the Prompts pane.
   await sysCard.locator('.piece').first().click();
   await page.getByTestId('prompt-detail').getByText('chat_llm.system_msg_prompt[0]').waitFor();
-  check(await page.getByTestId('pane-prompts').getAttribute('aria-selected') === 'true', 'clicking a configured prompt\'s piece on the board opens that prompt in the Prompts pane');
+  check(
+    (await page.getByTestId('pane-prompts').getAttribute('aria-selected')) === 'true',
+    "clicking a configured prompt's piece on the board opens that prompt in the Prompts pane",
+  );
   const ped = page.getByTestId('prompt-editor').locator('.cm-content');
   await ped.click();
   await page.keyboard.press('Control+Home');
@@ -227,7 +315,13 @@ try {
   await page.keyboard.press('Control+End');
   await page.keyboard.type(' {oops');
   await page.getByTestId('prompt-editor').locator('.cm-lintRange-error').waitFor({ timeout: 5000 });
-  check(await page.getByTestId('prompt-detail').innerText().then((t) => /ValueError/.test(t)), 'a configured prompt\'s syntax error is underlined and named');
+  check(
+    await page
+      .getByTestId('prompt-detail')
+      .innerText()
+      .then((t) => /ValueError/.test(t)),
+    "a configured prompt's syntax error is underlined and named",
+  );
   await page.getByTestId('prompt-system_msg_prompt-0').getByText('template error').waitFor();
   await page.screenshot({ path: join(shots, '04b-prompt-edited.png') });
   for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace');
@@ -235,13 +329,13 @@ try {
   await sysCard.getByText('PROMPT-MARK You are TFRobot, a careful research assistant.').waitFor();
   // A jinja2 prompt gets the jinja2 editor.
   await page.getByTestId('prompt-after_input_msg_prompt-0').click();
-  check(await page.getByTestId('prompt-editor-engine').inputValue() === 'jinja2', 'the jinja2 prompt opens with the jinja2 engine');
+  check((await page.getByTestId('prompt-editor-engine').inputValue()) === 'jinja2', 'the jinja2 prompt opens with the jinja2 engine');
 
   // 6c. A tool's returns kind: its status chip follows; "not overridden" removes the field.
   await page.getByTestId('pane-tools').click();
   await page.getByTestId('tool-chat_memo').click();
   const memoChip = page.getByTestId('tool-chat_memo');
-  check(await page.getByTestId('returns-kind').inputValue() === 'str', 'chat_memo returns str');
+  check((await page.getByTestId('returns-kind').inputValue()) === 'str', 'chat_memo returns str');
   await page.getByTestId('returns-kind').selectOption('none');
   await memoChip.getByText('chat empty').waitFor({ timeout: 5000 });
   check(true, 'returns none: the chat chip says empty');
@@ -252,7 +346,13 @@ try {
   await page.screenshot({ path: join(shots, '04c-returns-kind.png') });
   await page.getByTestId('returns-kind').selectOption('default');
   await memoChip.getByText('chat invalid').waitFor({ timeout: 5000 });
-  check(await page.getByTestId('tool-invalid').innerText().then((t) => t.includes('TypeError')), 'not overridden: prompt_position without format_2_prompt is a TypeError');
+  check(
+    await page
+      .getByTestId('tool-invalid')
+      .innerText()
+      .then((t) => t.includes('TypeError')),
+    'not overridden: prompt_position without format_2_prompt is a TypeError',
+  );
   await page.getByTestId('returns-kind').selectOption('str');
   await memoChip.getByText('chat injected').waitFor({ timeout: 5000 });
   await page.getByTestId('seg-chat-after_input_msg_prompt').getByText('Memo: The user prefers answers in Chinese.').waitFor();
@@ -260,7 +360,13 @@ try {
 
   // 6d. Recent menu: open a file from it (keyboard), a bad one leaves the open scene, clear.
   const other = join(tmp, 'other.scene.json');
-  writeFileSync(other, readFileSync(join(repo, 'fixtures/default.scene.json'), 'utf8').replace('You are TFRobot, a careful research assistant.', 'RECENT-OTHER'));
+  writeFileSync(
+    other,
+    readFileSync(join(repo, 'fixtures/default.scene.json'), 'utf8').replace(
+      'You are TFRobot, a careful research assistant.',
+      'RECENT-OTHER',
+    ),
+  );
   await page.getByTestId('path-input').fill(other);
   await page.getByTestId('open').click(); // discards the unsaved edits (the dialog is accepted)
   await sysCard.getByText('RECENT-OTHER').waitFor();
@@ -269,7 +375,13 @@ try {
   const menu = page.getByTestId('recent-menu');
   await menu.waitFor();
   const items = await menu.getByRole('menuitem').allInnerTexts();
-  check(items[0].includes('other.scene.json') && items[0].includes('(open)') && items[1].includes('journey.scene.json') && items.at(-1) === 'Clear recent', `the Recent menu lists the files, newest first (${items.map((x) => x.split('\n')[0]).join(' | ')})`);
+  check(
+    items[0].includes('other.scene.json') &&
+      items[0].includes('(open)') &&
+      items[1].includes('journey.scene.json') &&
+      items.at(-1) === 'Clear recent',
+    `the Recent menu lists the files, newest first (${items.map((x) => x.split('\n')[0]).join(' | ')})`,
+  );
   await page.screenshot({ path: join(shots, '04d-recent-menu.png') });
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
@@ -280,7 +392,13 @@ try {
   await page.getByTestId('recent').click();
   await menu.getByRole('menuitem', { name: /other\.scene\.json/ }).click();
   await page.getByTestId('file-error').waitFor();
-  check(await page.getByTestId('file-name').innerText().then((t) => t.includes('journey.scene.json')) && await sysCard.getByText('DISK-EDIT').isVisible(), 'a bad file from the menu shows its error and leaves the open scene');
+  check(
+    (await page
+      .getByTestId('file-name')
+      .innerText()
+      .then((t) => t.includes('journey.scene.json'))) && (await sysCard.getByText('DISK-EDIT').isVisible()),
+    'a bad file from the menu shows its error and leaves the open scene',
+  );
   await page.getByText('Dismiss').click();
   await page.getByTestId('recent').click();
   await page.getByTestId('recent-clear').click();
@@ -310,11 +428,21 @@ try {
   await page.getByTestId('approve').click();
   await page.locator('.scene-list button').getByText('matches').waitFor();
   check(existsSync(join(folder, 'demo.golden.json')), 'approve wrote the golden');
-  writeFileSync(rscene, readFileSync(rscene, 'utf8').replace('You are TFRobot, a careful research assistant.', 'You are TFRobot, a terse assistant.'));
+  writeFileSync(
+    rscene,
+    readFileSync(rscene, 'utf8').replace('You are TFRobot, a careful research assistant.', 'You are TFRobot, a terse assistant.'),
+  );
   await page.getByRole('button', { name: 'Check' }).click();
   await page.locator('.scene-list button').getByText('mismatch').click();
   await page.locator('table.side').first().waitFor();
-  check(await page.locator('table.side').first().innerText().then((t) => t.includes('terse')), 'the mismatch shows a side-by-side segment diff');
+  check(
+    await page
+      .locator('table.side')
+      .first()
+      .innerText()
+      .then((t) => t.includes('terse')),
+    'the mismatch shows a side-by-side segment diff',
+  );
   await page.screenshot({ path: join(shots, '07-replay.png') });
   await page.getByTestId('approve').click();
   await page.locator('.scene-list button').getByText('matches').waitFor();
@@ -337,13 +465,32 @@ try {
     const round = (n) => p2.getByTestId(`run-round-${n}`);
     await round(4).waitFor();
     await p2.screenshot({ path: join(shots, '09-run-elsewhere.png') });
-    check(!(await p2.getByTestId('run-error').count()) && await p2.locator('.run-summary').innerText().then((t) => t.includes('built-in example')), 'Run view, serve started in a temp dir, embedded default scene: the built-in example runs');
+    check(
+      !(await p2.getByTestId('run-error').count()) &&
+        (await p2
+          .locator('.run-summary')
+          .innerText()
+          .then((t) => t.includes('built-in example'))),
+      'Run view, serve started in a temp dir, embedded default scene: the built-in example runs',
+    );
     const marks = async (loc, text) => (await loc.locator('mark.injected').allInnerTexts()).filter((t) => t.includes(text)).length;
-    check(await marks(round(3), '<dynamic-context>') === 1 && await marks(round(2), '<dynamic-context>') === 0, 'the <dynamic-context> block appended after round 2 is marked in request 3, not in request 2');
-    check(await marks(round(2), '<system-reminder>') === 1 && await marks(round(1), '<system-reminder>') === 0, 'the <system-reminder> appended after round 1 is marked in request 2');
+    check(
+      (await marks(round(3), '<dynamic-context>')) === 1 && (await marks(round(2), '<dynamic-context>')) === 0,
+      'the <dynamic-context> block appended after round 2 is marked in request 3, not in request 2',
+    );
+    check(
+      (await marks(round(2), '<system-reminder>')) === 1 && (await marks(round(1), '<system-reminder>')) === 0,
+      'the <system-reminder> appended after round 1 is marked in request 2',
+    );
     const r2 = await round(2).innerText();
     check(r2.includes('calls Cd (call_2) with arguments {"path": "docs"}'), 'round 2 shows its tool call with its arguments');
-    check(await p2.getByTestId('final-answer').innerText().then((t) => t.includes('docs 目录里有 cli.md 和 run-loop.md。')), 'the final answer is shown');
+    check(
+      await p2
+        .getByTestId('final-answer')
+        .innerText()
+        .then((t) => t.includes('docs 目录里有 cli.md 和 run-loop.md。')),
+      'the final answer is shown',
+    );
     await p2.locator('.run-summary').screenshot({ path: join(shots, '09a-run-example-summary.png') });
     await round(2).screenshot({ path: join(shots, '09b-run-round-2.png') });
     await round(3).screenshot({ path: join(shots, '09c-run-round-3-marks.png') });
@@ -356,14 +503,29 @@ try {
     await p2.getByRole('tab', { name: 'Run' }).click();
     const next = p2.getByTestId('run-next-request');
     await next.waitFor();
-    check(await marks(next, '<dynamic-context>') === 1 && await marks(next, '<system-reminder>') === 1, 'a recording ending after a tool round: the next request marks the blocks appended after the last round');
-    check(await p2.locator('.run-summary').innerText().then((t) => t.includes('1 system message of the history was dropped')), 'the dropped history system message is said plainly');
+    check(
+      (await marks(next, '<dynamic-context>')) === 1 && (await marks(next, '<system-reminder>')) === 1,
+      'a recording ending after a tool round: the next request marks the blocks appended after the last round',
+    );
+    check(
+      await p2
+        .locator('.run-summary')
+        .innerText()
+        .then((t) => t.includes('1 system message of the history was dropped')),
+      'the dropped history system message is said plainly',
+    );
     await next.screenshot({ path: join(shots, '09e-run-next-request.png') });
     // A path typed relative to the open scene's folder.
     await p2.getByTestId('run-path').fill('final-without-tools.scene.json');
     await p2.getByTestId('run-file').click();
     await p2.locator('.run-summary').getByText('1 recorded round was ignored').waitFor();
-    check(await p2.locator('.run-summary').innerText().then((t) => t.includes(join(repo, 'fixtures/run/final-without-tools.scene.json'))), "a relative run path is taken from the open scene's folder, not the server's");
+    check(
+      await p2
+        .locator('.run-summary')
+        .innerText()
+        .then((t) => t.includes(join(repo, 'fixtures/run/final-without-tools.scene.json'))),
+      "a relative run path is taken from the open scene's folder, not the server's",
+    );
     await p2.getByTestId('run-path').fill('no-such.scene.json');
     await p2.getByTestId('run-file').click();
     const missing = join(repo, 'fixtures/run/no-such.scene.json');
@@ -375,14 +537,20 @@ try {
     await p2.getByTestId('open').click();
     await p2.getByTestId('file-name').getByText('default.scene.json').waitFor();
     await p2.getByRole('tab', { name: 'Replay' }).click();
-    check(await p2.getByTestId('replay-folder').inputValue() === join(repo, 'fixtures'), "Replay starts on the open scene's folder");
+    check((await p2.getByTestId('replay-folder').inputValue()) === join(repo, 'fixtures'), "Replay starts on the open scene's folder");
     await p2.getByTestId('replay-folder').fill('run');
     await p2.getByRole('button', { name: 'Check' }).click();
     await p2.locator('.scene-list button').first().waitFor();
     const rows = await p2.locator('.scene-list button').allInnerTexts();
     const titles = await p2.locator('.scene-list button').evaluateAll((bs) => bs.map((b) => b.title));
-    check(rows.length === 5 && rows.every((t) => t.includes('matches') && !t.includes(repo)), `Replay of "run" relative to the open scene's folder: 5 scenes, chips in words, short paths (${rows.join(' | ')})`);
-    check(titles.every((t) => t.startsWith(join(repo, 'fixtures/run/'))), 'each scene shows its full path on hover');
+    check(
+      rows.length === 5 && rows.every((t) => t.includes('matches') && !t.includes(repo)),
+      `Replay of "run" relative to the open scene's folder: 5 scenes, chips in words, short paths (${rows.join(' | ')})`,
+    );
+    check(
+      titles.every((t) => t.startsWith(join(repo, 'fixtures/run/'))),
+      'each scene shows its full path on hover',
+    );
     await p2.locator('.scene-list button').first().click();
     await p2.screenshot({ path: join(shots, '09f-replay-relative.png') });
     // Every status in words: a mismatch, a missing golden, an unreadable scene, a match.
@@ -399,7 +567,10 @@ try {
     await p2.getByRole('button', { name: 'Check' }).click();
     await p2.locator('.scene-list button').getByText('b-missing.scene.json').waitFor();
     const chips = await p2.locator('.scene-list .chip').allInnerTexts();
-    check(JSON.stringify(chips.map((c) => c.replace(/^\S+\s/, ''))) === JSON.stringify(['mismatch', 'missing golden', 'unreadable', 'matches']), `the status chips speak words (${chips.join(' | ')})`);
+    check(
+      JSON.stringify(chips.map((c) => c.replace(/^\S+\s/, ''))) === JSON.stringify(['mismatch', 'missing golden', 'unreadable', 'matches']),
+      `the status chips speak words (${chips.join(' | ')})`,
+    );
     await p2.locator('.scene-list button').getByText('a-mismatch.scene.json').click();
     await p2.locator('table.side').first().waitFor();
     await p2.screenshot({ path: join(shots, '09g-replay-statuses.png') });
@@ -413,11 +584,19 @@ try {
 
   // 8. Keystroke-to-paint on the large generated scene.
   const big = process.env.BIG_SCENE ?? '/tmp/big.scene.json';
-  if (!existsSync(big)) writeFileSync(big, execFileSync('cargo', ['run', '-q', '--release', '--example', 'gen_scene'], { cwd: repo, maxBuffer: 1 << 28 }));
+  if (!existsSync(big))
+    writeFileSync(big, execFileSync('cargo', ['run', '-q', '--release', '--example', 'gen_scene'], { cwd: repo, maxBuffer: 1 << 28 }));
   // Measured against the release binary when it has `serve` (the figure for docs/performance.md).
   const rel = join(repo, 'target/release/prompt-inspector');
-  let perfUrl = url, perfBin = 'debug';
-  try { execFileSync(rel, ['serve', '--help'], { stdio: 'ignore' }); perfUrl = await startServe(rel); perfBin = 'release'; } catch { /* debug build */ }
+  let perfUrl = url,
+    perfBin = 'debug';
+  try {
+    execFileSync(rel, ['serve', '--help'], { stdio: 'ignore' });
+    perfUrl = await startServe(rel);
+    perfBin = 'release';
+  } catch {
+    /* debug build */
+  }
   await page.goto(perfUrl);
   await sysCard.getByText('工作笔记').waitFor();
   await page.getByTestId('tool-tf_notes').click();
@@ -432,7 +611,9 @@ try {
     small.push(await page.evaluate(() => window.__pi.perf.last));
   }
   small.sort((a, b) => a - b);
-  console.log(`PERF keystroke-to-paint on the default scene (${perfBin} serve): median ${small[5].toFixed(1)} ms, min ${small[0].toFixed(1)}, max ${small.at(-1).toFixed(1)} over ${small.length} keystrokes`);
+  console.log(
+    `PERF keystroke-to-paint on the default scene (${perfBin} serve): median ${small[5].toFixed(1)} ms, min ${small[0].toFixed(1)}, max ${small.at(-1).toFixed(1)} over ${small.length} keystrokes`,
+  );
   await page.goto(`${perfUrl}&open=${encodeURIComponent(big)}`);
   await page.waitForFunction(() => window.__pi?.reports && window.__pi.path, null, { timeout: 60000 });
   const first = await page.locator('.tool-row').first().getAttribute('data-testid');
@@ -445,7 +626,16 @@ try {
     const before = await page.evaluate(() => window.__pi.perf.paints);
     await page.keyboard.type(String(i % 10));
     await page.waitForFunction((b) => window.__pi.perf.paints > b, before, { timeout: 30000 });
-    samples.push(await page.evaluate(() => [window.__pi.perf.last, window.__pi.perf.renderMs, window.__pi.perf.coreMs, window.__pi.perf.fromAnswer, ...window.__pi.perf.phases, window.__pi.perf.lag]));
+    samples.push(
+      await page.evaluate(() => [
+        window.__pi.perf.last,
+        window.__pi.perf.renderMs,
+        window.__pi.perf.coreMs,
+        window.__pi.perf.fromAnswer,
+        ...window.__pi.perf.phases,
+        window.__pi.perf.lag,
+      ]),
+    );
     await page.waitForTimeout(50);
   }
   const paint = samples.map((x) => x[0]).sort((a, b) => a - b);
@@ -456,7 +646,9 @@ try {
   const med = (a) => a[Math.floor(a.length / 2)];
   const lag = samples.map((x) => x[7]).sort((a, b) => a - b);
   const size = readFileSync(big).length;
-  console.log(`PERF keystroke-to-paint on ${big} (${(size / 1048576).toFixed(2)} MiB, ${first}, ${perfBin} serve): median ${med(paint).toFixed(1)} ms, min ${paint[0].toFixed(1)}, max ${paint.at(-1).toFixed(1)} over ${paint.length} keystrokes; live_edit round trip median ${med(api).toFixed(1)} ms, of which the core ${med(core).toFixed(1)} ms; answer to paint median ${med(fromAnswer).toFixed(1)} ms (max ${fromAnswer.at(-1).toFixed(1)}): re-render ${phase(0)}, wait for the frame ${phase(1)}, frame ${phase(2)}; the board's frame began ${med(lag).toFixed(1)} ms (max ${lag.at(-1).toFixed(1)}) after the frame that showed the typed character`);
+  console.log(
+    `PERF keystroke-to-paint on ${big} (${(size / 1048576).toFixed(2)} MiB, ${first}, ${perfBin} serve): median ${med(paint).toFixed(1)} ms, min ${paint[0].toFixed(1)}, max ${paint.at(-1).toFixed(1)} over ${paint.length} keystrokes; live_edit round trip median ${med(api).toFixed(1)} ms, of which the core ${med(core).toFixed(1)} ms; answer to paint median ${med(fromAnswer).toFixed(1)} ms (max ${fromAnswer.at(-1).toFixed(1)}): re-render ${phase(0)}, wait for the frame ${phase(1)}, frame ${phase(2)}; the board's frame began ${med(lag).toFixed(1)} ms (max ${lag.at(-1).toFixed(1)}) after the frame that showed the typed character`,
+  );
   await page.screenshot({ path: join(shots, '08-big-scene.png') });
   check(!errors.length, `no page errors ${errors.join('; ')}`);
 } catch (e) {

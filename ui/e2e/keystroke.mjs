@@ -16,10 +16,17 @@ let browser;
 try {
   const url = await new Promise((resolve, reject) => {
     let out = '';
-    server.stdout.on('data', (d) => { out += d; const m = /serving on (\S+)/.exec(out); if (m) resolve(m[1]); });
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = /serving on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
     server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   await page.goto(`${url}&open=${encodeURIComponent(scene)}`);
   await page.waitForFunction(() => window.__pi?.reports && window.__pi.path, null, { timeout: 60000 });
@@ -33,10 +40,22 @@ try {
     await page.keyboard.type(String(i % 10));
     await page.waitForFunction((b) => window.__pi.perf.paints > b, before, { timeout: 30000 });
     // The first two keys warm the page up (JIT, first patch): left out.
-    if (i >= 2) rows.push(await page.evaluate(() => { const p = window.__pi.perf; return [p.last, p.renderMs, p.coreMs, p.lag ?? null]; }));
+    if (i >= 2)
+      rows.push(
+        await page.evaluate(() => {
+          const p = window.__pi.perf;
+          return [p.last, p.renderMs, p.coreMs, p.lag ?? null];
+        }),
+      );
     await page.waitForTimeout(60);
   }
-  const med = (k) => { const a = rows.map((r) => r[k]).filter((x) => x !== null).sort((x, y) => x - y); return a.length ? +a[a.length >> 1].toFixed(1) : null; };
+  const med = (k) => {
+    const a = rows
+      .map((r) => r[k])
+      .filter((x) => x !== null)
+      .sort((x, y) => x - y);
+    return a.length ? +a[a.length >> 1].toFixed(1) : null;
+  };
   console.log(JSON.stringify({ engine: 'chromium', keys: rows.length, paint: med(0), roundTrip: med(1), core: med(2), lag: med(3) }));
 } finally {
   await browser?.close();

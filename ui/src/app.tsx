@@ -20,7 +20,12 @@ type Tab = 'inspector' | 'rules' | 'run' | 'replay';
 
 function useSession(s: Session) {
   const [, set] = useState(0);
-  useEffect(() => { const off = s.subscribe(() => set((x) => x + 1)); return () => { off(); }; }, [s]);
+  useEffect(() => {
+    const off = s.subscribe(() => set((x) => x + 1));
+    return () => {
+      off();
+    };
+  }, [s]);
 }
 
 /**
@@ -43,7 +48,13 @@ function usePaintProbe(s: Session) {
       if (s.perf.typedFrameAt && s.perf.editAt === edit) s.perf.lag = frame - s.perf.typedFrameAt;
       // The frame after this callback is painted; a message-channel task runs right after it.
       const ch = new MessageChannel();
-      ch.port1.onmessage = () => { const now = performance.now(); s.perf.paints++; s.perf.last = now - edit; s.perf.fromAnswer = now - answer; s.perf.phases = [commit - answer, frame - commit, now - frame]; };
+      ch.port1.onmessage = () => {
+        const now = performance.now();
+        s.perf.paints++;
+        s.perf.last = now - edit;
+        s.perf.fromAnswer = now - answer;
+        s.perf.phases = [commit - answer, frame - commit, now - frame];
+      };
       ch.port2.postMessage(0);
     });
   });
@@ -56,16 +67,26 @@ function usePaintProbe(s: Session) {
  */
 export async function saveScene(s: Session, as: boolean, typed: string, saveDialog?: Shell['saveDialog']): Promise<string | null> {
   const ask = as || !s.path;
-  let target = ask ? typed.trim() : s.path ?? '';
+  let target = ask ? typed.trim() : (s.path ?? '');
   if (ask && saveDialog) {
     try {
       target = (await saveDialog(s.path ?? undefined)) ?? '';
     } catch (e) {
-      s.fileError = `Save failed: ${errorText(e)}`; s.changed(); return null;
+      s.fileError = `Save failed: ${errorText(e)}`;
+      s.changed();
+      return null;
     }
-    if (!target) { s.fileError = 'Not saved: no file was chosen.'; s.changed(); return null; }
+    if (!target) {
+      s.fileError = 'Not saved: no file was chosen.';
+      s.changed();
+      return null;
+    }
   }
-  if (!target) { s.fileError = 'Type a path to save to (the path box), then Save.'; s.changed(); return null; }
+  if (!target) {
+    s.fileError = 'Type a path to save to (the path box), then Save.';
+    s.changed();
+    return null;
+  }
   return (await s.save(target)) ? target : null;
 }
 
@@ -76,22 +97,41 @@ export function App({ session }: { session: Session }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [left, setLeft] = useState<LeftMode>('tools');
   const [selectedPrompt, setSelectedPrompt] = useState<PromptRef | null>(null);
-  const selectTool = (n: string) => { setSelected(n); setLeft('tools'); setTab('inspector'); };
-  const selectPrompt = (segment: string, index: number) => { setSelectedPrompt({ segment, index }); setLeft('prompts'); setTab('inspector'); };
+  const selectTool = (n: string) => {
+    setSelected(n);
+    setLeft('tools');
+    setTab('inspector');
+  };
+  const selectPrompt = (segment: string, index: number) => {
+    setSelectedPrompt({ segment, index });
+    setLeft('prompts');
+    setTab('inspector');
+  };
   const [pathInput, setPathInput] = useState('');
   const [diskChanged, setDiskChanged] = useState(false);
   const s = session;
   const names = tools(s.scene).map((t) => String(t.get('name')));
   const palette = useMemo(() => toolPalette(names), [names.join('\u0000')]);
 
-  useEffect(() => { if (selected && !names.includes(selected)) setSelected(null); if (!selected && names.length) setSelected(names[0]); });
+  useEffect(() => {
+    if (selected && !names.includes(selected)) setSelected(null);
+    if (!selected && names.length) setSelected(names[0]);
+  });
 
   // Title and close guard. Closing a Tauri window fires no beforeunload: the shell asks instead, so
   // tell it (with the title, which it sets on the real window; the browser shows document.title).
   const title = windowTitle(s.path, s.dirty);
-  useEffect(() => { document.title = title; void dialogs().then((d) => d.setDirty?.(s.dirty, title)); }, [s.dirty, title]);
   useEffect(() => {
-    const h = (e: BeforeUnloadEvent) => { if (s.dirty) { e.preventDefault(); e.returnValue = ''; } };
+    document.title = title;
+    void dialogs().then((d) => d.setDirty?.(s.dirty, title));
+  }, [s.dirty, title]);
+  useEffect(() => {
+    const h = (e: BeforeUnloadEvent) => {
+      if (s.dirty) {
+        e.preventDefault();
+        e.returnValue = '';
+      }
+    };
     window.addEventListener('beforeunload', h);
     return () => window.removeEventListener('beforeunload', h);
   }, [s]);
@@ -102,8 +142,11 @@ export function App({ session }: { session: Session }) {
       if (!s.path || diskChanged) return;
       const st = await s.pollDisk();
       if (st !== 'changed') return;
-      if (!s.dirty) { await s.reloadFromDisk(); s.notice = `Reloaded ${s.path}: it changed on disk.`; s.changed(); }
-      else setDiskChanged(true);
+      if (!s.dirty) {
+        await s.reloadFromDisk();
+        s.notice = `Reloaded ${s.path}: it changed on disk.`;
+        s.changed();
+      } else setDiskChanged(true);
     }, 1000);
     return () => clearInterval(id);
   }, [s, s.path, diskChanged]);
@@ -112,23 +155,37 @@ export function App({ session }: { session: Session }) {
   useEffect(() => {
     if (!s.notice) return;
     const n = s.notice;
-    const id = setTimeout(() => { if (s.notice === n) { s.notice = null; s.changed(); } }, 4000);
+    const id = setTimeout(() => {
+      if (s.notice === n) {
+        s.notice = null;
+        s.changed();
+      }
+    }, 4000);
     return () => clearTimeout(id);
   }, [s.notice]);
 
   const openPath = async (p: string) => {
     if (!p) return;
     if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return;
-    if (await s.open(p)) { setPathInput(s.path ?? p); setDiskChanged(false); }
+    if (await s.open(p)) {
+      setPathInput(s.path ?? p);
+      setDiskChanged(false);
+    }
   };
   const openClick = async () => {
     const d = await dialogs();
-    if (d.openDialog) { const p = await d.openDialog(); if (p) await openPath(p); } else await openPath(pathInput.trim());
+    if (d.openDialog) {
+      const p = await d.openDialog();
+      if (p) await openPath(p);
+    } else await openPath(pathInput.trim());
   };
   /** Whether it saved. */
   const saveClick = async (as: boolean): Promise<boolean> => {
     const saved = await saveScene(s, as, pathInput, (await dialogs()).saveDialog);
-    if (saved) { setPathInput(saved); setDiskChanged(false); }
+    if (saved) {
+      setPathInput(saved);
+      setDiskChanged(false);
+    }
     return saved !== null;
   };
   // The desktop close guard's "Save" runs the Save button's flow (the latest one: it reads the path
@@ -138,55 +195,207 @@ export function App({ session }: { session: Session }) {
   useEffect(() => {
     let off: (() => void) | undefined;
     let gone = false;
-    void dialogs().then((d) => d.onSaveBeforeClose?.(() => saveForClose.current(false))).then((u) => { if (gone) u?.(); else off = u; });
-    return () => { gone = true; off?.(); };
+    void dialogs()
+      .then((d) => d.onSaveBeforeClose?.(() => saveForClose.current(false)))
+      .then((u) => {
+        if (gone) u?.();
+        else off = u;
+      });
+    return () => {
+      gone = true;
+      off?.();
+    };
   }, []);
   const goSegment = (family: 'chat' | 'desk', seg: string) => {
     setTab('inspector');
-    requestAnimationFrame(() => { const el = document.getElementById(`seg-${family}-${seg}`); el?.scrollIntoView({ block: 'center' }); el?.classList.add('flash'); setTimeout(() => el?.classList.remove('flash'), 1200); });
+    requestAnimationFrame(() => {
+      const el = document.getElementById(`seg-${family}-${seg}`);
+      el?.scrollIntoView({ block: 'center' });
+      el?.classList.add('flash');
+      setTimeout(() => el?.classList.remove('flash'), 1200);
+    });
   };
 
   // Which segments the scene configures a prompt in (the reformat card says whether one is).
   const configured = new Set(configuredPrompts(s.scene).map((x) => `${x.family}:${x.segment}`));
   const hasConfigured = (family: string, segment: string) => configured.has(`${family}:${segment}`);
 
-  const setAdapter = (a: string) => s.edit((sc) => { let d = sc.get('desk_llm'); if (!(d instanceof JObject)) { d = new JObject(); sc.set('desk_llm', d); } (d as JObject).set('adapter', a); });
+  const setAdapter = (a: string) =>
+    s.edit((sc) => {
+      let d = sc.get('desk_llm');
+      if (!(d instanceof JObject)) {
+        d = new JObject();
+        sc.set('desk_llm', d);
+      }
+      (d as JObject).set('adapter', a);
+    });
 
   return (
     <div class="app">
       <header>
         <div class="brand">Prompt Inspector</div>
-        <nav class="tabs main-tabs" role="tablist">
-          {(['inspector', 'rules', 'run', 'replay'] as Tab[]).map((t) => <button role="tab" key={t} aria-selected={tab === t} class={tab === t ? 'on' : ''} onClick={() => setTab(t)}>{t[0].toUpperCase() + t.slice(1)}</button>)}
-        </nav>
+        <div class="tabs main-tabs" role="tablist" aria-label="Views">
+          {(['inspector', 'rules', 'run', 'replay'] as Tab[]).map((t) => (
+            <button type="button" role="tab" key={t} aria-selected={tab === t} class={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
+              {t[0].toUpperCase() + t.slice(1)}
+            </button>
+          ))}
+        </div>
         <div class="file">
-          <span class="file-name" data-testid="file-name" title={s.path ?? 'embedded default scene'}>{s.dirty && <span class="unsaved" data-testid="unsaved" title="unsaved edits">●</span>}{s.path ? shortPath(s.path, null, 40) : 'default scene (embedded)'}</span>
-          <datalist id="recent-files">{recentFiles().map((p) => <option key={p} value={p} />)}</datalist>
-          <input class="path" list="recent-files" title="A scene file path (recent files are offered)" placeholder="/path/to/scene.scene.json" value={pathInput} onInput={(e) => setPathInput((e.target as HTMLInputElement).value)} aria-label="Scene file path" data-testid="path-input"
-            onKeyDown={(e) => { if (e.key === 'Enter') void openPath(pathInput.trim()); }} />
-          <button onClick={openClick} data-testid="open">Open</button>
+          <span class="file-name" data-testid="file-name" title={s.path ?? 'embedded default scene'}>
+            {s.dirty && (
+              <span class="unsaved" data-testid="unsaved" title="unsaved edits">
+                ●
+              </span>
+            )}
+            {s.path ? shortPath(s.path, null, 40) : 'default scene (embedded)'}
+          </span>
+          <datalist id="recent-files">
+            {recentFiles().map((p) => (
+              <option key={p} value={p} />
+            ))}
+          </datalist>
+          <input
+            class="path"
+            list="recent-files"
+            title="A scene file path (recent files are offered)"
+            placeholder="/path/to/scene.scene.json"
+            value={pathInput}
+            onInput={(e) => setPathInput((e.target as HTMLInputElement).value)}
+            aria-label="Scene file path"
+            data-testid="path-input"
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') void openPath(pathInput.trim());
+            }}
+          />
+          <button type="button" onClick={openClick} data-testid="open">
+            Open
+          </button>
           <RecentMenu current={s.path} onOpen={(p) => void openPath(p)} onCleared={() => s.changed()} />
-          <button onClick={() => saveClick(false)} data-testid="save" disabled={!s.dirty && !!s.path}>Save</button>
-          <button onClick={() => saveClick(true)} data-testid="save-as">Save as</button>
-          <button onClick={async () => { if (!s.dirty || confirm('Discard the unsaved edits?')) { await s.openDefault(); setPathInput(''); } }} title="Open the embedded default scene">Default</button>
-          <label class="check" title="Count tokens (o200k_base)"><input type="checkbox" checked={s.tokens} onChange={(e) => { s.tokens = (e.target as HTMLInputElement).checked; s.rerender(); }} /> tokens</label>
+          <button type="button" onClick={() => saveClick(false)} data-testid="save" disabled={!s.dirty && !!s.path}>
+            Save
+          </button>
+          <button type="button" onClick={() => saveClick(true)} data-testid="save-as">
+            Save as
+          </button>
+          <button
+            type="button"
+            onClick={async () => {
+              if (!s.dirty || confirm('Discard the unsaved edits?')) {
+                await s.openDefault();
+                setPathInput('');
+              }
+            }}
+            title="Open the embedded default scene"
+          >
+            Default
+          </button>
+          <label class="check" title="Count tokens (o200k_base)">
+            <input
+              type="checkbox"
+              checked={s.tokens}
+              onChange={(e) => {
+                s.tokens = (e.target as HTMLInputElement).checked;
+                s.rerender();
+              }}
+            />{' '}
+            tokens
+          </label>
         </div>
       </header>
-      {s.fileError && <div class="banner banner-error" role="alert" data-testid="file-error">{s.fileError} <button onClick={() => { s.fileError = null; s.changed(); }}>Dismiss</button></div>}
-      {diskChanged && <div class="banner banner-warn" role="alert">{s.path} changed on disk, and you have unsaved edits.
-        <button onClick={async () => { await s.reloadFromDisk(); setDiskChanged(false); }}>Reload from disk (discard my edits)</button>
-        <button onClick={async () => { await s.ignoreDisk(); setDiskChanged(false); }}>Keep my edits</button></div>}
-      {s.notice && <div class="banner banner-ok">{s.notice} <button onClick={() => { s.notice = null; s.changed(); }}>OK</button></div>}
-      {s.renderError && <div class="banner banner-error" role="alert" data-testid="render-error">The scene does not render: {errorText(s.renderError)}</div>}
+      {s.fileError && (
+        <div class="banner banner-error" role="alert" data-testid="file-error">
+          {s.fileError}{' '}
+          <button
+            type="button"
+            onClick={() => {
+              s.fileError = null;
+              s.changed();
+            }}
+          >
+            Dismiss
+          </button>
+        </div>
+      )}
+      {diskChanged && (
+        <div class="banner banner-warn" role="alert">
+          {s.path} changed on disk, and you have unsaved edits.
+          <button
+            type="button"
+            onClick={async () => {
+              await s.reloadFromDisk();
+              setDiskChanged(false);
+            }}
+          >
+            Reload from disk (discard my edits)
+          </button>
+          <button
+            type="button"
+            onClick={async () => {
+              await s.ignoreDisk();
+              setDiskChanged(false);
+            }}
+          >
+            Keep my edits
+          </button>
+        </div>
+      )}
+      {s.notice && (
+        <div class="banner banner-ok">
+          {s.notice}{' '}
+          <button
+            type="button"
+            onClick={() => {
+              s.notice = null;
+              s.changed();
+            }}
+          >
+            OK
+          </button>
+        </div>
+      )}
+      {s.renderError && (
+        <div class="banner banner-error" role="alert" data-testid="render-error">
+          The scene does not render: {errorText(s.renderError)}
+        </div>
+      )}
       {tab === 'inspector' && (
         <main class="inspector">
-          <aside class="left"><LeftPane session={s} mode={left} setMode={setLeft} selectedTool={selected} onSelectTool={setSelected} palette={palette}
-            selectedPrompt={selectedPrompt} onSelectPrompt={setSelectedPrompt} onSegment={goSegment} /></aside>
+          <aside class="left">
+            <LeftPane
+              session={s}
+              mode={left}
+              setMode={setLeft}
+              selectedTool={selected}
+              onSelectTool={setSelected}
+              palette={palette}
+              selectedPrompt={selectedPrompt}
+              onSelectPrompt={setSelectedPrompt}
+              onSegment={goSegment}
+            />
+          </aside>
           <section class="centre">
-            <Segments chat={s.reports?.chat ?? null} desk={s.reports?.desk ?? null} rules={s.rules} palette={palette} adapter={adapterOf(s.scene)} setAdapter={setAdapter}
-              provider={s.provider} setProvider={(p) => { s.provider = p; s.rerender(); }} onSelectTool={selectTool} onSelectPrompt={selectPrompt} selectedTool={selected} hasConfigured={hasConfigured} />
+            <Segments
+              chat={s.reports?.chat ?? null}
+              desk={s.reports?.desk ?? null}
+              rules={s.rules}
+              palette={palette}
+              adapter={adapterOf(s.scene)}
+              setAdapter={setAdapter}
+              provider={s.provider}
+              setProvider={(p) => {
+                s.provider = p;
+                s.rerender();
+              }}
+              onSelectTool={selectTool}
+              onSelectPrompt={selectPrompt}
+              selectedTool={selected}
+              hasConfigured={hasConfigured}
+            />
           </section>
-          <aside class="right"><ContextPanel session={s} onTool={selectTool} onPrompt={selectPrompt} onSegment={goSegment} /></aside>
+          <aside class="right">
+            <ContextPanel session={s} onTool={selectTool} onPrompt={selectPrompt} onSegment={goSegment} />
+          </aside>
         </main>
       )}
       {tab === 'rules' && <RulesView session={s} />}

@@ -6,9 +6,25 @@ import { act } from 'preact/test-utils';
 import type { Report, ValidateResponse } from '../src/api/types';
 import { JObject, RawNumber, stringifyJson } from '../src/lib/json';
 import {
-  RETURNS_KINDS, addConfiguredPrompt, configuredPrompt, configuredPrompts, familyOf, parseScene, promptTemplate, promptTemplatePath,
-  removeConfiguredPrompt, removeLocale, renderedLocale, returnsKind, setReturnsKind, setTemplateText, templatePathOf, templateText,
-  toolByName, toolTemplate, type ReturnsStash,
+  RETURNS_KINDS,
+  addConfiguredPrompt,
+  configuredPrompt,
+  configuredPrompts,
+  familyOf,
+  parseScene,
+  promptTemplate,
+  promptTemplatePath,
+  removeConfiguredPrompt,
+  removeLocale,
+  renderedLocale,
+  returnsKind,
+  setReturnsKind,
+  setTemplateText,
+  templatePathOf,
+  templateText,
+  toolByName,
+  toolTemplate,
+  type ReturnsStash,
 } from '../src/lib/scene';
 import { SceneWriter, rememberRecent } from '../src/lib/session';
 import { clearRecentFiles, menuMove, recentFiles, shortDir, splitPath } from '../src/lib/recent';
@@ -42,7 +58,10 @@ describe('configured prompts', () => {
     const spec = promptTemplate(configuredPrompt(s, { segment: 'after_input_msg_prompt', index: 0 }))!;
     setTemplateText(spec, 'default', '{{ conversation | length }} messages');
     const j = written(s);
-    expect(j.chat_llm.after_input_msg_prompt[0]).toEqual({ kind: 'normalize', template: { engine: 'jinja2', templates: { default: '{{ conversation | length }} messages' } } });
+    expect(j.chat_llm.after_input_msg_prompt[0]).toEqual({
+      kind: 'normalize',
+      template: { engine: 'jinja2', templates: { default: '{{ conversation | length }} messages' } },
+    });
     expect(Object.keys(j)).toEqual(Object.keys(JSON.parse(DEFAULT)));
   });
 
@@ -70,7 +89,9 @@ describe('configured prompts', () => {
   });
 
   it('knows which locale renders (active_language, else default) and keeps the last locale', () => {
-    const spec = parseScene('{"t": {"engine": "fstring", "templates": {"default": "a", "zh": "b"}, "active_language": "zh"}}').get('t') as JObject;
+    const spec = parseScene('{"t": {"engine": "fstring", "templates": {"default": "a", "zh": "b"}, "active_language": "zh"}}').get(
+      't',
+    ) as JObject;
     expect(renderedLocale(spec)).toBe('zh');
     spec.set('active_language', 'fr');
     expect(renderedLocale(spec)).toBe('default');
@@ -93,9 +114,12 @@ describe('what _format_2_prompt returns', () => {
     setReturnsKind(tool, 'raise', stash);
     expect(f2p(s, 'chat_memo')).toEqual({ returns: 'raise', error: 'chat_memo failed' });
     setReturnsKind(tool, 'invalid', stash);
-    expect(stringifyJson((tool.get('format_2_prompt') as JObject), 0)).toBe('{"returns":"invalid","value":42}');
+    expect(stringifyJson(tool.get('format_2_prompt') as JObject, 0)).toBe('{"returns":"invalid","value":42}');
     setReturnsKind(tool, 'prompt', stash);
-    expect(f2p(s, 'chat_memo')).toEqual({ returns: 'prompt', prompt: { kind: 'normalize', template: { engine: 'fstring', templates: { default: 'Memo: {state}' } } } });
+    expect(f2p(s, 'chat_memo')).toEqual({
+      returns: 'prompt',
+      prompt: { kind: 'normalize', template: { engine: 'fstring', templates: { default: 'Memo: {state}' } } },
+    });
     expect(templatePathOf(s, tool)).toBe('tools[1].format_2_prompt.prompt.template');
     setReturnsKind(tool, 'str', stash);
     expect(f2p(s, 'chat_memo')).toEqual({ returns: 'str', source: { engine: 'fstring', templates: { default: 'Memo: {state}' } } });
@@ -124,7 +148,9 @@ describe('what _format_2_prompt returns', () => {
   it('a fresh tool gets an empty fstring template; the same kind is a no-op', () => {
     const tool = new JObject([['name', 't']]);
     setReturnsKind(tool, 'str');
-    expect(stringifyJson(tool, 0)).toBe('{"name":"t","format_2_prompt":{"returns":"str","source":{"engine":"fstring","templates":{"default":""}}}}');
+    expect(stringifyJson(tool, 0)).toBe(
+      '{"name":"t","format_2_prompt":{"returns":"str","source":{"engine":"fstring","templates":{"default":""}}}}',
+    );
     const before = tool.get('format_2_prompt');
     setReturnsKind(tool, 'str');
     expect(tool.get('format_2_prompt')).toBe(before);
@@ -143,11 +169,39 @@ describe('what _format_2_prompt returns', () => {
 
 describe('template editor: errors per locale', () => {
   const v: ValidateResponse = {
-    load_error: null, tools: [],
+    load_error: null,
+    tools: [],
     templates: [
-      { path: 'chat_llm.system_msg_prompt[0].template.templates.default', owner: 'config', tool: null, segment: 'system_msg_prompt', engine: 'fstring', locale: 'default', span: [0, 0], error: { kind: 'ValueError', message: 'x', range: [1, 2] } },
-      { path: 'chat_llm.system_msg_prompt[0].template.templates.zh', owner: 'config', tool: null, segment: 'system_msg_prompt', engine: 'fstring', locale: 'zh', span: [0, 0], error: null },
-      { path: 'chat_llm.system_msg_prompt[1].template.templates.default', owner: 'config', tool: null, segment: 'system_msg_prompt', engine: 'fstring', locale: 'default', span: [0, 0], error: { kind: 'KeyError', message: 'y' } },
+      {
+        path: 'chat_llm.system_msg_prompt[0].template.templates.default',
+        owner: 'config',
+        tool: null,
+        segment: 'system_msg_prompt',
+        engine: 'fstring',
+        locale: 'default',
+        span: [0, 0],
+        error: { kind: 'ValueError', message: 'x', range: [1, 2] },
+      },
+      {
+        path: 'chat_llm.system_msg_prompt[0].template.templates.zh',
+        owner: 'config',
+        tool: null,
+        segment: 'system_msg_prompt',
+        engine: 'fstring',
+        locale: 'zh',
+        span: [0, 0],
+        error: null,
+      },
+      {
+        path: 'chat_llm.system_msg_prompt[1].template.templates.default',
+        owner: 'config',
+        tool: null,
+        segment: 'system_msg_prompt',
+        engine: 'fstring',
+        locale: 'default',
+        span: [0, 0],
+        error: { kind: 'KeyError', message: 'y' },
+      },
     ],
   };
   it('picks the errors of one template and locale', () => {
@@ -171,14 +225,16 @@ describe('wrapping names', () => {
 });
 
 describe('recent files', () => {
-  beforeEach(() => { localStorage.clear(); });
+  beforeEach(() => {
+    localStorage.clear();
+  });
   it('splits and shortens paths for the menu', () => {
     expect(splitPath('/a/b/x.scene.json')).toEqual({ name: 'x.scene.json', dir: '/a/b' });
     expect(splitPath('/x.json')).toEqual({ name: 'x.json', dir: '/' });
     expect(splitPath('C:\\s\\y.json')).toEqual({ name: 'y.json', dir: 'C:\\s' });
     expect(splitPath('z.json')).toEqual({ name: 'z.json', dir: '' });
     expect(shortDir('/short')).toBe('/short');
-    const long = '/home/someone/' + 'deep/'.repeat(20) + 'scenes';
+    const long = `/home/someone/${'deep/'.repeat(20)}scenes`;
     expect(shortDir(long, 20)).toHaveLength(20);
     expect(shortDir(long, 20).endsWith('/deep/scenes')).toBe(true);
   });
@@ -203,10 +259,23 @@ describe('recent files', () => {
 
 describe('the Recent menu', () => {
   let root: HTMLElement;
-  beforeEach(() => { localStorage.clear(); root = document.createElement('div'); document.body.append(root); });
-  afterEach(() => { render(null, root); root.remove(); });
-  const key = (el: Element, k: string) => act(() => { el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true })); });
-  const mount = (props: Parameters<typeof RecentMenu>[0]) => act(() => { render(h(RecentMenu, props), root); });
+  beforeEach(() => {
+    localStorage.clear();
+    root = document.createElement('div');
+    document.body.append(root);
+  });
+  afterEach(() => {
+    render(null, root);
+    root.remove();
+  });
+  const key = (el: Element, k: string) =>
+    act(() => {
+      el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+    });
+  const mount = (props: Parameters<typeof RecentMenu>[0]) =>
+    act(() => {
+      render(h(RecentMenu, props), root);
+    });
 
   it('opens from the keyboard, moves, opens the picked file and closes on Escape', async () => {
     rememberRecent('/s/one.scene.json');
@@ -233,7 +302,9 @@ describe('the Recent menu', () => {
     expect(document.activeElement).toBe(button);
     await key(button, 'ArrowUp');
     expect(document.activeElement?.textContent).toBe('Clear recent');
-    await act(() => { (root.querySelectorAll('[role="menuitem"]')[1] as HTMLElement).click(); });
+    await act(() => {
+      (root.querySelectorAll('[role="menuitem"]')[1] as HTMLElement).click();
+    });
     expect(onOpen).toHaveBeenCalledWith('/s/one.scene.json');
     expect(root.querySelector('[role="menu"]')).toBe(null);
   });
@@ -243,15 +314,23 @@ describe('the Recent menu', () => {
     const onCleared = vi.fn();
     await mount({ current: null, onOpen: () => {}, onCleared });
     const button = root.querySelector('[data-testid="recent"]') as HTMLButtonElement;
-    await act(() => { button.click(); });
-    await act(() => { (root.querySelector('[data-testid="recent-clear"]') as HTMLElement).click(); });
+    await act(() => {
+      button.click();
+    });
+    await act(() => {
+      (root.querySelector('[data-testid="recent-clear"]') as HTMLElement).click();
+    });
     expect(onCleared).toHaveBeenCalled();
     expect(recentFiles()).toEqual([]);
-    await act(() => { button.click(); });
+    await act(() => {
+      button.click();
+    });
     expect(root.querySelector('[role="menu"]')!.textContent).toContain('No recent files yet');
     expect(root.querySelector('[data-testid="recent-clear"]')!.getAttribute('aria-disabled')).toBe('true');
     // A press outside closes it.
-    await act(() => { document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })); });
+    await act(() => {
+      document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    });
     expect(root.querySelector('[role="menu"]')).toBe(null);
   });
 });
@@ -259,35 +338,73 @@ describe('the Recent menu', () => {
 describe('the segment board', () => {
   // Seg text: a configured prompt, a seam, a tool's two lines (the board lays out one block per line).
   const text = 'You are X.\n# notes\n- a';
-  const report = (llm: 'chat' | 'desk'): Report => ({
-    llm, segments: [{ name: llm === 'chat' ? 'system_msg_prompt' : 'system_prompt', legal: true, text, bytes: text.length, pieces: [
-      { source: 'config', index: 1, text: 'You are X.', range: [0, 10] },
-      { source: 'tool', tool: 'tf_notes', text: '# notes\n- a', range: [11, 22] },
-    ] }],
-    tools: [], diagnostics: [], metrics: { tools_total: 1, tools_rendered: 1, bytes: text.length, positions: {} },
-  } as unknown as Report);
+  const report = (llm: 'chat' | 'desk'): Report =>
+    ({
+      llm,
+      segments: [
+        {
+          name: llm === 'chat' ? 'system_msg_prompt' : 'system_prompt',
+          legal: true,
+          text,
+          bytes: text.length,
+          pieces: [
+            { source: 'config', index: 1, text: 'You are X.', range: [0, 10] },
+            { source: 'tool', tool: 'tf_notes', text: '# notes\n- a', range: [11, 22] },
+          ],
+        },
+      ],
+      tools: [],
+      diagnostics: [],
+      metrics: { tools_total: 1, tools_rendered: 1, bytes: text.length, positions: {} },
+    }) as unknown as Report;
   let root: HTMLElement;
-  beforeEach(() => { root = document.createElement('div'); document.body.append(root); });
-  afterEach(() => { render(null, root); root.remove(); });
+  beforeEach(() => {
+    root = document.createElement('div');
+    document.body.append(root);
+  });
+  afterEach(() => {
+    render(null, root);
+    root.remove();
+  });
 
   it('shows each line as a block with the text byte for byte; a tool piece selects the tool, a prompt piece opens its editor', async () => {
     const onSelectTool = vi.fn();
     const onSelectPrompt = vi.fn();
     await act(() => {
-      render(h(Segments, { chat: report('chat'), desk: report('desk'), rules: null, palette: new Map(), adapter: 'openai_desk', setAdapter: () => {},
-        provider: null, setProvider: () => {}, onSelectTool, selectedTool: null, onSelectPrompt }), root);
+      render(
+        h(Segments, {
+          chat: report('chat'),
+          desk: report('desk'),
+          rules: null,
+          palette: new Map(),
+          adapter: 'openai_desk',
+          setAdapter: () => {},
+          provider: null,
+          setProvider: () => {},
+          onSelectTool,
+          selectedTool: null,
+          onSelectPrompt,
+        }),
+        root,
+      );
     });
     const card = root.querySelector('[data-testid="seg-chat-system_msg_prompt"] .seg-text')!;
     expect([...card.querySelectorAll('.seg-line')].map((l) => l.textContent)).toEqual(['You are X.\n', '# notes\n', '- a']);
     expect(card.textContent).toBe(text);
     const pieces = [...card.querySelectorAll('.piece')] as HTMLElement[];
     expect(pieces.map((p) => p.textContent)).toEqual(['You are X.', '# notes\n', '- a']);
-    await act(() => { pieces[2].click(); });
+    await act(() => {
+      pieces[2].click();
+    });
     expect(onSelectTool).toHaveBeenCalledWith('tf_notes');
-    await act(() => { pieces[0].click(); });
+    await act(() => {
+      pieces[0].click();
+    });
     expect(onSelectPrompt).toHaveBeenCalledWith('system_msg_prompt', 1);
     const desk = root.querySelector('[data-testid="seg-desk-system_prompt"] .piece') as HTMLElement;
-    await act(() => { desk.click(); });
+    await act(() => {
+      desk.click();
+    });
     expect(onSelectPrompt).toHaveBeenLastCalledWith('system_prompt', 1);
   });
 });

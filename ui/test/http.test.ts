@@ -2,16 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { HttpApi, toApiError } from '../src/api/http';
 import { errorText } from '../src/api/api';
 
-function res(status: number, body: string) { return new Response(body, { status, statusText: 'X' }); }
+function res(status: number, body: string) {
+  return new Response(body, { status, statusText: 'X' });
+}
 
 describe('transport error mapping', () => {
   it('keeps code, message and the position fields of an ApiError body', async () => {
-    const e = await toApiError(res(400, JSON.stringify({ code: 'load_error', message: 'unknown field "nam"', file: '/x/a.scene.json', line: 3, column: 5, field: 'tools[0].nam' })));
-    expect(e).toEqual({ code: 'load_error', message: 'unknown field "nam"', file: '/x/a.scene.json', line: 3, column: 5, field: 'tools[0].nam' });
+    const e = await toApiError(
+      res(
+        400,
+        JSON.stringify({
+          code: 'load_error',
+          message: 'unknown field "nam"',
+          file: '/x/a.scene.json',
+          line: 3,
+          column: 5,
+          field: 'tools[0].nam',
+        }),
+      ),
+    );
+    expect(e).toEqual({
+      code: 'load_error',
+      message: 'unknown field "nam"',
+      file: '/x/a.scene.json',
+      line: 3,
+      column: 5,
+      field: 'tools[0].nam',
+    });
     expect(errorText(e)).toBe('/x/a.scene.json:3:5: tools[0].nam: unknown field "nam"');
   });
   it('keeps kind and range of a template error', async () => {
-    const e = await toApiError(res(400, JSON.stringify({ code: 'template_error', message: "Single '}'", kind: 'ValueError', range: [7, 8], line: 1, column: 8 })));
+    const e = await toApiError(
+      res(400, JSON.stringify({ code: 'template_error', message: "Single '}'", kind: 'ValueError', range: [7, 8], line: 1, column: 8 })),
+    );
     expect(e.kind).toBe('ValueError');
     expect(e.range).toEqual([7, 8]);
   });
@@ -32,11 +55,19 @@ describe('transport error mapping', () => {
     expect(r.llm).toBe('chat');
     expect(calls[0].url).toBe('http://127.0.0.1:9/api/render');
     expect((calls[0].init.headers as Record<string, string>).authorization).toBe('Bearer tok');
-    expect(JSON.parse(new TextDecoder().decode(calls[0].init.body as Uint8Array))).toMatchObject({ text: '{}', llm: 'chat', tokens: true, base_dir: '/x' });
+    expect(JSON.parse(new TextDecoder().decode(calls[0].init.body as Uint8Array))).toMatchObject({
+      text: '{}',
+      llm: 'chat',
+      tokens: true,
+      base_dir: '/x',
+    });
   });
   it('splices the scene text into every body as valid JSON', async () => {
     const bodies: unknown[] = [];
-    const api = new HttpApi('', null, async (_u, init) => { bodies.push(JSON.parse(new TextDecoder().decode(init!.body as Uint8Array))); return res(200, '{"load_error":null,"templates":[],"tools":[]}'); });
+    const api = new HttpApi('', null, async (_u, init) => {
+      bodies.push(JSON.parse(new TextDecoder().decode(init!.body as Uint8Array)));
+      return res(200, '{"load_error":null,"templates":[],"tools":[]}');
+    });
     const text = '{"a": "笔记 \\"q\\" \\n"}';
     await api.validate(text);
     await api.save('/x/a.json', text);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pieceColor, pieceRuns, runLines, sourceKey, textLines, toolPalette } from '../src/lib/colors';
 import { commonPrefixBytes, diffSegments, sideBySide } from '../src/lib/diff';
-import { parseJson, stringifyJson, RawNumber, JObject } from '../src/lib/json';
+import { parseJson, stringifyJson, RawNumber, type JObject } from '../src/lib/json';
 import { LiveClient } from '../src/lib/live';
 import { applyPatch, applyTextEdit, textEdit } from '../src/lib/patch';
 import type { Api } from '../src/api/api';
@@ -16,20 +16,32 @@ describe('piece colouring', () => {
   ];
   it('splits a segment at byte ranges, keeping the \\n seam', () => {
     const runs = pieceRuns('You are X.\n# 笔记', pieces);
-    expect(runs.map((r) => [r.text, r.piece ? sourceKey(r.piece) : null])).toEqual([['You are X.', 'config:0'], ['\n', null], ['# 笔记', 'tool:tf_notes']]);
+    expect(runs.map((r) => [r.text, r.piece ? sourceKey(r.piece) : null])).toEqual([
+      ['You are X.', 'config:0'],
+      ['\n', null],
+      ['# 笔记', 'tool:tf_notes'],
+    ]);
   });
   it('cuts runs into lines, a piece over several lines on each, the text kept byte for byte', () => {
     const text = 'You are X.\n# 笔记\n- a\n\n- b';
     const multi: Piece[] = [pieces[0], { source: 'tool', tool: 'tf_notes', text: '# 笔记\n- a\n\n- b', range: [11, 28] }];
     const lines = runLines(pieceRuns(text, multi));
     expect(lines.map((l) => l.map((r) => [r.text, r.piece ? sourceKey(r.piece) : null]))).toEqual([
-      [['You are X.', 'config:0'], ['\n', null]],
+      [
+        ['You are X.', 'config:0'],
+        ['\n', null],
+      ],
       [['# 笔记\n', 'tool:tf_notes']],
       [['- a\n', 'tool:tf_notes']],
       [['\n', 'tool:tf_notes']],
       [['- b', 'tool:tf_notes']],
     ]);
-    expect(lines.flat().map((r) => r.text).join('')).toBe(text);
+    expect(
+      lines
+        .flat()
+        .map((r) => r.text)
+        .join(''),
+    ).toBe(text);
     // A trailing newline ends the last line; it opens no empty one (as in the single block before).
     expect(runLines(pieceRuns('a\n', [])).map((l) => l.map((r) => r.text))).toEqual([['a\n']]);
     expect(runLines([])).toEqual([]);
@@ -47,15 +59,33 @@ describe('piece colouring', () => {
 describe('segment diff', () => {
   it('pairs changed lines side by side', () => {
     expect(sideBySide('a\nb\nc', 'a\nB\nc')).toEqual([
-      { left: 'a', right: 'a', kind: 'same' }, { left: 'b', right: 'B', kind: 'changed' }, { left: 'c', right: 'c', kind: 'same' },
+      { left: 'a', right: 'a', kind: 'same' },
+      { left: 'b', right: 'B', kind: 'changed' },
+      { left: 'c', right: 'c', kind: 'same' },
     ]);
     expect(sideBySide('', 'x')).toEqual([{ left: null, right: 'x', kind: 'add' }]);
   });
   it('compares segments by name and flags the changed ones', () => {
-    const d = diffSegments([{ name: 's', text: 'x' }, { name: 't', text: 'y' }], [{ name: 's', text: 'x' }, { name: 't', text: 'z' }, { name: 'u', text: 'new' }]);
-    expect(d.map((x) => [x.name, x.changed])).toEqual([['s', false], ['t', true], ['u', true]]);
+    const d = diffSegments(
+      [
+        { name: 's', text: 'x' },
+        { name: 't', text: 'y' },
+      ],
+      [
+        { name: 's', text: 'x' },
+        { name: 't', text: 'z' },
+        { name: 'u', text: 'new' },
+      ],
+    );
+    expect(d.map((x) => [x.name, x.changed])).toEqual([
+      ['s', false],
+      ['t', true],
+      ['u', true],
+    ]);
   });
-  it('counts a common prefix in UTF-8 bytes', () => { expect(commonPrefixBytes('笔记a', '笔记b')).toBe(6); });
+  it('counts a common prefix in UTF-8 bytes', () => {
+    expect(commonPrefixBytes('笔记a', '笔记b')).toBe(6);
+  });
 });
 
 describe('lossless JSON', () => {
@@ -72,7 +102,16 @@ describe('lossless JSON', () => {
 });
 
 describe('live patches (the ops src/api/live/diff.rs writes)', () => {
-  const tree = () => ({ chat: { segments: [{ name: 'a', text: 'x' }, { name: 'b', text: 'y' }], messages: [1, 2, 3, 4] }, desk: { segments: [{ name: 'c' }] } });
+  const tree = () => ({
+    chat: {
+      segments: [
+        { name: 'a', text: 'x' },
+        { name: 'b', text: 'y' },
+      ],
+      messages: [1, 2, 3, 4],
+    },
+    desk: { segments: [{ name: 'c' }] },
+  });
   it('sets a field, copying only the containers on its path', () => {
     const t = tree();
     const out = applyPatch(t, [{ op: 'set', path: ['chat', 'segments', 1, 'text'], value: 'z' }]);
@@ -99,15 +138,19 @@ describe('live patches (the ops src/api/live/diff.rs writes)', () => {
 });
 
 describe('text edits for the live document', () => {
-  const check = (a: string, b: string) => { const e = textEdit(a, b); expect(e ? applyTextEdit(a, e) : a).toBe(b); return e; };
+  const check = (a: string, b: string) => {
+    const e = textEdit(a, b);
+    expect(e ? applyTextEdit(a, e) : a).toBe(b);
+    return e;
+  };
   it('keeps the common head and tail, in UTF-16 code units', () => {
     expect(check('hello world', 'hello, world')).toEqual({ start: 5, delete: 0, insert: ',' });
     expect(check('abc', 'abc')).toBe(null);
     expect(check('笔记x', '笔记yx')).toEqual({ start: 2, delete: 0, insert: 'y' });
   });
   it('starts from a shared head the caller knows, with the same result', () => {
-    const a = 'x'.repeat(9000) + 'abc' + 'y'.repeat(10);
-    const b = 'x'.repeat(9000) + 'aXbc' + 'y'.repeat(10);
+    const a = `${'x'.repeat(9000)}abc${'y'.repeat(10)}`;
+    const b = `${'x'.repeat(9000)}aXbc${'y'.repeat(10)}`;
     expect(textEdit(a, b, 8000)).toEqual(textEdit(a, b));
     expect(textEdit(a, b, 9001)).toEqual({ start: 9001, delete: 0, insert: 'X' });
   });
@@ -119,7 +162,7 @@ describe('text edits for the live document', () => {
   it('finds a one-character edit in a megabyte text, across block boundaries', () => {
     const big = 'x'.repeat(500000) + '中'.repeat(300000);
     for (const at of [0, 4095, 4096, 500000, 799999]) {
-      const b = big.slice(0, at) + 'Q' + big.slice(at);
+      const b = `${big.slice(0, at)}Q${big.slice(at)}`;
       expect(check(big, b)).toEqual({ start: at, delete: 0, insert: 'Q' });
     }
   });
@@ -131,12 +174,25 @@ function liveCore(delays: number[] = []) {
   const docs = new Map<number, { text: string; revision: number }>();
   let next = 0;
   const update = (doc: number, text: string, revision: number, first: boolean): LiveUpdate => ({
-    doc, revision, load_error: text.includes('BAD') ? { code: 'load_error', message: 'bad', line: 1, column: 1 } : null, core_ms: 1,
-    patch: text.includes('BAD') ? [] : first ? [{ op: 'set', path: [], value: { chat: { text }, desk: {}, validate: {} } }] : [{ op: 'set', path: ['chat', 'text'], value: text }],
+    doc,
+    revision,
+    load_error: text.includes('BAD') ? { code: 'load_error', message: 'bad', line: 1, column: 1 } : null,
+    core_ms: 1,
+    patch: text.includes('BAD')
+      ? []
+      : first
+        ? [{ op: 'set', path: [], value: { chat: { text }, desk: {}, validate: {} } }]
+        : [{ op: 'set', path: ['chat', 'text'], value: text }],
   });
   const wait = () => new Promise((r) => setTimeout(r, delays.shift() ?? 0));
   const api = {
-    liveOpen: async (text: string) => { calls.push(`open ${text}`); await wait(); next++; docs.set(next, { text, revision: 1 }); return update(next, text, 1, true); },
+    liveOpen: async (text: string) => {
+      calls.push(`open ${text}`);
+      await wait();
+      next++;
+      docs.set(next, { text, revision: 1 });
+      return update(next, text, 1, true);
+    },
     liveEdit: async (doc: number, revision: number, edit: { start: number; delete: number; insert: string } | null) => {
       calls.push(`edit ${edit ? JSON.stringify(edit) : '-'}`);
       await wait();
@@ -146,7 +202,9 @@ function liveCore(delays: number[] = []) {
       d.revision++;
       return update(doc, d.text, d.revision, false);
     },
-    liveClose: async (doc: number) => { docs.delete(doc); },
+    liveClose: async (doc: number) => {
+      docs.delete(doc);
+    },
   } as unknown as Api;
   return { api, calls, docs };
 }
@@ -156,7 +214,11 @@ describe('live client: edits go out at once, later ones together, in order', () 
   it('opens, then sends splices; edits made while one is in flight go out as one', async () => {
     const core = liveCore([5, 20]);
     const got: string[] = [];
-    const c = new LiveClient(core.api, (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text), () => {});
+    const c = new LiveClient(
+      core.api,
+      (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text),
+      () => {},
+    );
     c.push('abc', opts);
     await c.idle();
     c.push('abcd', opts);
@@ -170,17 +232,28 @@ describe('live client: edits go out at once, later ones together, in order', () 
     const core = liveCore();
     const got: string[] = [];
     const errs: string[] = [];
-    const c = new LiveClient(core.api, (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text), (e) => errs.push(e.code));
-    c.push('ok', opts); await c.idle();
-    c.push('ok BAD', opts); await c.idle();
-    c.push('ok again', opts); await c.idle();
+    const c = new LiveClient(
+      core.api,
+      (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text),
+      (e) => errs.push(e.code),
+    );
+    c.push('ok', opts);
+    await c.idle();
+    c.push('ok BAD', opts);
+    await c.idle();
+    c.push('ok again', opts);
+    await c.idle();
     expect(errs).toEqual(['load_error']);
     expect(got).toEqual(['ok', 'ok again']);
   });
   it('drops an answer about the document before a reset (a file opened meanwhile)', async () => {
     const core = liveCore([30, 0]);
     const got: string[] = [];
-    const c = new LiveClient(core.api, (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text), () => {});
+    const c = new LiveClient(
+      core.api,
+      (r) => got.push((r.tree as unknown as { chat: { text: string } }).chat.text),
+      () => {},
+    );
     c.push('old file', opts);
     await new Promise((r) => setTimeout(r, 5));
     c.reset();
@@ -192,10 +265,16 @@ describe('live client: edits go out at once, later ones together, in order', () 
   it('reopens with the whole text when the core lost the document', async () => {
     const core = liveCore();
     const got: string[] = [];
-    const c = new LiveClient(core.api, (r) => got.push((r.tree as unknown as LiveTree & { chat: { text: string } }).chat.text), () => {});
-    c.push('one', opts); await c.idle();
+    const c = new LiveClient(
+      core.api,
+      (r) => got.push((r.tree as unknown as LiveTree & { chat: { text: string } }).chat.text),
+      () => {},
+    );
+    c.push('one', opts);
+    await c.idle();
     core.docs.clear();
-    c.push('one two', opts); await c.idle();
+    c.push('one two', opts);
+    await c.idle();
     expect(core.calls).toEqual(['open one', 'edit {"start":3,"delete":0,"insert":" two"}', 'open one two']);
     expect(got).toEqual(['one', 'one two']);
   });
@@ -205,6 +284,8 @@ describe('template lint', () => {
   it('maps a byte range of validate to the editor string', () => {
     const text = '笔记 {x';
     expect(byteToIndex(text, 7)).toBe(3);
-    expect(toCmDiagnostics(text, [{ kind: 'ValueError', message: 'expected }', range: [7, 9] }])).toEqual([{ from: 3, to: 5, severity: 'error', message: 'ValueError: expected }', source: 'validate' }]);
+    expect(toCmDiagnostics(text, [{ kind: 'ValueError', message: 'expected }', range: [7, 9] }])).toEqual([
+      { from: 3, to: 5, severity: 'error', message: 'ValueError: expected }', source: 'validate' },
+    ]);
   });
 });

@@ -10,20 +10,38 @@ import DEFAULT from '../../fixtures/default.scene.json?raw';
 let emit: ((e: ShellLog) => void) | null = null;
 vi.mock('../src/api', async (orig) => ({
   ...(await orig<typeof import('../src/api')>()),
-  dialogs: async () => ({ onLog: async (cb: (e: ShellLog) => void) => { emit = cb; return () => { emit = null; }; } }),
+  dialogs: async () => ({
+    onLog: async (cb: (e: ShellLog) => void) => {
+      emit = cb;
+      return () => {
+        emit = null;
+      };
+    },
+  }),
 }));
 
 describe('the app log panel', () => {
-  it('rounds an operation\'s duration (ms=3.4172999 reads 3.4 ms)', async () => {
+  it("rounds an operation's duration (ms=3.4172999 reads 3.4 ms)", async () => {
     const { ContextPanel } = await import('../src/views/Context');
     const s = new Session({ defaultScene: async () => ({ path: null, text: DEFAULT }) } as unknown as Api);
     await s.openDefault().catch(() => {});
     const root = document.createElement('div');
     document.body.append(root);
-    await act(async () => { render(h(ContextPanel, { session: s, onTool: () => {}, onSegment: () => {} }), root); });
-    await act(async () => { await Promise.resolve(); });
+    await act(async () => {
+      render(h(ContextPanel, { session: s, onTool: () => {}, onSegment: () => {} }), root);
+    });
+    await act(async () => {
+      await Promise.resolve();
+    });
     expect(emit).not.toBe(null);
-    await act(() => { emit!({ level: 'DEBUG', target: 'prompt_inspector_app::commands', message: 'operation done operation=render ms=3.4172999', time_ms: 1 }); });
+    await act(() => {
+      emit!({
+        level: 'DEBUG',
+        target: 'prompt_inspector_app::commands',
+        message: 'operation done operation=render ms=3.4172999',
+        time_ms: 1,
+      });
+    });
     const line = root.querySelector('.shell-log li')!.textContent!;
     expect(line).toContain('operation done operation=render 3.4 ms');
     expect(line).not.toContain('3.4172999');

@@ -10,7 +10,16 @@ import type { CheckResponse, RunReport } from '../src/api/types';
 import { errorText } from '../src/api/api';
 import { ellipsisPath, resolvePath, shortPath } from '../src/lib/paths';
 import { Session } from '../src/lib/session';
-import { EXAMPLE_RUN, markBlocks, messageRuns, requestViews, RunReportView, RunView, toolCalls, type FullRunReport } from '../src/views/Run';
+import {
+  EXAMPLE_RUN,
+  markBlocks,
+  messageRuns,
+  requestViews,
+  RunReportView,
+  RunView,
+  toolCalls,
+  type FullRunReport,
+} from '../src/views/Run';
 import { ReplayView, STATUS_WORDS } from '../src/views/Replay';
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
@@ -37,13 +46,20 @@ describe('where the appended blocks are marked', () => {
         for (const b of it.injected) expect(own.messages.some((m) => String(m.content).includes(b))).toBe(false);
         expect(marked(messageRuns(own, lastOwn)).some((t) => it.injected.includes(t))).toBe(false);
         const following = views[i + 1];
-        if (!it.injected.length) { expect(following).toBeUndefined(); return; }
+        if (!it.injected.length) {
+          expect(following).toBeUndefined();
+          return;
+        }
         // In the request that follows they are marked, in order, inside its last message only.
         const last = following.messages.length - 1;
         expect(marked(messageRuns(following, last))).toEqual(it.injected);
         for (let j = 0; j < last; j++) expect(marked(messageRuns(following, j))).toEqual([]);
         // The marked text is the message text, byte for byte.
-        expect(messageRuns(following, last).map((x) => x.text).join('')).toBe(following.messages[last].content);
+        expect(
+          messageRuns(following, last)
+            .map((x) => x.text)
+            .join(''),
+        ).toBe(following.messages[last].content);
       });
     });
   }
@@ -64,7 +80,10 @@ describe('where the appended blocks are marked', () => {
     const b = '<system-reminder>\nx\n</system-reminder>';
     const text = `echo ${b}\n\n${b}`;
     const runs = markBlocks(text, [b]);
-    expect(runs).toEqual([{ text: `echo ${b}\n\n`, injected: false }, { text: b, injected: true }]);
+    expect(runs).toEqual([
+      { text: `echo ${b}\n\n`, injected: false },
+      { text: b, injected: true },
+    ]);
     expect(markBlocks('no blocks here', [b])).toEqual([{ text: 'no blocks here', injected: false }]);
   });
 });
@@ -82,16 +101,28 @@ describe('tool calls', () => {
     ]);
   });
   it('shows object arguments as JSON', () => {
-    expect(toolCalls({ role: 'assistant', content: '', tool_calls: [{ id: 'a', name: 'Read', arguments: { path: 'x' } }] })[0].arguments).toBe('{"path":"x"}');
+    expect(
+      toolCalls({ role: 'assistant', content: '', tool_calls: [{ id: 'a', name: 'Read', arguments: { path: 'x' } }] })[0].arguments,
+    ).toBe('{"path":"x"}');
   });
 });
 
 let root: HTMLElement;
-beforeEach(() => { localStorage.clear(); root = document.createElement('div'); document.body.append(root); });
-afterEach(() => { render(null, root); root.remove(); });
+beforeEach(() => {
+  localStorage.clear();
+  root = document.createElement('div');
+  document.body.append(root);
+});
+afterEach(() => {
+  render(null, root);
+  root.remove();
+});
 
 describe('the run report as the page shows it', () => {
-  const mount = (golden: string) => act(() => { render(h(RunReportView, { report: report(golden) as unknown as RunReport, source: 'test' }), root); });
+  const mount = (golden: string) =>
+    act(() => {
+      render(h(RunReportView, { report: report(golden) as unknown as RunReport, source: 'test' }), root);
+    });
 
   it('cd-round-2: the tool calls with their arguments, the results, the marks, the final answer', async () => {
     await mount(CD2);
@@ -129,15 +160,20 @@ describe('the run report as the page shows it', () => {
     await mount(SEVERAL);
     expect(root.textContent).toContain('1 system message of the history was dropped');
     const next = root.querySelector('[data-testid="run-next-request"]')!;
-    expect([...next.querySelectorAll('mark.injected')].map((m) => m.textContent?.split('\n')[0])).toEqual(['<dynamic-context>', '<system-reminder>']);
+    expect([...next.querySelectorAll('mark.injected')].map((m) => m.textContent?.split('\n')[0])).toEqual([
+      '<dynamic-context>',
+      '<system-reminder>',
+    ]);
     expect(root.querySelector('[data-testid="final-answer"]')).toBeNull();
-    expect(root.textContent).toContain('the model\'s answer to it is not recorded');
+    expect(root.textContent).toContain("the model's answer to it is not recorded");
   });
 });
 
 /** A fake core: files by path, `run` answering with the golden's report of the matching fixture. */
 function fakeApi(files: Record<string, string>, opened: string[], checked: string[] = []): Api {
-  const never = async () => { throw new Error('not used'); };
+  const never = async () => {
+    throw new Error('not used');
+  };
   return {
     defaultScene: async () => ({ path: null, text: DEFAULT }),
     open: async (path) => {
@@ -149,25 +185,48 @@ function fakeApi(files: Record<string, string>, opened: string[], checked: strin
     run: async (text) => report(text === EXAMPLE_RUN.text ? CD2 : CD1) as unknown as RunReport,
     check: async (folder) => {
       checked.push(folder);
-      const scenes = ['a/long/path/to/deeply/nested/scene-with-a-long-name.scene.json', 'b.scene.json', 'c.scene.json', 'd.scene.json'].map((p, k) => ({
-        path: `${folder}/${p}`, golden_path: `${folder}/${p.replace('.scene.', '.golden.')}`,
-        status: (['mismatch', 'ok', 'missing_golden', 'unreadable'] as const)[k], golden: null, current: null, diff: null, error: null,
-      }));
+      const scenes = ['a/long/path/to/deeply/nested/scene-with-a-long-name.scene.json', 'b.scene.json', 'c.scene.json', 'd.scene.json'].map(
+        (p, k) => ({
+          path: `${folder}/${p}`,
+          golden_path: `${folder}/${p.replace('.scene.', '.golden.')}`,
+          status: (['mismatch', 'ok', 'missing_golden', 'unreadable'] as const)[k],
+          golden: null,
+          current: null,
+          diff: null,
+          error: null,
+        }),
+      );
       return { passed: 1, failed: 3, scenes } satisfies CheckResponse;
     },
-    save: never, render: never, validate: never, rules: never, approve: never, liveOpen: never, liveEdit: never, liveClose: never,
+    save: never,
+    render: never,
+    validate: never,
+    rules: never,
+    approve: never,
+    liveOpen: never,
+    liveEdit: never,
+    liveClose: never,
   };
 }
 
-const settle = () => act(async () => { for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0)); });
-const input = (el: HTMLInputElement, v: string) => act(() => { el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); });
+const settle = () =>
+  act(async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+  });
+const input = (el: HTMLInputElement, v: string) =>
+  act(() => {
+    el.value = v;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
 
 describe('RunView paths', () => {
   it('on the embedded default scene (no folder) it shows the built-in example run', async () => {
     const opened: string[] = [];
     const s = new Session(fakeApi({}, opened));
     await s.load(DEFAULT, null, false);
-    await act(() => { render(h(RunView, { session: s }), root); });
+    await act(() => {
+      render(h(RunView, { session: s }), root);
+    });
     await settle();
     expect(root.textContent).toContain('built-in example');
     expect(root.querySelectorAll('[data-testid^="run-round-"]').length).toBe(4);
@@ -178,16 +237,22 @@ describe('RunView paths', () => {
     const opened: string[] = [];
     const s = new Session(fakeApi({ '/proj/fixtures/run/x.scene.json': CD1 }, opened));
     await s.load(DEFAULT, '/proj/fixtures/default.scene.json', false);
-    await act(() => { render(h(RunView, { session: s }), root); });
+    await act(() => {
+      render(h(RunView, { session: s }), root);
+    });
     await settle();
     const box = root.querySelector('[data-testid="run-path"]') as HTMLInputElement;
     await input(box, 'run/x.scene.json');
-    await act(() => { (root.querySelector('[data-testid="run-file"]') as HTMLElement).click(); });
+    await act(() => {
+      (root.querySelector('[data-testid="run-file"]') as HTMLElement).click();
+    });
     await settle();
     expect(opened).toEqual(['/proj/fixtures/run/x.scene.json']);
     expect(root.textContent).toContain('of /proj/fixtures/run/x.scene.json');
     await input(box, '../nope.scene.json');
-    await act(() => { (root.querySelector('[data-testid="run-file"]') as HTMLElement).click(); });
+    await act(() => {
+      (root.querySelector('[data-testid="run-file"]') as HTMLElement).click();
+    });
     await settle();
     const err = root.querySelector('[data-testid="run-error"]')?.textContent ?? '';
     expect(err).toBe('/proj/nope.scene.json: No such file or directory (os error 2)');
@@ -200,13 +265,17 @@ describe('ReplayView', () => {
     const checked: string[] = [];
     const s = new Session(fakeApi({}, [], checked));
     await s.load(DEFAULT, '/proj/fixtures/default.scene.json', false);
-    await act(() => { render(h(ReplayView, { session: s }), root); });
+    await act(() => {
+      render(h(ReplayView, { session: s }), root);
+    });
     await settle();
     const box = root.querySelector('[data-testid="replay-folder"]') as HTMLInputElement;
     expect(box.value).toBe('/proj/fixtures');
     await input(box, 'run');
     const checkButton = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Check')!;
-    await act(() => { checkButton.click(); });
+    await act(() => {
+      checkButton.click();
+    });
     await settle();
     expect(checked).toEqual(['/proj/fixtures/run']);
     const items = [...root.querySelectorAll('.scene-list button')];
@@ -217,7 +286,9 @@ describe('ReplayView', () => {
     expect(items[0].getAttribute('title')).toBe('/proj/fixtures/run/a/long/path/to/deeply/nested/scene-with-a-long-name.scene.json');
     expect(items[1].textContent).toContain('c.scene.json');
     expect(items[1].textContent).not.toContain('/proj');
-    await act(() => { (items[0] as HTMLElement).click(); });
+    await act(() => {
+      (items[0] as HTMLElement).click();
+    });
     const detail = root.querySelector('[data-testid="replay-scene-path"]')!;
     expect(detail.getAttribute('title')).toBe(items[0].getAttribute('title'));
     expect(detail.textContent).toBe('a/long/path/to/deeply/nested/scene-with-a-long-name.scene.json');
@@ -226,7 +297,9 @@ describe('ReplayView', () => {
   it('on a scene without a folder it starts empty and asks for a folder', async () => {
     const s = new Session(fakeApi({}, []));
     await s.load(DEFAULT, null, false);
-    await act(() => { render(h(ReplayView, { session: s }), root); });
+    await act(() => {
+      render(h(ReplayView, { session: s }), root);
+    });
     expect((root.querySelector('[data-testid="replay-folder"]') as HTMLInputElement).value).toBe('');
     expect(root.textContent).toContain('Choose the folder of scenes to check');
     expect(Object.values(STATUS_WORDS)).toEqual(['matches', 'mismatch', 'missing golden', 'unreadable']);
@@ -247,7 +320,7 @@ describe('paths', () => {
   it('shortens long paths', () => {
     expect(shortPath('/f/a/b.json', '/f')).toBe('a/b.json');
     expect(shortPath('/g/a/b.json', '/f')).toBe('/g/a/b.json');
-    const long = '/very/long/' + 'x'.repeat(100) + '/end.scene.json';
+    const long = `/very/long/${'x'.repeat(100)}/end.scene.json`;
     const m = ellipsisPath(long, 40);
     expect([...m].length).toBe(40);
     expect(m.startsWith('/very/long')).toBe(true);

@@ -9,7 +9,9 @@ import DEFAULT from '../../fixtures/default.scene.json?raw';
 
 /** Only what saving touches; the rest is never called here. */
 function fakeApi(files: Record<string, string>, failSave = false): Api {
-  const never = async () => { throw new Error('not used'); };
+  const never = async () => {
+    throw new Error('not used');
+  };
   return {
     defaultScene: async () => ({ path: null, text: DEFAULT }),
     open: async (path) => ({ path, text: files[path] }),
@@ -19,8 +21,15 @@ function fakeApi(files: Record<string, string>, failSave = false): Api {
       return { modified_ms: 1, size: text.length };
     },
     stat: async () => ({ modified_ms: 1, size: 1 }),
-    render: never, validate: never, rules: never, run: never, check: never, approve: never,
-    liveOpen: never, liveEdit: never, liveClose: never,
+    render: never,
+    validate: never,
+    rules: never,
+    run: never,
+    check: never,
+    approve: never,
+    liveOpen: never,
+    liveEdit: never,
+    liveClose: never,
   };
 }
 
@@ -37,7 +46,10 @@ describe('saveScene', () => {
     const files: Record<string, string> = { '/a.scene.json': DEFAULT };
     const s = await session(files, '/a.scene.json');
     let asked = 0;
-    const saved = await saveScene(s, false, '', async () => { asked++; return '/elsewhere.json'; });
+    const saved = await saveScene(s, false, '', async () => {
+      asked++;
+      return '/elsewhere.json';
+    });
     expect(saved).toBe('/a.scene.json');
     expect(asked).toBe(0);
     expect(files['/a.scene.json']).toContain('EDITED');
@@ -71,7 +83,11 @@ describe('saveScene', () => {
     expect(s.fileError).toBe('Save failed: /ro.scene.json: Permission denied');
     expect(s.dirty).toBe(true);
     // A failing save dialog too.
-    expect(await saveScene(s, true, '', async () => { throw { code: 'ipc', message: 'no dialog' }; })).toBeNull();
+    expect(
+      await saveScene(s, true, '', async () => {
+        throw { code: 'ipc', message: 'no dialog' };
+      }),
+    ).toBeNull();
     expect(s.fileError).toBe('Save failed: no dialog');
   });
 });

@@ -5,22 +5,32 @@ import { ContextPanel } from '../src/views/Context';
 import type { Api } from '../src/api/api';
 import { Session, SceneWriter } from '../src/lib/session';
 import { parseScene, position, setPosition, setTemplateText, toolByName, toolTemplate } from '../src/lib/scene';
-import { JObject, stringifyJson } from '../src/lib/json';
+import { type JObject, stringifyJson } from '../src/lib/json';
 
 // The repository's default scene fixture (the same text the core embeds).
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 
 /** A transport double for the session's file logic (the real core is exercised by the e2e journey). */
 function fakeApi(files: Record<string, string>): Api {
-  const report = { llm: 'chat', segments: [], tools: [], diagnostics: [], metrics: { tools_total: 0, tools_rendered: 0, bytes: 0, positions: {} } };
+  const report = {
+    llm: 'chat',
+    segments: [],
+    tools: [],
+    diagnostics: [],
+    metrics: { tools_total: 0, tools_rendered: 0, bytes: 0, positions: {} },
+  };
   return {
     defaultScene: async () => ({ path: null, text: DEFAULT }),
     open: async (path) => {
       if (!(path in files)) throw { code: 'io_error', message: 'No such file', file: path };
-      if (!files[path].trim().startsWith('{')) throw { code: 'load_error', message: 'expected a JSON object', file: path, line: 1, column: 1 };
+      if (!files[path].trim().startsWith('{'))
+        throw { code: 'load_error', message: 'expected a JSON object', file: path, line: 1, column: 1 };
       return { path, text: files[path] };
     },
-    save: async (path, text) => { files[path] = text; return { modified_ms: 1, size: text.length }; },
+    save: async (path, text) => {
+      files[path] = text;
+      return { modified_ms: 1, size: text.length };
+    },
     stat: async () => ({ modified_ms: 1, size: 1 }),
     render: async () => report as never,
     validate: async () => ({ load_error: null, templates: [], tools: [] }),
@@ -28,7 +38,19 @@ function fakeApi(files: Record<string, string>): Api {
     run: async () => ({ iterations: [] }),
     check: async () => ({ passed: 0, failed: 0, scenes: [] }),
     approve: async () => ({ golden_path: '' }),
-    liveOpen: async () => ({ doc: 1, revision: 1, load_error: null, core_ms: 0, patch: [{ op: 'set', path: [], value: { chat: report, desk: { ...report, llm: 'desk' }, validate: { load_error: null, templates: [], tools: [] } } }] }),
+    liveOpen: async () => ({
+      doc: 1,
+      revision: 1,
+      load_error: null,
+      core_ms: 0,
+      patch: [
+        {
+          op: 'set',
+          path: [],
+          value: { chat: report, desk: { ...report, llm: 'desk' }, validate: { load_error: null, templates: [], tools: [] } },
+        },
+      ],
+    }),
     liveEdit: async (doc, revision) => ({ doc, revision: revision + 1, load_error: null, core_ms: 0, patch: [] }),
     liveClose: async () => {},
   };
@@ -53,8 +75,15 @@ describe('scene writer', () => {
 });
 
 describe('scene writer keeps the loaded text where nothing changed', () => {
-  const text = '{"format": "prompt-inspector/scene@1",\n "context": {"a": [1,2,  3]},\n  "tools": [{"name": "t", "description": "d"}],\n "name":"n"}\n';
-  const load = () => { const spans = new Map<string, [number, number]>(); const s = parseScene(text, spans); const w = new SceneWriter(); w.adopt(text, s, spans); return { s, w }; };
+  const text =
+    '{"format": "prompt-inspector/scene@1",\n "context": {"a": [1,2,  3]},\n  "tools": [{"name": "t", "description": "d"}],\n "name":"n"}\n';
+  const load = () => {
+    const spans = new Map<string, [number, number]>();
+    const s = parseScene(text, spans);
+    const w = new SceneWriter();
+    w.adopt(text, s, spans);
+    return { s, w };
+  };
   it('writes an untouched scene back byte for byte', () => {
     const { s, w } = load();
     expect(w.write(s)).toBe(text);
@@ -147,15 +176,22 @@ describe('the context tree', () => {
     await s.openDefault();
     const root = document.createElement('div');
     document.body.append(root);
-    const mount = () => act(() => { render(h(ContextPanel, { session: s, onTool: () => {}, onSegment: () => {} }), root); });
+    const mount = () =>
+      act(() => {
+        render(h(ContextPanel, { session: s, onTool: () => {}, onSegment: () => {} }), root);
+      });
     await mount();
     const leaf = () => [...root.querySelectorAll('.tree .val')].map((b) => b.textContent);
     expect(leaf()).toContain('"你刚才记了什么？"');
     // Edit the leaf in the tree: click, type, Enter.
-    await act(() => { (root.querySelector('.tree .val') as HTMLElement).click(); });
+    await act(() => {
+      (root.querySelector('.tree .val') as HTMLElement).click();
+    });
     const input = root.querySelector('.leaf-input') as HTMLInputElement;
     input.value = 'edited in the tree';
-    await act(() => { input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })); });
+    await act(() => {
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    });
     await mount();
     expect(leaf()).toContain('"edited in the tree"');
     expect(s.text).toContain('edited in the tree');

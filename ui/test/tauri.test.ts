@@ -8,12 +8,15 @@ import * as shell from '../src/api/dialogs';
 
 type Call = { cmd: string; args: unknown };
 let calls: Call[] = [];
-let answer: (cmd: string, args: any) => unknown;
+let answer: (cmd: string, args: unknown) => unknown;
 
 beforeEach(() => {
   calls = [];
   answer = () => null;
-  mockIPC((cmd, args) => { calls.push({ cmd, args }); return answer(cmd, args); });
+  mockIPC((cmd, args) => {
+    calls.push({ cmd, args });
+    return answer(cmd, args);
+  });
 });
 afterEach(() => clearMocks());
 
@@ -23,16 +26,26 @@ describe('TauriApi', () => {
     const api = createTauriApi();
     const report = await api.render('{…}', { llm: 'chat', provider: 'openai', baseDir: '/x', tokens: true });
     expect(report).toEqual({ llm: 'chat', segments: [] });
-    expect(calls).toEqual([{ cmd: 'render', args: { req: { text: '{…}', llm: 'chat', base_dir: '/x', provider: 'openai', tokenizer: null, tokens: true } } }]);
+    expect(calls).toEqual([
+      { cmd: 'render', args: { req: { text: '{…}', llm: 'chat', base_dir: '/x', provider: 'openai', tokenizer: null, tokens: true } } },
+    ]);
   });
 
   it('maps every operation to its command', async () => {
-    answer = (cmd) => ({
-      default_scene: { path: null, text: 'T' }, open: { path: '/a', text: 'A' }, save: { modified_ms: 5, size: 1 },
-      stat: { modified_ms: null, size: 2 }, validate: { load_error: null, templates: [], tools: [] },
-      rules: { segments: [], rules: [] }, run: { report: { iterations: [] } }, check: { passed: 0, failed: 0, scenes: [] },
-      approve: { golden_path: '/a.golden.json' },
-    } as Record<string, unknown>)[cmd];
+    answer = (cmd) =>
+      (
+        ({
+          default_scene: { path: null, text: 'T' },
+          open: { path: '/a', text: 'A' },
+          save: { modified_ms: 5, size: 1 },
+          stat: { modified_ms: null, size: 2 },
+          validate: { load_error: null, templates: [], tools: [] },
+          rules: { segments: [], rules: [] },
+          run: { report: { iterations: [] } },
+          check: { passed: 0, failed: 0, scenes: [] },
+          approve: { golden_path: '/a.golden.json' },
+        }) as Record<string, unknown>
+      )[cmd];
     const api = createTauriApi();
     expect(await api.defaultScene()).toEqual({ path: null, text: 'T' });
     expect(await api.open('/a')).toEqual({ path: '/a', text: 'A' });
@@ -53,14 +66,33 @@ describe('TauriApi', () => {
   });
 
   it('rejects with the command error, position fields included', async () => {
-    answer = () => { throw { code: 'load_error', message: 'missing field "name"', file: '/x.json', line: 3, column: 5, field: 'tools[0]' }; };
-    await expect(createTauriApi().open('/x.json')).rejects.toEqual({ code: 'load_error', message: 'missing field "name"', file: '/x.json', line: 3, column: 5, field: 'tools[0]' });
+    answer = () => {
+      throw { code: 'load_error', message: 'missing field "name"', file: '/x.json', line: 3, column: 5, field: 'tools[0]' };
+    };
+    await expect(createTauriApi().open('/x.json')).rejects.toEqual({
+      code: 'load_error',
+      message: 'missing field "name"',
+      file: '/x.json',
+      line: 3,
+      column: 5,
+      field: 'tools[0]',
+    });
   });
 
   it('turns a bare IPC rejection (ACL, bad argument) into {code: "ipc"}', async () => {
-    answer = () => { throw 'render not allowed. Permissions associated with this command: allow-render'; };
-    await expect(createTauriApi().render('x', { llm: 'desk' })).rejects.toEqual({ code: 'ipc', message: 'render not allowed. Permissions associated with this command: allow-render' });
-    expect(toApiError({ code: 'template_error', message: 'm', kind: 'KeyError', range: [1, 4] })).toEqual({ code: 'template_error', message: 'm', kind: 'KeyError', range: [1, 4] });
+    answer = () => {
+      throw 'render not allowed. Permissions associated with this command: allow-render';
+    };
+    await expect(createTauriApi().render('x', { llm: 'desk' })).rejects.toEqual({
+      code: 'ipc',
+      message: 'render not allowed. Permissions associated with this command: allow-render',
+    });
+    expect(toApiError({ code: 'template_error', message: 'm', kind: 'KeyError', range: [1, 4] })).toEqual({
+      code: 'template_error',
+      message: 'm',
+      kind: 'KeyError',
+      range: [1, 4],
+    });
   });
 });
 
@@ -82,15 +114,26 @@ describe("the close guard's Save (dialogs.ts onSaveBeforeClose)", () => {
   beforeEach(() => {
     clearMocks();
     // The event plugin mocked too: `emit` reaches the listeners as the shell's event would.
-    mockIPC((cmd, args) => { calls.push({ cmd, args }); return answer(cmd, args); }, { shouldMockEvents: true });
+    mockIPC(
+      (cmd, args) => {
+        calls.push({ cmd, args });
+        return answer(cmd, args);
+      },
+      { shouldMockEvents: true },
+    );
   });
   const answers = () => calls.filter((c) => c.cmd === 'close_guard_done').map((c) => c.args);
-  const until = async (n: number) => { for (let i = 0; i < 50 && answers().length < n; i++) await new Promise((r) => setTimeout(r, 0)); };
+  const until = async (n: number) => {
+    for (let i = 0; i < 50 && answers().length < n; i++) await new Promise((r) => setTimeout(r, 0));
+  };
 
   it('runs the save and tells the shell whether it saved', async () => {
     const results = [true, false];
     let saves = 0;
-    const off = await shell.onSaveBeforeClose(async () => { saves++; return results.shift()!; });
+    const off = await shell.onSaveBeforeClose(async () => {
+      saves++;
+      return results.shift()!;
+    });
     await emit('save-before-close');
     await until(1);
     await emit('save-before-close');
@@ -107,7 +150,9 @@ describe("the close guard's Save (dialogs.ts onSaveBeforeClose)", () => {
     const err = console.error;
     console.error = () => {};
     try {
-      const off = await shell.onSaveBeforeClose(async () => { throw new Error('disk full'); });
+      const off = await shell.onSaveBeforeClose(async () => {
+        throw new Error('disk full');
+      });
       await emit('save-before-close');
       await until(1);
       expect(answers()).toEqual([{ saved: false }]);
@@ -117,10 +162,15 @@ describe("the close guard's Save (dialogs.ts onSaveBeforeClose)", () => {
     }
   });
 
-  it('leaves a request that comes during a save to that save\'s answer', async () => {
+  it("leaves a request that comes during a save to that save's answer", async () => {
     let finish: (saved: boolean) => void = () => {};
     let saves = 0;
-    const off = await shell.onSaveBeforeClose(() => { saves++; return new Promise<boolean>((r) => { finish = r; }); });
+    const off = await shell.onSaveBeforeClose(() => {
+      saves++;
+      return new Promise<boolean>((r) => {
+        finish = r;
+      });
+    });
     await emit('save-before-close');
     await emit('save-before-close');
     await new Promise((r) => setTimeout(r, 10));

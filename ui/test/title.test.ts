@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fileLabel, windowTitle } from '../src/lib/title';
 
 describe('window title', () => {
-  it("names the open file, with the unsaved marker in front while it has edits", () => {
+  it('names the open file, with the unsaved marker in front while it has edits', () => {
     expect(windowTitle('/tmp/pi/journey.scene.json', false)).toBe('journey.scene.json — Prompt Inspector');
     expect(windowTitle('/tmp/pi/journey.scene.json', true)).toBe('● journey.scene.json — Prompt Inspector');
   });

@@ -22,18 +22,41 @@ import INDEX_HTML from '../index.html?raw';
 // Every source file of the UI, as text (Vite reads them at test time).
 const SOURCES = import.meta.glob<string>('../src/**/*.{ts,tsx,css}', { query: '?raw', import: 'default', eager: true });
 const PUBLIC = import.meta.glob<string>('../public/*', { query: '?raw', import: 'default', eager: true });
-const REASON = "Tools must not write where the user's own words, the task's purpose or the last behavioural instruction are expressed. A tool bug there silently rewrites what the user asked for, and the model acts on an intent nobody can trace back.";
+const REASON =
+  "Tools must not write where the user's own words, the task's purpose or the last behavioural instruction are expressed. A tool bug there silently rewrites what the user asked for, and the model acts on an intent nobody can trace back.";
 const RULES: Rules = {
   segments: [
     { name: 'system_msg_prompt', family: 'chat', order: 0, legal: true, purpose: 'System message' },
-    { name: 'reformat_input_prompt', family: 'chat', order: 3, legal: false, purpose: 'The user message', rule: 'iron_rule_1', reason: REASON },
+    {
+      name: 'reformat_input_prompt',
+      family: 'chat',
+      order: 3,
+      legal: false,
+      purpose: 'The user message',
+      rule: 'iron_rule_1',
+      reason: REASON,
+    },
     { name: 'purpose_prompt', family: 'desk', order: 5, legal: false, purpose: 'The task', rule: 'iron_rule_1', reason: REASON },
   ],
-  rules: [{ id: 'iron_rule_1', title: 'Iron rule 1: user intent (铁律 1：用户意图表达位)', reason: REASON, segments: ['reformat_input_prompt', 'purpose_prompt', 'prefix_prompt'] }],
+  rules: [
+    {
+      id: 'iron_rule_1',
+      title: 'Iron rule 1: user intent (铁律 1：用户意图表达位)',
+      reason: REASON,
+      segments: ['reformat_input_prompt', 'purpose_prompt', 'prefix_prompt'],
+    },
+  ],
 };
 // As `prompt-inspector render fixtures/default.scene.json --format json` and validate answer.
 const GOAL_REWRITER: ToolValidity = {
-  index: 2, name: 'goal_rewriter', valid: false, exception: 'ValueError', reason: 'iron_rule_1', rule: 'iron_rule_1', rule_reason: REASON, family: 'desk',
+  index: 2,
+  name: 'goal_rewriter',
+  valid: false,
+  exception: 'ValueError',
+  reason: 'iron_rule_1',
+  rule: 'iron_rule_1',
+  rule_reason: REASON,
+  family: 'desk',
   message: `goal_rewriter.prompt_position[1]="purpose_prompt" is not a legal DeskLLM position: iron_rule_1 (Iron rule 1: user intent (铁律 1：用户意图表达位)). ${REASON}`,
 };
 
@@ -45,28 +68,72 @@ function chatReport(reformatText: string, userMessage: string | null): Report {
       ...(userMessage === null ? [] : [{ role: 'user', content: userMessage, segment: 'reformat_input_prompt' }]),
     ],
     segments: [
-      { name: 'system_msg_prompt', legal: true, text: 'You are X.', bytes: 10, pieces: [{ source: 'config', index: 0, text: 'You are X.', range: [0, 10] }] },
-      { name: 'reformat_input_prompt', legal: false, rule: 'iron_rule_1', text: reformatText, bytes: reformatText.length,
-        pieces: reformatText ? [{ source: 'config', index: 0, text: reformatText, range: [0, reformatText.length] }] : [] },
+      {
+        name: 'system_msg_prompt',
+        legal: true,
+        text: 'You are X.',
+        bytes: 10,
+        pieces: [{ source: 'config', index: 0, text: 'You are X.', range: [0, 10] }],
+      },
+      {
+        name: 'reformat_input_prompt',
+        legal: false,
+        rule: 'iron_rule_1',
+        text: reformatText,
+        bytes: reformatText.length,
+        pieces: reformatText ? [{ source: 'config', index: 0, text: reformatText, range: [0, reformatText.length] }] : [],
+      },
     ],
-    tools: [{ name: 'tf_notes', status: 'injected', position: 'system_msg_prompt' }, { name: 'chat_memo', status: 'injected' }, { name: 'goal_rewriter', status: 'invalid', position: 'before_input_msg_prompt' }],
+    tools: [
+      { name: 'tf_notes', status: 'injected', position: 'system_msg_prompt' },
+      { name: 'chat_memo', status: 'injected' },
+      { name: 'goal_rewriter', status: 'invalid', position: 'before_input_msg_prompt' },
+    ],
     diagnostics: [{ level: 'error', code: 'tool_invalid', message: `ValueError: ${GOAL_REWRITER.message}`, tool: 'goal_rewriter' }],
     metrics: { tools_total: 2, tools_rendered: 2, bytes: 188, positions: { system_msg_prompt: 1, after_input_msg_prompt: 1 } },
   };
 }
 const deskReport = (): Report => ({
-  llm: 'desk', segments: [], tools: [{ name: 'tf_notes', status: 'injected' }, { name: 'chat_memo', status: 'silent' }, { name: 'goal_rewriter', status: 'invalid', position: 'purpose_prompt' }],
-  diagnostics: [], metrics: { tools_total: 2, tools_rendered: 1, bytes: 146, positions: { system_prompt: 1 } },
+  llm: 'desk',
+  segments: [],
+  tools: [
+    { name: 'tf_notes', status: 'injected' },
+    { name: 'chat_memo', status: 'silent' },
+    { name: 'goal_rewriter', status: 'invalid', position: 'purpose_prompt' },
+  ],
+  diagnostics: [],
+  metrics: { tools_total: 2, tools_rendered: 1, bytes: 146, positions: { system_prompt: 1 } },
 });
 
 let root: HTMLElement;
-beforeEach(() => { root = document.createElement('div'); document.body.append(root); });
-afterEach(() => { render(null, root); root.remove(); });
-
-const board = (chat: Report, configured = false) => act(() => {
-  render(h(Segments, { chat, desk: deskReport(), rules: RULES, palette: new Map(), adapter: 'openai_desk', setAdapter: () => {}, provider: null, setProvider: () => {},
-    onSelectTool: () => {}, selectedTool: null, hasConfigured: (f: string, s: string) => configured && f === 'chat' && s === 'reformat_input_prompt' }), root);
+beforeEach(() => {
+  root = document.createElement('div');
+  document.body.append(root);
 });
+afterEach(() => {
+  render(null, root);
+  root.remove();
+});
+
+const board = (chat: Report, configured = false) =>
+  act(() => {
+    render(
+      h(Segments, {
+        chat,
+        desk: deskReport(),
+        rules: RULES,
+        palette: new Map(),
+        adapter: 'openai_desk',
+        setAdapter: () => {},
+        provider: null,
+        setProvider: () => {},
+        onSelectTool: () => {},
+        selectedTool: null,
+        hasConfigured: (f: string, s: string) => configured && f === 'chat' && s === 'reformat_input_prompt',
+      }),
+      root,
+    );
+  });
 const card = () => root.querySelector('[data-testid="seg-chat-reformat_input_prompt"]') as HTMLElement;
 
 describe('the reformat card shows the user message it yields', () => {
@@ -112,7 +179,9 @@ describe('a forbidden reason reads whole', () => {
     expect(badge.textContent).toContain('docs/rules.md');
     // The summary toggles it open (the CSS unclamps the reason when open).
     expect(badge.open).toBe(false);
-    await act(() => { summary.click(); });
+    await act(() => {
+      summary.click();
+    });
     expect(badge.open).toBe(true);
   });
 });
@@ -121,40 +190,64 @@ describe('an invalid tool says why neither family renders it', () => {
   it('names the forbidden side, the rule and "neither family"', () => {
     expect(ruleShort('Iron rule 1: user intent (铁律 1：用户意图表达位)')).toBe('iron rule 1, user intent');
     expect(ruleShort('Architecture boundary: message streams (架构边界)')).toBe('architecture boundary, message streams');
-    expect(invalidWhy(GOAL_REWRITER, ['before_input_msg_prompt', 'purpose_prompt'], RULES))
-      .toBe('invalid: desk position purpose_prompt is forbidden (iron rule 1, user intent), so the tool takes part in neither family');
-    expect(invalidWhy({ index: 0, name: 't', valid: false, exception: 'TypeError', reason: 'position_without_override' }, ['system_msg_prompt', null], RULES))
-      .toContain('does not override _format_2_prompt (TypeError), so the tool takes part in neither family');
-    expect(invalidWhy({ index: 0, name: 't', valid: false, exception: 'ValueError', reason: 'unknown', family: 'chat' }, ['nope', null], RULES))
-      .toBe('invalid: chat position nope is not a ChatLLM segment, so the tool takes part in neither family');
+    expect(invalidWhy(GOAL_REWRITER, ['before_input_msg_prompt', 'purpose_prompt'], RULES)).toBe(
+      'invalid: desk position purpose_prompt is forbidden (iron rule 1, user intent), so the tool takes part in neither family',
+    );
+    expect(
+      invalidWhy(
+        { index: 0, name: 't', valid: false, exception: 'TypeError', reason: 'position_without_override' },
+        ['system_msg_prompt', null],
+        RULES,
+      ),
+    ).toContain('does not override _format_2_prompt (TypeError), so the tool takes part in neither family');
+    expect(
+      invalidWhy({ index: 0, name: 't', valid: false, exception: 'ValueError', reason: 'unknown', family: 'chat' }, ['nope', null], RULES),
+    ).toBe('invalid: chat position nope is not a ChatLLM segment, so the tool takes part in neither family');
     expect(invalidWhy({ index: 0, name: 't', valid: true }, null, RULES)).toBe(null);
   });
   it('the chip tooltip carries it', async () => {
-    await act(() => { render(h(StatusChip, { family: 'chat', status: 'invalid', why: 'invalid: because' }), root); });
+    await act(() => {
+      render(h(StatusChip, { family: 'chat', status: 'invalid', why: 'invalid: because' }), root);
+    });
     expect(root.querySelector('.chip')!.getAttribute('title')).toBe('chat: invalid. invalid: because');
   });
-  it('the tool list shows it on goal_rewriter\'s row and both chips, and tells the call\'s count from the declaring count', async () => {
-    const validate: ValidateResponse = { load_error: null, templates: [], tools: [
-      { index: 0, name: 'tf_notes', valid: true }, { index: 1, name: 'chat_memo', valid: true }, GOAL_REWRITER] };
+  it("the tool list shows it on goal_rewriter's row and both chips, and tells the call's count from the declaring count", async () => {
+    const validate: ValidateResponse = {
+      load_error: null,
+      templates: [],
+      tools: [{ index: 0, name: 'tf_notes', valid: true }, { index: 1, name: 'chat_memo', valid: true }, GOAL_REWRITER],
+    };
     const api = { defaultScene: async () => ({ path: null, text: DEFAULT }) } as unknown as Api;
     const s = new Session(api);
     await s.openDefault().catch(() => {});
     s.reports = { chat: chatReport('', 'x'), desk: deskReport(), validate, text: s.text };
     s.rules = RULES;
-    await act(() => { render(h(ToolsPanel, { session: s, selected: null, onSelect: () => {}, palette: new Map() }), root); });
+    await act(() => {
+      render(h(ToolsPanel, { session: s, selected: null, onSelect: () => {}, palette: new Map() }), root);
+    });
     const row = root.querySelector('[data-testid="tool-goal_rewriter"]')!;
     const why = 'invalid: desk position purpose_prompt is forbidden (iron rule 1, user intent), so the tool takes part in neither family';
     expect(row.querySelector('[data-testid="why-goal_rewriter"]')!.textContent).toBe(why);
     expect(row.querySelector('[data-testid="why-goal_rewriter"]')!.getAttribute('title')).toBe(`ValueError: ${GOAL_REWRITER.message}`);
-    expect([...row.querySelectorAll('.chip')].map((c) => c.getAttribute('title'))).toEqual([`chat: invalid. ${why}`, `desk: invalid. ${why}`]);
+    expect([...row.querySelectorAll('.chip')].map((c) => c.getAttribute('title'))).toEqual([
+      `chat: invalid. ${why}`,
+      `desk: invalid. ${why}`,
+    ]);
     expect(root.querySelector('[data-testid="why-tf_notes"]')).toBe(null);
-    expect(root.querySelector('[data-testid="tools-hint"]')!.textContent).toBe('3 tools in the call, in call order (the tools argument); 2 valid ones declaring a position.');
+    expect(root.querySelector('[data-testid="tools-hint"]')!.textContent).toBe(
+      '3 tools in the call, in call order (the tools argument); 2 valid ones declaring a position.',
+    );
   });
 });
 
 describe('injection metrics', () => {
-  it('uses the CLI\'s words, names the positions, and tells the tools in the call from those declaring a position', async () => {
-    await act(() => { render(h(MetricsTable, { chat: chatReport('', 'x').metrics, desk: deskReport().metrics, inCall: 3, invalid: ['goal_rewriter'] }), root); });
+  it("uses the CLI's words, names the positions, and tells the tools in the call from those declaring a position", async () => {
+    await act(() => {
+      render(
+        h(MetricsTable, { chat: chatReport('', 'x').metrics, desk: deskReport().metrics, inCall: 3, invalid: ['goal_rewriter'] }),
+        root,
+      );
+    });
     const table = root.querySelector('table.metrics')!;
     expect(table.getAttribute('aria-label')).toBe('Injection metrics');
     const rows = [...table.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((d) => d.textContent));
@@ -168,7 +261,9 @@ describe('injection metrics', () => {
       ['after_input_msg_prompt', '1', ''],
       ['system_prompt', '', '1'],
     ]);
-    expect(root.querySelector('[data-testid="metrics-note"]')!.textContent).toContain('goal_rewriter (invalid, so it takes part in neither family)');
+    expect(root.querySelector('[data-testid="metrics-note"]')!.textContent).toContain(
+      'goal_rewriter (invalid, so it takes part in neither family)',
+    );
   });
 });
 
@@ -181,8 +276,10 @@ describe('paths and log lines', () => {
     expect(s.endsWith('/demo.scene.json')).toBe(true);
     expect(s.startsWith('/home/')).toBe(true);
     expect(s).toContain('…');
-    expect(shortPath('C:\\Users\\someone\\projects\\prompt-inspector\\deep\\folder\\scenes\\demo.scene.json').endsWith('\\demo.scene.json')).toBe(true);
-    const name = 'x'.repeat(60) + '.json';
+    expect(
+      shortPath('C:\\Users\\someone\\projects\\prompt-inspector\\deep\\folder\\scenes\\demo.scene.json').endsWith('\\demo.scene.json'),
+    ).toBe(true);
+    const name = `${'x'.repeat(60)}.json`;
     expect(shortPath(`/a/${name}`).length).toBe(48);
   });
   it('rounds durations in log lines', () => {

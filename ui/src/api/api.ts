@@ -8,10 +8,29 @@
 //     exist, the build still works (import.meta.glob finds nothing) and the HTTP transport is used.
 //   - The Tauri shell may also provide `./dialogs.ts` exporting `openDialog()`/`saveDialog()`
 //     returning a path or null (system dialogs); without it the UI shows a path input.
-import type { ApiError, CheckResponse, FileStat, Llm, LiveOptions, LiveUpdate, Report, Rules, RunReport, SceneText, TextEdit, ValidateResponse } from './types';
+import type {
+  ApiError,
+  CheckResponse,
+  FileStat,
+  Llm,
+  LiveOptions,
+  LiveUpdate,
+  Report,
+  Rules,
+  RunReport,
+  SceneText,
+  TextEdit,
+  ValidateResponse,
+} from './types';
 
 // Operations and shapes: docs/api.md (one method per operation, same request fields).
-export interface RenderOptions { llm: Llm; provider?: 'openai' | 'anthropic' | null; tokens?: boolean; tokenizer?: 'o200k_base' | 'cl100k_base' | null; baseDir?: string | null }
+export interface RenderOptions {
+  llm: Llm;
+  provider?: 'openai' | 'anthropic' | null;
+  tokens?: boolean;
+  tokenizer?: 'o200k_base' | 'cl100k_base' | null;
+  baseDir?: string | null;
+}
 
 export interface Api {
   /** The embedded default scene (TFNotes); `path` is null. */
@@ -51,9 +70,9 @@ export function isApiError(e: unknown): e is ApiError {
 export function errorText(e: unknown): string {
   if (isApiError(e)) {
     const named = !!e.file && e.line == null && (e.message === e.file || e.message.startsWith(`${e.file}:`));
-    const where = e.line != null ? `${e.file ? e.file + ':' : ''}${e.line}:${e.column ?? 1}: ` : e.file && !named ? `${e.file}: ` : '';
+    const where = e.line != null ? `${e.file ? `${e.file}:` : ''}${e.line}:${e.column ?? 1}: ` : e.file && !named ? `${e.file}: ` : '';
     const field = e.field ? `${e.field}: ` : '';
-    return `${where}${field}${e.kind ? e.kind + ': ' : ''}${e.message}`;
+    return `${where}${field}${e.kind ? `${e.kind}: ` : ''}${e.message}`;
   }
   return e instanceof Error ? e.message : String(e);
 }

@@ -1,7 +1,19 @@
 // HTTP transport: `prompt-inspector serve` (docs/api.md, "HTTP"). The token comes from the page
 // URL (`?token=`) and is sent as `Authorization: Bearer`. Every failure becomes an ApiError.
 import type { Api, RenderOptions } from './api';
-import type { ApiError, CheckResponse, FileStat, LiveOptions, LiveUpdate, Report, Rules, RunReport, SceneText, TextEdit, ValidateResponse } from './types';
+import type {
+  ApiError,
+  CheckResponse,
+  FileStat,
+  LiveOptions,
+  LiveUpdate,
+  Report,
+  Rules,
+  RunReport,
+  SceneText,
+  TextEdit,
+  ValidateResponse,
+} from './types';
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -15,7 +27,9 @@ export async function toApiError(res: Response | null, cause?: unknown): Promise
   try {
     const j = text ? JSON.parse(text) : null;
     if (j && typeof j === 'object') b = j as Record<string, unknown>;
-  } catch { b = null; }
+  } catch {
+    b = null;
+  }
   if (b && typeof b.message === 'string') {
     const e: ApiError = { code: typeof b.code === 'string' ? b.code : `http_${res.status}`, message: b.message };
     for (const k of ['kind', 'file', 'field'] as const) if (typeof b[k] === 'string') e[k] = b[k] as string;
@@ -23,12 +37,25 @@ export async function toApiError(res: Response | null, cause?: unknown): Promise
     if (Array.isArray(b.range) && b.range.length === 2) e.range = [Number(b.range[0]), Number(b.range[1])];
     return e;
   }
-  const code = res.status === 401 ? 'unauthorized' : res.status === 403 ? 'forbidden_host' : res.status === 404 ? 'not_found' : res.status === 413 ? 'too_large' : `http_${res.status}`;
+  const code =
+    res.status === 401
+      ? 'unauthorized'
+      : res.status === 403
+        ? 'forbidden_host'
+        : res.status === 404
+          ? 'not_found'
+          : res.status === 413
+            ? 'too_large'
+            : `http_${res.status}`;
   return { code, message: text.trim() || `${res.status} ${res.statusText}`.trim() };
 }
 
 export class HttpApi implements Api {
-  constructor(private base: string, private token: string | null, private fetchFn: Fetch = (i, init) => fetch(i, init)) {}
+  constructor(
+    private base: string,
+    private token: string | null,
+    private fetchFn: Fetch = (i, init) => fetch(i, init),
+  ) {}
 
   static fromLocation(loc: Location): HttpApi {
     return new HttpApi(loc.origin, new URLSearchParams(loc.search).get('token'));
@@ -67,24 +94,54 @@ export class HttpApi implements Api {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  defaultScene() { return this.call<SceneText>('default_scene'); }
-  open(path: string) { return this.call<SceneText>('open', { path }); }
-  save(path: string, text: string) { return this.call<FileStat>('save', { path }, text); }
-  stat(path: string) { return this.call<FileStat>('stat', { path }); }
+  defaultScene() {
+    return this.call<SceneText>('default_scene');
+  }
+  open(path: string) {
+    return this.call<SceneText>('open', { path });
+  }
+  save(path: string, text: string) {
+    return this.call<FileStat>('save', { path }, text);
+  }
+  stat(path: string) {
+    return this.call<FileStat>('stat', { path });
+  }
   async render(text: string, o: RenderOptions) {
-    const r = await this.call<{ report: Report }>('render', {
-      llm: o.llm, base_dir: o.baseDir ?? null, provider: o.provider ?? null, tokenizer: o.tokenizer ?? null, tokens: !!o.tokens,
-    }, text);
+    const r = await this.call<{ report: Report }>(
+      'render',
+      {
+        llm: o.llm,
+        base_dir: o.baseDir ?? null,
+        provider: o.provider ?? null,
+        tokenizer: o.tokenizer ?? null,
+        tokens: !!o.tokens,
+      },
+      text,
+    );
     return r.report;
   }
-  validate(text: string) { return this.call<ValidateResponse>('validate', {}, text); }
-  rules() { return this.call<Rules>('rules'); }
-  async run(text: string, baseDir?: string | null) { return (await this.call<{ report: RunReport }>('run', { base_dir: baseDir ?? null }, text)).report; }
-  check(folder: string) { return this.call<CheckResponse>('check', { folder }); }
-  approve(scenePath: string) { return this.call<{ golden_path: string }>('approve', { scene_path: scenePath }); }
-  liveOpen(text: string, options: LiveOptions) { return this.call<LiveUpdate>('live_open', { options }, text); }
+  validate(text: string) {
+    return this.call<ValidateResponse>('validate', {}, text);
+  }
+  rules() {
+    return this.call<Rules>('rules');
+  }
+  async run(text: string, baseDir?: string | null) {
+    return (await this.call<{ report: RunReport }>('run', { base_dir: baseDir ?? null }, text)).report;
+  }
+  check(folder: string) {
+    return this.call<CheckResponse>('check', { folder });
+  }
+  approve(scenePath: string) {
+    return this.call<{ golden_path: string }>('approve', { scene_path: scenePath });
+  }
+  liveOpen(text: string, options: LiveOptions) {
+    return this.call<LiveUpdate>('live_open', { options }, text);
+  }
   liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null) {
     return this.call<LiveUpdate>('live_edit', { doc, revision, edit, options });
   }
-  async liveClose(doc: number) { await this.call<null>('live_close', { doc }); }
+  async liveClose(doc: number) {
+    await this.call<null>('live_close', { doc });
+  }
 }

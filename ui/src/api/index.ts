@@ -1,10 +1,15 @@
 import type { Api } from './api';
 import { HttpApi } from './http';
 
-// The Tauri transport lives in ./tauri.ts, written by the Tauri shell developer (see api.ts).
+// The Tauri transport lives in ./tauri.ts, loaded only inside the desktop shell (see api.ts).
 const tauriModules = import.meta.glob<{ createTauriApi: () => Api }>('./tauri.ts');
-/** What only the desktop shell offers (./dialogs.ts, written by the Tauri shell developer). */
-export interface ShellLog { level: string; target: string; message: string; time_ms: number | null }
+/** What only the desktop shell offers (./dialogs.ts). */
+export interface ShellLog {
+  level: string;
+  target: string;
+  message: string;
+  time_ms: number | null;
+}
 export interface Shell {
   openDialog?: () => Promise<string | null>;
   saveDialog?: (suggested?: string) => Promise<string | null>;

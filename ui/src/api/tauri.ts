@@ -6,7 +6,19 @@
 // of the wrong type) rejects with a bare string, which becomes {code: 'ipc', message}.
 import type { Api, RenderOptions } from './api';
 import { commands } from './bindings';
-import type { ApiError, CheckResponse, FileStat, LiveOptions, LiveUpdate, Report, Rules, RunReport, SceneText, TextEdit, ValidateResponse } from './types';
+import type {
+  ApiError,
+  CheckResponse,
+  FileStat,
+  LiveOptions,
+  LiveUpdate,
+  Report,
+  Rules,
+  RunReport,
+  SceneText,
+  TextEdit,
+  ValidateResponse,
+} from './types';
 
 type Result<T, E> = { status: 'ok'; data: T } | { status: 'error'; error: E };
 
@@ -41,8 +53,20 @@ function fileStat(s: { modified_ms: number | null; size: number | null }): FileS
 }
 
 /** `core_ms` is an f64, typed `number | null` by the bindings like FileStat's fields. */
-function liveUpdate(u: { doc: number; revision: number; load_error: unknown; patch: LiveUpdate['patch']; core_ms: number | null }): LiveUpdate {
-  return { doc: u.doc, revision: u.revision, load_error: u.load_error ? toApiError(u.load_error) : null, patch: u.patch, core_ms: u.core_ms ?? 0 };
+function liveUpdate(u: {
+  doc: number;
+  revision: number;
+  load_error: unknown;
+  patch: LiveUpdate['patch'];
+  core_ms: number | null;
+}): LiveUpdate {
+  return {
+    doc: u.doc,
+    revision: u.revision,
+    load_error: u.load_error ? toApiError(u.load_error) : null,
+    patch: u.patch,
+    core_ms: u.core_ms ?? 0,
+  };
 }
 
 export class TauriApi implements Api {
@@ -61,9 +85,16 @@ export class TauriApi implements Api {
     return fileStat(await unwrap(() => commands.stat({ path })));
   }
   async render(text: string, o: RenderOptions): Promise<Report> {
-    const r = await unwrap(() => commands.render({
-      text, llm: o.llm, base_dir: o.baseDir ?? null, provider: o.provider ?? null, tokenizer: o.tokenizer ?? null, tokens: !!o.tokens,
-    }));
+    const r = await unwrap(() =>
+      commands.render({
+        text,
+        llm: o.llm,
+        base_dir: o.baseDir ?? null,
+        provider: o.provider ?? null,
+        tokenizer: o.tokenizer ?? null,
+        tokens: !!o.tokens,
+      }),
+    );
     return r.report as Report;
   }
   async validate(text: string): Promise<ValidateResponse> {

@@ -36,7 +36,11 @@ export interface Message {
 
 export type ToolStatus = 'injected' | 'rendered_empty' | 'empty' | 'silent' | 'undeclared' | 'invalid' | 'error' | 'protocol_error';
 
-export interface ToolReport { name: string; status: ToolStatus; position?: string | null }
+export interface ToolReport {
+  name: string;
+  status: ToolStatus;
+  position?: string | null;
+}
 
 export interface Diagnostic {
   level: 'error' | 'warning';
@@ -47,7 +51,12 @@ export interface Diagnostic {
   prompt?: number;
 }
 
-export interface Metrics { tools_total: number; tools_rendered: number; bytes: number; positions: Record<string, number> }
+export interface Metrics {
+  tools_total: number;
+  tools_rendered: number;
+  bytes: number;
+  positions: Record<string, number>;
+}
 
 export interface Report {
   llm: Llm;
@@ -60,9 +69,25 @@ export interface Report {
   metrics: Metrics;
 }
 
-export interface RuleSegment { name: string; family: Llm; order: number; legal: boolean; purpose: string; rule?: string; reason?: string }
-export interface Rule { id: string; title: string; reason: string; segments: string[] }
-export interface Rules { segments: RuleSegment[]; rules: Rule[] }
+export interface RuleSegment {
+  name: string;
+  family: Llm;
+  order: number;
+  legal: boolean;
+  purpose: string;
+  rule?: string;
+  reason?: string;
+}
+export interface Rule {
+  id: string;
+  title: string;
+  reason: string;
+  segments: string[];
+}
+export interface Rules {
+  segments: RuleSegment[];
+  rules: Rule[];
+}
 
 export interface RunIteration {
   request: { role: string; content: unknown; cache_hint?: string }[];
@@ -82,10 +107,19 @@ export interface RunIteration {
   dynamic_context?: string | null;
   appended_to?: string;
 }
-export interface RunReport { iterations: RunIteration[]; [k: string]: unknown }
+export interface RunReport {
+  iterations: RunIteration[];
+  [k: string]: unknown;
+}
 
 /** docs/api.md `validate`: a template's compile/syntax error, range in the template text. */
-export interface TemplateProblem { kind: string; message: string; range?: [number, number]; line?: number; column?: number }
+export interface TemplateProblem {
+  kind: string;
+  message: string;
+  range?: [number, number];
+  line?: number;
+  column?: number;
+}
 
 export interface TemplateEntry {
   path: string;
@@ -110,10 +144,20 @@ export interface ToolValidity {
   message?: string;
 }
 
-export interface ValidateResponse { load_error: ApiError | null; templates: TemplateEntry[]; tools: ToolValidity[] }
+export interface ValidateResponse {
+  load_error: ApiError | null;
+  templates: TemplateEntry[];
+  tools: ToolValidity[];
+}
 
-export interface SceneText { path: string | null; text: string }
-export interface FileStat { modified_ms: number; size: number }
+export interface SceneText {
+  path: string | null;
+  text: string;
+}
+export interface FileStat {
+  modified_ms: number;
+  size: number;
+}
 
 export interface CheckScene {
   path: string;
@@ -124,7 +168,11 @@ export interface CheckScene {
   diff?: string | null;
   error: ApiError | null;
 }
-export interface CheckResponse { passed: number; failed: number; scenes: CheckScene[] }
+export interface CheckResponse {
+  passed: number;
+  failed: number;
+  scenes: CheckScene[];
+}
 
 /** docs/api.md "Errors": a stable code, a message, and a position when there is one. */
 export interface ApiError {
@@ -140,12 +188,31 @@ export interface ApiError {
 
 // Live documents (docs/api.md, "Live"): the core keeps the scene between keystrokes; each edit is a
 // text splice in UTF-16 code units and the answer a patch of the page's `{chat, desk, validate}`.
-export interface LiveOptions { base_dir: string | null; provider: 'openai' | 'anthropic' | null; tokenizer: 'o200k_base' | 'cl100k_base' | null; tokens: boolean }
-export interface TextEdit { start: number; delete: number; insert: string }
+export interface LiveOptions {
+  base_dir: string | null;
+  provider: 'openai' | 'anthropic' | null;
+  tokenizer: 'o200k_base' | 'cl100k_base' | null;
+  tokens: boolean;
+}
+export interface TextEdit {
+  start: number;
+  delete: number;
+  insert: string;
+}
 export type PathStep = string | number;
 export type PatchOp =
   | { op: 'set'; path: PathStep[]; value: unknown }
   | { op: 'remove'; path: PathStep[] }
   | { op: 'splice'; path: PathStep[]; start: number; delete: number; items: unknown[] };
-export interface LiveUpdate { doc: number; revision: number; load_error: ApiError | null; patch: PatchOp[]; core_ms: number }
-export interface LiveTree { chat: Report; desk: Report; validate: ValidateResponse }
+export interface LiveUpdate {
+  doc: number;
+  revision: number;
+  load_error: ApiError | null;
+  patch: PatchOp[];
+  core_ms: number;
+}
+export interface LiveTree {
+  chat: Report;
+  desk: Report;
+  validate: ValidateResponse;
+}

@@ -35,7 +35,11 @@ export function Editor(p: Props) {
       state: EditorState.create({
         doc: p.value,
         extensions: [
-          lineNumbers(), history(), drawSelection(), highlightActiveLine(), bracketMatching(),
+          lineNumbers(),
+          history(),
+          drawSelection(),
+          highlightActiveLine(),
+          bracketMatching(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
           // Tooltips (an error's message on hover) live in the body: the panes have strict containment
           // (style.css), which would clip them at the pane's edge.
@@ -49,7 +53,9 @@ export function Editor(p: Props) {
             '&': { minHeight: p.minHeight ?? '4em', maxHeight: p.maxHeight ?? '40vh', fontSize: '12.5px' },
             '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflow: 'auto' },
           }),
-          EditorView.updateListener.of((u) => { if (u.docChanged) onChange.current?.(u.state.doc.toString()); }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) onChange.current?.(u.state.doc.toString());
+          }),
         ],
       }),
     });
@@ -64,9 +70,15 @@ export function Editor(p: Props) {
     if (v && v.state.doc.toString() !== p.value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: p.value } });
   }, [p.value]);
 
-  useEffect(() => { view.current?.dispatch({ effects: lang.current.reconfigure(p.language ?? []) }); }, [p.language]);
-  useEffect(() => { view.current?.dispatch({ effects: lintC.current.reconfigure(p.lint ?? []) }); }, [p.lint]);
-  useEffect(() => { if (view.current && p.lint) view.current.dispatch({ effects: refreshLint.of(null) }); }, [p.lintVersion]);
+  useEffect(() => {
+    view.current?.dispatch({ effects: lang.current.reconfigure(p.language ?? []) });
+  }, [p.language]);
+  useEffect(() => {
+    view.current?.dispatch({ effects: lintC.current.reconfigure(p.lint ?? []) });
+  }, [p.lint]);
+  useEffect(() => {
+    if (view.current && p.lint) view.current.dispatch({ effects: refreshLint.of(null) });
+  }, [p.lintVersion]);
 
   return <div class="editor" ref={host} data-testid={p.testId} />;
 }

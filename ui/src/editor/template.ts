@@ -12,33 +12,37 @@ import { parser as jinjaParser } from './jinja.grammar.js';
 export const fstringLanguage = LRLanguage.define({
   name: 'fstring',
   parser: fstringParser.configure({
-    props: [styleTags({
-      Escape: t.escape,
-      'FieldOpen FieldClose': t.brace,
-      ArgName: t.variableName,
-      AttrName: t.propertyName,
-      IndexKey: t.string,
-      '"[" "]" "."': t.punctuation,
-      'Conversion/"!" ConversionChar': t.modifier,
-      'Colon SpecText': t.special(t.string),
-    })],
+    props: [
+      styleTags({
+        Escape: t.escape,
+        'FieldOpen FieldClose': t.brace,
+        ArgName: t.variableName,
+        AttrName: t.propertyName,
+        IndexKey: t.string,
+        '"[" "]" "."': t.punctuation,
+        'Conversion/"!" ConversionChar': t.modifier,
+        'Colon SpecText': t.special(t.string),
+      }),
+    ],
   }),
 });
 
 export const jinjaLanguage = LRLanguage.define({
   name: 'jinja2',
   parser: jinjaParser.configure({
-    props: [styleTags({
-      Comment: t.blockComment,
-      'InterpolationOpen InterpolationClose StatementOpen StatementClose': t.brace,
-      Keyword: t.keyword,
-      Identifier: t.variableName,
-      String: t.string,
-      Number: t.number,
-      FilterBar: t.operator,
-      Operator: t.operator,
-      Punct: t.punctuation,
-    })],
+    props: [
+      styleTags({
+        Comment: t.blockComment,
+        'InterpolationOpen InterpolationClose StatementOpen StatementClose': t.brace,
+        Keyword: t.keyword,
+        Identifier: t.variableName,
+        String: t.string,
+        Number: t.number,
+        FilterBar: t.operator,
+        Operator: t.operator,
+        Punct: t.punctuation,
+      }),
+    ],
   }),
 });
 
@@ -74,12 +78,19 @@ export function byteToIndex(text: string, byte: number): number {
   return text.length;
 }
 
-export interface TemplateErrorMark { message: string; range?: [number, number]; kind?: string; line?: number; column?: number }
+export interface TemplateErrorMark {
+  message: string;
+  range?: [number, number];
+  kind?: string;
+  line?: number;
+  column?: number;
+}
 
 /** Lint diagnostics for one template text from the errors `validate` gave for it. */
 export function toCmDiagnostics(text: string, errors: TemplateErrorMark[]): CmDiagnostic[] {
   return errors.map((e) => {
-    let from = 0, to = text.length;
+    let from = 0,
+      to = text.length;
     if (e.range) {
       from = byteToIndex(text, e.range[0]);
       to = Math.max(from, byteToIndex(text, e.range[1]));

@@ -11,9 +11,17 @@ import { applyPatch, textEdit } from './patch';
  * What the scene writer knows about a text: texts of the same `base` share their first `stable`
  * characters (the loaded file's text before the first value an edit re-serialised).
  */
-export interface TextOrigin { base: number; stable: number }
+export interface TextOrigin {
+  base: number;
+  stable: number;
+}
 
-export interface LiveResult { tree: LiveTree; text: string; coreMs: number; roundTripMs: number }
+export interface LiveResult {
+  tree: LiveTree;
+  text: string;
+  coreMs: number;
+  roundTripMs: number;
+}
 
 export class LiveClient {
   private doc: number | null = null;
@@ -42,7 +50,12 @@ export class LiveClient {
 
   /** Start over with a new document (a file was opened); the old one is closed. */
   reset() {
-    if (this.doc !== null) { const d = this.doc; void this.api.liveClose(d).catch(() => { /* already gone */ }); }
+    if (this.doc !== null) {
+      const d = this.doc;
+      void this.api.liveClose(d).catch(() => {
+        /* already gone */
+      });
+    }
     this.doc = null;
     this.tree = null;
     this.epoch++;
@@ -80,15 +93,24 @@ export class LiveClient {
           if (epoch !== this.epoch) continue;
           const err: ApiError = isApiError(e) ? e : { code: 'internal', message: String(e) };
           // The core lost the document or disagrees about its text: open it again.
-          if (err.code === 'stale_document' && this.doc !== null) { this.doc = null; this.tree = null; this.wanted ??= { text, options }; continue; }
+          if (err.code === 'stale_document' && this.doc !== null) {
+            this.doc = null;
+            this.tree = null;
+            this.wanted ??= { text, options };
+            continue;
+          }
           // A transport failure: the core's state is unknown, so the next edit starts over.
-          this.doc = null; this.tree = null;
+          this.doc = null;
+          this.tree = null;
           this.onError(err, text);
           continue;
         }
         if (epoch !== this.epoch) {
           // A file was opened meanwhile: this answer is about the document before it.
-          if (u.doc !== this.doc) void this.api.liveClose(u.doc).catch(() => { /* already gone */ });
+          if (u.doc !== this.doc)
+            void this.api.liveClose(u.doc).catch(() => {
+              /* already gone */
+            });
           continue;
         }
         this.doc = u.doc;
@@ -99,13 +121,18 @@ export class LiveClient {
         if (u.patch.length) {
           try {
             this.tree = applyPatch(this.tree as LiveTree, u.patch);
-          } catch (e) {
+          } catch {
             // Cannot happen unless the two sides disagree; reopen rather than show a wrong board.
-            this.doc = null; this.tree = null; this.wanted ??= { text, options };
+            this.doc = null;
+            this.tree = null;
+            this.wanted ??= { text, options };
             continue;
           }
         }
-        if (u.load_error) { this.onError(u.load_error, text); continue; }
+        if (u.load_error) {
+          this.onError(u.load_error, text);
+          continue;
+        }
         if (this.tree) this.onResult({ tree: this.tree, text, coreMs: u.core_ms, roundTripMs: performance.now() - t0 });
       }
     } finally {

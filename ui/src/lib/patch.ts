@@ -18,7 +18,10 @@ export function applyPatch<T>(tree: T, ops: PatchOp[]): T {
   };
   let root: unknown = tree;
   for (const op of ops) {
-    if (op.op === 'set' && op.path.length === 0) { root = op.value; continue; }
+    if (op.op === 'set' && op.path.length === 0) {
+      root = op.value;
+      continue;
+    }
     if (root === null || typeof root !== 'object') throw new Error(`patch: no tree to apply ${op.op} to`);
     root = own(root as Container);
     // Walk to the parent of the last step (or to the array, for a splice), copying on the way.

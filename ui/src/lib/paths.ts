@@ -20,7 +20,10 @@ export function resolvePath(typed: string, baseDir: string | null): string {
   if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   for (const seg of p.split(/[\\/]/)) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '..') { if (parts.length > 1) parts.pop(); continue; }
+    if (seg === '..') {
+      if (parts.length > 1) parts.pop();
+      continue;
+    }
     parts.push(seg);
   }
   return parts.length === 1 && parts[0] === '' ? sep : parts.join(sep);

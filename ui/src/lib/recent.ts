@@ -9,7 +9,11 @@ const RECENT_KEY = 'prompt-inspector.recent';
 export { recentFiles };
 
 export function clearRecentFiles() {
-  try { localStorage.removeItem(RECENT_KEY); } catch { /* storage unavailable */ }
+  try {
+    localStorage.removeItem(RECENT_KEY);
+  } catch {
+    /* storage unavailable */
+  }
 }
 
 /** A path's file name and the folder it is in (either separator). */
@@ -20,7 +24,7 @@ export function splitPath(p: string): { name: string; dir: string } {
 
 /** A long folder shortened from its start (the end names it best): `…/projects/scenes`. */
 export function shortDir(dir: string, max = 64): string {
-  return dir.length <= max ? dir : '…' + dir.slice(dir.length - (max - 1));
+  return dir.length <= max ? dir : `…${dir.slice(dir.length - (max - 1))}`;
 }
 
 /** The menu's roving focus: the item a key moves to from `cur` among `n` items (WAI-ARIA menu
@@ -28,10 +32,17 @@ export function shortDir(dir: string, max = 64): string {
 export function menuMove(key: string, cur: number, n: number): number | null {
   if (n <= 0) return null;
   switch (key) {
-    case 'ArrowDown': return cur < 0 ? 0 : (cur + 1) % n;
-    case 'ArrowUp': return cur < 0 ? n - 1 : (cur - 1 + n) % n;
-    case 'Home': case 'PageUp': return 0;
-    case 'End': case 'PageDown': return n - 1;
-    default: return null;
+    case 'ArrowDown':
+      return cur < 0 ? 0 : (cur + 1) % n;
+    case 'ArrowUp':
+      return cur < 0 ? n - 1 : (cur - 1 + n) % n;
+    case 'Home':
+    case 'PageUp':
+      return 0;
+    case 'End':
+    case 'PageDown':
+      return n - 1;
+    default:
+      return null;
   }
 }

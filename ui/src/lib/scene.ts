@@ -2,9 +2,34 @@
 // re-serialises it; numbers keep their source text, keys their order.
 import { JObject, RawNumber, type JValue, parseJson, stringifyJson } from './json';
 
-export const CHAT_SEGMENTS = ['system_msg_prompt', 'conversation_msgs', 'before_input_msg_prompt', 'reformat_input_prompt', 'after_input_msg_prompt', 'intermediate_msgs', 'after_intermediate_msg_prompt'];
-export const DESK_SEGMENTS = ['system_prompt', 'instruction_prompt', 'original_desk_screenshot_prompt', 'intermediate_prompt', 'current_desk_screenshot_prompt', 'purpose_prompt', 'prefix_prompt'];
-export const ADAPTERS = ['openai_desk', 'claude_desk', 'gemini_desk', 'deepseek_desk', 'ollama_desk', 'sglang_desk', 'openai_gen_desk', 'tencent_ds_desk'];
+export const CHAT_SEGMENTS = [
+  'system_msg_prompt',
+  'conversation_msgs',
+  'before_input_msg_prompt',
+  'reformat_input_prompt',
+  'after_input_msg_prompt',
+  'intermediate_msgs',
+  'after_intermediate_msg_prompt',
+];
+export const DESK_SEGMENTS = [
+  'system_prompt',
+  'instruction_prompt',
+  'original_desk_screenshot_prompt',
+  'intermediate_prompt',
+  'current_desk_screenshot_prompt',
+  'purpose_prompt',
+  'prefix_prompt',
+];
+export const ADAPTERS = [
+  'openai_desk',
+  'claude_desk',
+  'gemini_desk',
+  'deepseek_desk',
+  'ollama_desk',
+  'sglang_desk',
+  'openai_gen_desk',
+  'tencent_ds_desk',
+];
 
 export type Scene = JObject;
 
@@ -14,7 +39,9 @@ export function parseScene(text: string, top?: Map<string, [number, number]>): S
   return v;
 }
 
-export function sceneText(s: Scene): string { return stringifyJson(s) + '\n'; }
+export function sceneText(s: Scene): string {
+  return `${stringifyJson(s)}\n`;
+}
 
 export function tools(s: Scene): JObject[] {
   const t = s.get('tools');
@@ -49,7 +76,10 @@ export function toolTemplate(tool: JObject): JObject | null {
   const src = f.get('source');
   if (src instanceof JObject) return src;
   const p = f.get('prompt');
-  if (p instanceof JObject) { const t = p.get('template'); if (t instanceof JObject) return t; }
+  if (p instanceof JObject) {
+    const t = p.get('template');
+    if (t instanceof JObject) return t;
+  }
   return null;
 }
 
@@ -79,7 +109,10 @@ export function templateText(spec: JObject | null, locale: string): string {
 
 export function setTemplateText(spec: JObject, locale: string, text: string) {
   let t = spec.get('templates');
-  if (!(t instanceof JObject)) { t = new JObject(); spec.set('templates', t); }
+  if (!(t instanceof JObject)) {
+    t = new JObject();
+    spec.set('templates', t);
+  }
   (t as JObject).set(locale, text);
 }
 
@@ -114,11 +147,20 @@ export function familyOf(segment: string): Family | null {
 }
 
 /** A configured prompt: the `index`th entry of a segment list of `chat_llm` or `desk_llm`. */
-export interface PromptRef { segment: string; index: number }
+export interface PromptRef {
+  segment: string;
+  index: number;
+}
 
-export interface ConfiguredPrompt extends PromptRef { family: Family; prompt: JObject; path: string }
+export interface ConfiguredPrompt extends PromptRef {
+  family: Family;
+  prompt: JObject;
+  path: string;
+}
 
-function blockOf(family: Family) { return family === 'chat' ? 'chat_llm' : 'desk_llm'; }
+function blockOf(family: Family) {
+  return family === 'chat' ? 'chat_llm' : 'desk_llm';
+}
 
 /** The JSON path of a configured prompt's template, as `validate` writes it. */
 export function promptTemplatePath(r: PromptRef): string {
@@ -128,13 +170,18 @@ export function promptTemplatePath(r: PromptRef): string {
 /** Every configured prompt, chat then desk, each family in assembly order. */
 export function configuredPrompts(s: Scene): ConfiguredPrompt[] {
   const out: ConfiguredPrompt[] = [];
-  for (const [family, segs] of [['chat', CHAT_PROMPT_SEGMENTS], ['desk', DESK_PROMPT_SEGMENTS]] as const) {
+  for (const [family, segs] of [
+    ['chat', CHAT_PROMPT_SEGMENTS],
+    ['desk', DESK_PROMPT_SEGMENTS],
+  ] as const) {
     const block = s.get(blockOf(family));
     if (!(block instanceof JObject)) continue;
     for (const segment of segs) {
       const list = block.get(segment);
       if (!Array.isArray(list)) continue;
-      list.forEach((p, index) => { if (p instanceof JObject) out.push({ family, segment, index, prompt: p, path: promptTemplatePath({ segment, index }) }); });
+      list.forEach((p, index) => {
+        if (p instanceof JObject) out.push({ family, segment, index, prompt: p, path: promptTemplatePath({ segment, index }) });
+      });
     }
   }
   return out;
@@ -155,11 +202,17 @@ export function promptTemplate(p: JObject | undefined): JObject | null {
 }
 
 export function newTemplate(engine: 'fstring' | 'jinja2' = 'fstring', text = ''): JObject {
-  return new JObject([['engine', engine], ['templates', new JObject([['default', text]])]]);
+  return new JObject([
+    ['engine', engine],
+    ['templates', new JObject([['default', text]])],
+  ]);
 }
 
 export function newPrompt(template: JObject = newTemplate()): JObject {
-  return new JObject([['kind', 'normalize'], ['template', template]]);
+  return new JObject([
+    ['kind', 'normalize'],
+    ['template', template],
+  ]);
 }
 
 /** Append an empty `normalize` prompt to a segment list (creating the block and the list);
@@ -172,7 +225,8 @@ export function addConfiguredPrompt(s: Scene, segment: string, prompt: JObject =
     block = new JObject();
     // Keep the file's usual order: chat_llm and desk_llm before the tools.
     const at = s.entries.findIndex(([k]) => k === 'tools' || k === 'run' || (f === 'chat' && k === 'desk_llm'));
-    if (at < 0) s.entries.push([blockOf(f), block]); else s.entries.splice(at, 0, [blockOf(f), block]);
+    if (at < 0) s.entries.push([blockOf(f), block]);
+    else s.entries.splice(at, 0, [blockOf(f), block]);
   }
   let list = (block as JObject).get(segment);
   if (!Array.isArray(list)) {
@@ -181,7 +235,8 @@ export function addConfiguredPrompt(s: Scene, segment: string, prompt: JObject =
     const order = f === 'chat' ? CHAT_SEGMENTS : DESK_SEGMENTS;
     const entries = (block as JObject).entries;
     const at = entries.findIndex(([k]) => order.indexOf(k) > order.indexOf(segment));
-    if (at < 0) entries.push([segment, list]); else entries.splice(at, 0, [segment, list]);
+    if (at < 0) entries.push([segment, list]);
+    else entries.splice(at, 0, [segment, list]);
   }
   (list as JValue[]).push(prompt);
   return (list as JValue[]).length - 1;
@@ -207,7 +262,9 @@ export function renderedLocale(spec: JObject | null): string | null {
   return t.has('default') ? 'default' : null;
 }
 
-export function setEngine(spec: JObject, engine: 'fstring' | 'jinja2') { spec.set('engine', engine); }
+export function setEngine(spec: JObject, engine: 'fstring' | 'jinja2') {
+  spec.set('engine', engine);
+}
 
 /** Remove a locale; the last one is kept (a template needs a text). */
 export function removeLocale(spec: JObject, locale: string) {
@@ -235,28 +292,47 @@ export function setReturnsKind(tool: JObject, kind: ReturnsKind, stash: ReturnsS
   const tpl = toolTemplate(tool);
   if (cur instanceof JObject) stash.set(curKind, cur);
   if (tpl) stash.set('template', tpl);
-  if (kind === 'default') { tool.delete('format_2_prompt'); return; }
+  if (kind === 'default') {
+    tool.delete('format_2_prompt');
+    return;
+  }
   const old = stash.get(kind);
   const template = () => tpl ?? stash.get('template') ?? newTemplate();
   let f: JObject;
   switch (kind) {
-    case 'str': f = new JObject([['returns', 'str'], ['source', template()]]); break;
+    case 'str':
+      f = new JObject([
+        ['returns', 'str'],
+        ['source', template()],
+      ]);
+      break;
     case 'prompt': {
       const p = old?.get('prompt');
       const prompt = p instanceof JObject ? p : newPrompt();
       prompt.set('template', template());
-      f = new JObject([['returns', 'prompt'], ['prompt', prompt]]);
+      f = new JObject([
+        ['returns', 'prompt'],
+        ['prompt', prompt],
+      ]);
       break;
     }
-    case 'none': f = new JObject([['returns', 'none']]); break;
+    case 'none':
+      f = new JObject([['returns', 'none']]);
+      break;
     case 'raise': {
       const e = old?.get('error');
-      f = new JObject([['returns', 'raise'], ['error', typeof e === 'string' ? e : `${String(tool.get('name') ?? 'tool')} failed`]]);
+      f = new JObject([
+        ['returns', 'raise'],
+        ['error', typeof e === 'string' ? e : `${String(tool.get('name') ?? 'tool')} failed`],
+      ]);
       break;
     }
     case 'invalid': {
       const v = old?.get('value');
-      f = new JObject([['returns', 'invalid'], ['value', v === undefined ? new RawNumber('42') : v]]);
+      f = new JObject([
+        ['returns', 'invalid'],
+        ['value', v === undefined ? new RawNumber('42') : v],
+      ]);
       break;
     }
   }

@@ -6,7 +6,12 @@ import { JObject, stringifyJson, type JValue } from './json';
 import { LiveClient, type TextOrigin } from './live';
 import { parseScene, type Scene } from './scene';
 
-export interface Reports { chat: Report; desk: Report; validate: ValidateResponse; text: string }
+export interface Reports {
+  chat: Report;
+  desk: Report;
+  validate: ValidateResponse;
+  text: string;
+}
 
 /**
  * Scene → text. The text of a loaded file is kept where an edit did not change a top-level
@@ -26,7 +31,10 @@ export class SceneWriter {
   origin: TextOrigin | undefined;
   /** Each tool's text, kept until an edit may have changed that tool. */
   private toolText = new WeakMap<JObject, string>();
-  invalidateContext() { this.ctxDirty = true; this.ctxFromBase = false; }
+  invalidateContext() {
+    this.ctxDirty = true;
+    this.ctxFromBase = false;
+  }
 
   /**
    * Note an edit made inside `scope` (a validate-style path: `tools[3].format_2_prompt.source`,
@@ -34,7 +42,10 @@ export class SceneWriter {
    * tool's template then re-serialises that tool only, not every tool of a large scene.
    */
   invalidate(scope?: string, scene?: Scene) {
-    if (scope === undefined) { this.toolText = new WeakMap(); return; }
+    if (scope === undefined) {
+      this.toolText = new WeakMap();
+      return;
+    }
     const m = /^tools\[(\d+)\]/.exec(scope);
     if (m && scene) {
       const t = scene.get('tools');
@@ -51,16 +62,28 @@ export class SceneWriter {
     this.generation++;
     this.origin = { base: this.generation, stable: text.length };
     const keys = scene.keys();
-    if (keys.some((k) => !spans.has(k)) || new Set(keys).size !== keys.length) { this.base = null; return; }
+    if (keys.some((k) => !spans.has(k)) || new Set(keys).size !== keys.length) {
+      this.base = null;
+      return;
+    }
     const written = new Map<string, string>();
     for (const [k, v] of scene.entries) if (k !== 'context') written.set(k, stringifyJson(v, 2, 1));
     this.base = { text, keys, spans, written };
     const ctx = scene.get('context');
-    if (ctx !== undefined) { this.ctxRef = ctx; this.ctxDirty = false; this.ctxText = ''; this.ctxFromBase = true; }
+    if (ctx !== undefined) {
+      this.ctxRef = ctx;
+      this.ctxDirty = false;
+      this.ctxText = '';
+      this.ctxFromBase = true;
+    }
   }
 
   /** Forget the loaded text (the raw editor replaced it). */
-  detach() { this.base = null; this.generation++; this.invalidateContext(); }
+  detach() {
+    this.base = null;
+    this.generation++;
+    this.invalidateContext();
+  }
 
   write(s: Scene): string {
     const b = this.base;
@@ -75,7 +98,10 @@ export class SceneWriter {
         // Once edited, the context is written from the tree in every later text too (not copied
         // back from the loaded text, which would undo the edit at the next keystroke elsewhere).
         if (k === 'context') body = this.ctxFromBase && this.ctxRef === v ? null : this.context(v);
-        else { const w = this.value(k, v); body = w === b.written.get(k) ? null : w; }
+        else {
+          const w = this.value(k, v);
+          body = w === b.written.get(k) ? null : w;
+        }
         if (body === null) continue;
         if (stable < 0) stable = start;
         out += b.text.slice(at, start) + body;
@@ -95,14 +121,22 @@ export class SceneWriter {
     const items = v.map((t) => {
       if (!(t instanceof JObject)) return stringifyJson(t, 2, 2);
       let text = this.toolText.get(t);
-      if (text === undefined) { text = stringifyJson(t, 2, 2); this.toolText.set(t, text); }
+      if (text === undefined) {
+        text = stringifyJson(t, 2, 2);
+        this.toolText.set(t, text);
+      }
       return text;
     });
     return `[\n    ${items.join(',\n    ')}\n  ]`;
   }
 
   private context(v: JValue): string {
-    if (this.ctxDirty || this.ctxRef !== v || !this.ctxText) { this.ctxText = stringifyJson(v, 2, 1); this.ctxRef = v; this.ctxDirty = false; this.ctxFromBase = false; }
+    if (this.ctxDirty || this.ctxRef !== v || !this.ctxText) {
+      this.ctxText = stringifyJson(v, 2, 1);
+      this.ctxRef = v;
+      this.ctxDirty = false;
+      this.ctxFromBase = false;
+    }
     return this.ctxText;
   }
 }
@@ -150,14 +184,27 @@ export class Session {
         this.perf.coreMs = r.coreMs;
         this.changed();
       },
-      (e) => { this.renderError = isApiError(e) ? e : { code: 'internal', message: errorText(e) }; this.changed(); },
+      (e) => {
+        this.renderError = isApiError(e) ? e : { code: 'internal', message: errorText(e) };
+        this.changed();
+      },
     );
   }
 
-  subscribe(f: () => void) { this.listeners.add(f); return () => this.listeners.delete(f); }
-  changed() { this.version++; this.listeners.forEach((f) => f()); }
-  get dirty() { return this.text !== this.savedText; }
-  get baseDir() { return this.path ? this.path.replace(/[\\/][^\\/]*$/, '') || '/' : null; }
+  subscribe(f: () => void) {
+    this.listeners.add(f);
+    return () => this.listeners.delete(f);
+  }
+  changed() {
+    this.version++;
+    for (const f of this.listeners) f();
+  }
+  get dirty() {
+    return this.text !== this.savedText;
+  }
+  get baseDir() {
+    return this.path ? this.path.replace(/[\\/][^\\/]*$/, '') || '/' : null;
+  }
 
   /** How the live document renders. */
   get liveOptions(): LiveOptions {
@@ -165,7 +212,9 @@ export class Session {
   }
 
   /** Resolves when the board shows the latest text (tests, the journey). */
-  settled() { return this.live.idle(); }
+  settled() {
+    return this.live.idle();
+  }
 
   /** Replace the open scene with loaded text (the text must parse). */
   async load(text: string, path: string | null, render = true) {
@@ -181,11 +230,20 @@ export class Session {
     this.fileError = null;
     if (text.length > 256 * 1024) this.tokens = false;
     if (path) rememberRecent(path);
-    if (path) { try { this.diskModified = (await this.api.stat(path)).modified_ms; } catch { this.diskModified = 0; } }
+    if (path) {
+      try {
+        this.diskModified = (await this.api.stat(path)).modified_ms;
+      } catch {
+        this.diskModified = 0;
+      }
+    }
     this.changed();
     this.live.reset();
     this.origin = this.writer.origin;
-    if (render) { this.live.push(text, this.liveOptions, this.origin); await this.live.idle(); }
+    if (render) {
+      this.live.push(text, this.liveOptions, this.origin);
+      await this.live.idle();
+    }
   }
 
   async openDefault() {
@@ -231,18 +289,32 @@ export class Session {
    */
   edit(f: (s: Scene) => void, context = false, scope?: string) {
     f(this.scene);
-    if (context) { this.writer.invalidateContext(); this.contextVersion++; }
+    if (context) {
+      this.writer.invalidateContext();
+      this.contextVersion++;
+    }
     this.writer.invalidate(scope, this.scene);
     this.setText(this.writer.write(this.scene), false, this.writer.origin);
   }
 
   /** Set the whole text (the raw JSON editor); re-parses it into the tree. */
   setText(text: string, reparse = true, origin?: TextOrigin) {
-    const at = (this.perf.editAt = performance.now());
+    const at = performance.now();
+    this.perf.editAt = at;
     this.perf.typedFrameAt = 0;
-    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => { if (this.perf.editAt === at) this.perf.typedFrameAt = performance.now(); });
+    if (typeof requestAnimationFrame === 'function')
+      requestAnimationFrame(() => {
+        if (this.perf.editAt === at) this.perf.typedFrameAt = performance.now();
+      });
     if (reparse) {
-      try { this.scene = parseScene(text); this.contextVersion++; this.writer.detach(); this.writer.invalidate(); } catch { /* the render reports the error */ }
+      try {
+        this.scene = parseScene(text);
+        this.contextVersion++;
+        this.writer.detach();
+        this.writer.invalidate();
+      } catch {
+        /* the render reports the error */
+      }
     }
     const wasDirty = this.dirty;
     this.text = text;
@@ -254,7 +326,9 @@ export class Session {
     if (reparse || wasDirty !== this.dirty) this.changed();
   }
 
-  rerender() { this.live.push(this.text, this.liveOptions, this.origin); }
+  rerender() {
+    this.live.push(this.text, this.liveOptions, this.origin);
+  }
 
   /** Poll the file on disk; returns 'changed' when it was modified outside. */
   async pollDisk(): Promise<'same' | 'changed' | 'gone'> {
@@ -262,7 +336,9 @@ export class Session {
     try {
       const st = await this.api.stat(this.path);
       return st.modified_ms !== this.diskModified ? 'changed' : 'same';
-    } catch { return 'gone'; }
+    } catch {
+      return 'gone';
+    }
   }
 
   async reloadFromDisk(): Promise<boolean> {
@@ -273,23 +349,38 @@ export class Session {
       return true;
     } catch (e) {
       this.fileError = `The file changed on disk but does not load: ${errorText(e)}`;
-      try { this.diskModified = (await this.api.stat(this.path)).modified_ms; } catch { /* keep */ }
+      try {
+        this.diskModified = (await this.api.stat(this.path)).modified_ms;
+      } catch {
+        /* keep */
+      }
       this.changed();
       return false;
     }
   }
 
   /** Acknowledge an outside change without loading it (keep the edits). */
-  async ignoreDisk() { if (this.path) this.diskModified = (await this.api.stat(this.path)).modified_ms; }
+  async ignoreDisk() {
+    if (this.path) this.diskModified = (await this.api.stat(this.path)).modified_ms;
+  }
 }
 
 const RECENT_KEY = 'prompt-inspector.recent';
 
 /** The last opened or saved scene files, newest first (kept in the page's localStorage). */
 export function recentFiles(): string[] {
-  try { const v = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]'); return Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []; } catch { return []; }
+  try {
+    const v = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
+    return Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 export function rememberRecent(path: string) {
-  try { localStorage.setItem(RECENT_KEY, JSON.stringify([path, ...recentFiles().filter((p) => p !== path)].slice(0, 10))); } catch { /* storage unavailable */ }
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify([path, ...recentFiles().filter((p) => p !== path)].slice(0, 10)));
+  } catch {
+    /* storage unavailable */
+  }
 }

@@ -29,18 +29,38 @@ function TreeNode({ k, v, depth, onSet }: { k: string; v: JValue; depth: number;
       <li class="leaf">
         <span class="key">{k}</span>:{' '}
         {editing ? (
-          <input class="leaf-input" autoFocus defaultValue={typeof v === 'string' ? v : leafText(v)} aria-label={`value of ${k}`}
+          <input
+            class="leaf-input"
+            // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to edit this value; focus goes where they are typing
+            autoFocus
+            defaultValue={typeof v === 'string' ? v : leafText(v)}
+            aria-label={`value of ${k}`}
             onKeyDown={(e) => {
               const el = e.target as HTMLInputElement;
               if (e.key === 'Escape') setEditing(false);
               if (e.key !== 'Enter') return;
               let nv: JValue = el.value;
-              if (typeof v !== 'string') { try { nv = parseJson(el.value); } catch { nv = el.value; } }
+              if (typeof v !== 'string') {
+                try {
+                  nv = parseJson(el.value);
+                } catch {
+                  nv = el.value;
+                }
+              }
               setEditing(false);
               onSet(nv);
-            }} onBlur={() => setEditing(false)} />
+            }}
+            onBlur={() => setEditing(false)}
+          />
         ) : (
-          <button class={`val val-${v === null ? 'null' : v instanceof RawNumber ? 'number' : typeof v}`} title="Click to edit" onClick={() => setEditing(true)}>{leafText(v)}</button>
+          <button
+            type="button"
+            class={`val val-${v === null ? 'null' : v instanceof RawNumber ? 'number' : typeof v}`}
+            title="Click to edit"
+            onClick={() => setEditing(true)}
+          >
+            {leafText(v)}
+          </button>
         )}
       </li>
     );
@@ -48,16 +68,32 @@ function TreeNode({ k, v, depth, onSet }: { k: string; v: JValue; depth: number;
   const entries: [string, JValue][] = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : v.entries;
   return (
     <li>
-      <button class="twisty" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? '▾' : '▸'} <span class="key">{k}</span> <span class="muted">{Array.isArray(v) ? `[${v.length}]` : `{${entries.length}}`}</span></button>
+      <button type="button" class="twisty" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? '▾' : '▸'} <span class="key">{k}</span>{' '}
+        <span class="muted">{Array.isArray(v) ? `[${v.length}]` : `{${entries.length}}`}</span>
+      </button>
       {open && (
         <ul>
           {entries.slice(0, shown).map(([ck, cv], i) => (
-            <TreeNode key={ck} k={ck} v={cv} depth={depth + 1} onSet={(nv) => {
-              if (Array.isArray(v)) v[i] = nv; else v.entries[i][1] = nv;
-              onSet(v);
-            }} />
+            <TreeNode
+              key={ck}
+              k={ck}
+              v={cv}
+              depth={depth + 1}
+              onSet={(nv) => {
+                if (Array.isArray(v)) v[i] = nv;
+                else v.entries[i][1] = nv;
+                onSet(v);
+              }}
+            />
           ))}
-          {entries.length > shown && <li><button class="more" onClick={() => setShown(shown + PAGE * 4)}>show {Math.min(PAGE * 4, entries.length - shown)} more of {entries.length - shown}</button></li>}
+          {entries.length > shown && (
+            <li>
+              <button type="button" class="more" onClick={() => setShown(shown + PAGE * 4)}>
+                show {Math.min(PAGE * 4, entries.length - shown)} more of {entries.length - shown}
+              </button>
+            </li>
+          )}
         </ul>
       )}
     </li>
@@ -76,41 +112,107 @@ export function MetricsTable({ chat, desk, inCall, invalid }: { chat?: Metrics; 
   return (
     <>
       <table class="metrics" aria-label="Injection metrics" data-testid="metrics">
-        <thead><tr><th></th><th>chat</th><th>desk</th></tr></thead>
+        <thead>
+          <tr>
+            <th></th>
+            <th>chat</th>
+            <th>desk</th>
+          </tr>
+        </thead>
         <tbody>
-          <tr class="in-call" title="Every tool in the call's tools argument, valid or not (the count on the Tools tab)"><td>tools in the call</td><td>{inCall}</td><td>{inCall}</td></tr>
-          <tr title="Valid tools with a prompt_position; an invalid tool is rejected at class definition and counted in neither family"><td>tools declaring a position</td><td>{chat.tools_total}</td><td>{desk.tools_total}</td></tr>
-          <tr title="Tools whose _format_2_prompt rendered non-empty text in this family (status injected)"><td>tools that rendered text</td><td>{chat.tools_rendered}</td><td>{desk.tools_rendered}</td></tr>
-          <tr title="The bytes (UTF-8) the tools injected into this family's segments"><td>bytes injected</td><td>{chat.bytes}</td><td>{desk.bytes}</td></tr>
-          {seg.size > 0 && <tr class="sub"><td colSpan={3}>tools injected per position</td></tr>}
-          {[...seg].map((s) => <tr key={s}><td class="pos-name"><Breakable name={s} /></td><td>{chat.positions[s] ?? ''}</td><td>{desk.positions[s] ?? ''}</td></tr>)}
+          <tr class="in-call" title="Every tool in the call's tools argument, valid or not (the count on the Tools tab)">
+            <td>tools in the call</td>
+            <td>{inCall}</td>
+            <td>{inCall}</td>
+          </tr>
+          <tr title="Valid tools with a prompt_position; an invalid tool is rejected at class definition and counted in neither family">
+            <td>tools declaring a position</td>
+            <td>{chat.tools_total}</td>
+            <td>{desk.tools_total}</td>
+          </tr>
+          <tr title="Tools whose _format_2_prompt rendered non-empty text in this family (status injected)">
+            <td>tools that rendered text</td>
+            <td>{chat.tools_rendered}</td>
+            <td>{desk.tools_rendered}</td>
+          </tr>
+          <tr title="The bytes (UTF-8) the tools injected into this family's segments">
+            <td>bytes injected</td>
+            <td>{chat.bytes}</td>
+            <td>{desk.bytes}</td>
+          </tr>
+          {seg.size > 0 && (
+            <tr class="sub">
+              <td colSpan={3}>tools injected per position</td>
+            </tr>
+          )}
+          {[...seg].map((s) => (
+            <tr key={s}>
+              <td class="pos-name">
+                <Breakable name={s} />
+              </td>
+              <td>{chat.positions[s] ?? ''}</td>
+              <td>{desk.positions[s] ?? ''}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
-      {invalid.length > 0 && <p class="muted metrics-note" data-testid="metrics-note">Not counted as declaring a position: {invalid.join(', ')} (invalid, so {invalid.length === 1 ? 'it takes' : 'they take'} part in neither family).</p>}
+      {invalid.length > 0 && (
+        <p class="muted metrics-note" data-testid="metrics-note">
+          Not counted as declaring a position: {invalid.join(', ')} (invalid, so {invalid.length === 1 ? 'it takes' : 'they take'} part in
+          neither family).
+        </p>
+      )}
     </>
   );
 }
 
-export function DiagnosticsList({ reports, onTool, onSegment, onPrompt }: { reports: { chat?: Report; desk?: Report }; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void; onPrompt?: (segment: string, index: number) => void }) {
+export function DiagnosticsList({
+  reports,
+  onTool,
+  onSegment,
+  onPrompt,
+}: {
+  reports: { chat?: Report; desk?: Report };
+  onTool: (n: string) => void;
+  onSegment: (family: 'chat' | 'desk', s: string) => void;
+  onPrompt?: (segment: string, index: number) => void;
+}) {
   // The same diagnostic often appears in both families (validation is per class): show it once.
   const seen = new Map<string, { d: Diagnostic; families: string[] }>();
-  for (const f of ['chat', 'desk'] as const) for (const d of reports[f]?.diagnostics ?? []) {
-    const key = `${d.level}|${d.code}|${d.message}|${d.tool ?? ''}|${d.segment ?? ''}|${d.prompt ?? ''}`;
-    const e = seen.get(key);
-    if (e) e.families.push(f); else seen.set(key, { d, families: [f] });
-  }
+  for (const f of ['chat', 'desk'] as const)
+    for (const d of reports[f]?.diagnostics ?? []) {
+      const key = `${d.level}|${d.code}|${d.message}|${d.tool ?? ''}|${d.segment ?? ''}|${d.prompt ?? ''}`;
+      const e = seen.get(key);
+      if (e) e.families.push(f);
+      else seen.set(key, { d, families: [f] });
+    }
   const list = [...seen.values()];
   if (!list.length) return <div class="empty-seg">No diagnostics.</div>;
   return (
     <ul class="diagnostics" data-testid="diagnostics">
       {list.map(({ d, families }, i) => (
         <li key={i} class={`diag diag-${d.level}`}>
-          <div><span class={`level level-${d.level}`}>{d.level}</span> <code>{d.code}</code> <span class="muted">{families.join(' + ')}</span></div>
+          <div>
+            <span class={`level level-${d.level}`}>{d.level}</span> <code>{d.code}</code> <span class="muted">{families.join(' + ')}</span>
+          </div>
           <div class="diag-msg">{d.message}</div>
           <div class="links">
-            {d.tool && <button class="link" onClick={() => onTool(d.tool!)}>tool {d.tool}</button>}
-            {d.segment && <button class="link" onClick={() => onSegment(families[0] as 'chat', d.segment!)}>segment {d.segment}{d.prompt !== undefined ? ` · prompt ${d.prompt}` : ''}</button>}
-            {d.segment && d.prompt !== undefined && !d.tool && onPrompt && <button class="link" onClick={() => onPrompt(d.segment!, d.prompt!)}>edit the prompt</button>}
+            {d.tool && (
+              <button type="button" class="link" onClick={() => onTool(d.tool!)}>
+                tool {d.tool}
+              </button>
+            )}
+            {d.segment && (
+              <button type="button" class="link" onClick={() => onSegment(families[0] as 'chat', d.segment!)}>
+                segment {d.segment}
+                {d.prompt !== undefined ? ` · prompt ${d.prompt}` : ''}
+              </button>
+            )}
+            {d.segment && d.prompt !== undefined && !d.tool && onPrompt && (
+              <button type="button" class="link" onClick={() => onPrompt(d.segment!, d.prompt!)}>
+                edit the prompt
+              </button>
+            )}
           </div>
         </li>
       ))}
@@ -118,50 +220,106 @@ export function DiagnosticsList({ reports, onTool, onSegment, onPrompt }: { repo
   );
 }
 
-interface TreeProps { session: Session; ctx: JValue; version: number }
+interface TreeProps {
+  session: Session;
+  ctx: JValue;
+  version: number;
+}
 
 // The tree re-renders only when the context may have changed: a keystroke in a template answers
 // with new reports, and walking thousands of history messages again for each would be wasted.
 // (The tree edits values in place, so the context's identity alone cannot tell.)
 class ContextTree extends Component<TreeProps> {
-  shouldComponentUpdate(b: TreeProps) { return b.ctx !== this.props.ctx || b.version !== this.props.version; }
+  shouldComponentUpdate(b: TreeProps) {
+    return b.ctx !== this.props.ctx || b.version !== this.props.version;
+  }
   render() {
     const { session, ctx } = this.props;
     return (
       <ul class="tree">
-        {ctx instanceof JObject ? ctx.entries.map(([k, v], i) => (
-          <TreeNode key={k} k={k} v={v} depth={0} onSet={(nv) => session.edit(() => { ctx.entries[i][1] = nv; }, true)} />
-        )) : <li class="muted">The context is not an object.</li>}
+        {ctx instanceof JObject ? (
+          ctx.entries.map(([k, v], i) => (
+            <TreeNode
+              key={k}
+              k={k}
+              v={v}
+              depth={0}
+              onSet={(nv) =>
+                session.edit(() => {
+                  ctx.entries[i][1] = nv;
+                }, true)
+              }
+            />
+          ))
+        ) : (
+          <li class="muted">The context is not an object.</li>
+        )}
       </ul>
     );
   }
 }
 
-export function ContextPanel({ session, onTool, onSegment, onPrompt }: { session: Session; onTool: (n: string) => void; onSegment: (family: 'chat' | 'desk', s: string) => void; onPrompt?: (segment: string, index: number) => void }) {
+export function ContextPanel({
+  session,
+  onTool,
+  onSegment,
+  onPrompt,
+}: {
+  session: Session;
+  onTool: (n: string) => void;
+  onSegment: (family: 'chat' | 'desk', s: string) => void;
+  onPrompt?: (segment: string, index: number) => void;
+}) {
   const [mode, setMode] = useState<'tree' | 'json'>('tree');
   const [jsonError, setJsonError] = useState<string | null>(null);
   const ctx = session.scene.get('context') ?? new JObject();
-  const ctxText = useMemo(() => (mode === 'json' ? stringifyJson(ctx) : ''), [mode, session.path, mode === 'json' ? null : session.version]);
+  const ctxText = useMemo(
+    () => (mode === 'json' ? stringifyJson(ctx) : ''),
+    [mode, session.path, mode === 'json' ? null : session.version],
+  );
   const r = session.reports;
   const [logs, setLogs] = useState<ShellLog[]>([]);
   useEffect(() => {
     let off: (() => void) | undefined;
-    void dialogs().then(async (d) => { off = await d.onLog?.((e) => setLogs((l) => [...l.slice(-199), e])); });
+    void dialogs().then(async (d) => {
+      off = await d.onLog?.((e) => setLogs((l) => [...l.slice(-199), e]));
+    });
     return () => off?.();
   }, []);
   return (
     <div class="context">
-      <h2>Context <span class="toggle"><button class={mode === 'tree' ? 'on' : ''} onClick={() => setMode('tree')}>Tree</button><button class={mode === 'json' ? 'on' : ''} onClick={() => setMode('json')}>JSON</button></span></h2>
+      <h2>
+        Context{' '}
+        <span class="toggle">
+          <button type="button" class={mode === 'tree' ? 'on' : ''} onClick={() => setMode('tree')}>
+            Tree
+          </button>
+          <button type="button" class={mode === 'json' ? 'on' : ''} onClick={() => setMode('json')}>
+            JSON
+          </button>
+        </span>
+      </h2>
       {mode === 'tree' ? (
         <ContextTree key={session.path ?? 'default'} session={session} ctx={ctx} version={session.contextVersion} />
       ) : (
         <>
-          <Editor label="context JSON" value={ctxText} language={JSON_LANG} maxHeight="45vh" onChange={(t) => {
-            let v: JValue;
-            try { v = parseJson(t); } catch (e) { setJsonError((e as Error).message); return; }
-            setJsonError(null);
-            session.edit((s) => s.set('context', v), true);
-          }} />
+          <Editor
+            label="context JSON"
+            value={ctxText}
+            language={JSON_LANG}
+            maxHeight="45vh"
+            onChange={(t) => {
+              let v: JValue;
+              try {
+                v = parseJson(t);
+              } catch (e) {
+                setJsonError((e as Error).message);
+                return;
+              }
+              setJsonError(null);
+              session.edit((s) => s.set('context', v), true);
+            }}
+          />
           {jsonError && <div class="error-line">Not applied: {jsonError}</div>}
         </>
       )}
@@ -169,14 +327,33 @@ export function ContextPanel({ session, onTool, onSegment, onPrompt }: { session
       <DiagnosticsList reports={{ chat: r?.chat, desk: r?.desk }} onTool={onTool} onSegment={onSegment} onPrompt={onPrompt} />
       {logs.length > 0 && (
         <details class="shell-log">
-          <summary>App log ({logs.length}{logs.some((l) => l.level === 'ERROR') ? ', with errors' : ''})</summary>
-          <ul>{logs.map((l, i) => <li key={i} class={`log-${l.level}`}><b>{l.level}</b> <span class="muted">{l.target}</span> {roundDurations(l.message)}</li>)}</ul>
+          <summary>
+            App log ({logs.length}
+            {logs.some((l) => l.level === 'ERROR') ? ', with errors' : ''})
+          </summary>
+          <ul>
+            {logs.map((l, i) => (
+              <li key={i} class={`log-${l.level}`}>
+                <b>{l.level}</b> <span class="muted">{l.target}</span> {roundDurations(l.message)}
+              </li>
+            ))}
+          </ul>
         </details>
       )}
       <h2>Injection metrics</h2>
-      {r ? <MetricsTable chat={r.chat.metrics} desk={r.desk.metrics} inCall={tools(session.scene).length}
-        invalid={r.validate.tools.filter((t) => !t.valid).map((t) => t.name)} /> : <div class="empty-seg">rendering…</div>}
-      <p class="muted"><DocRef path={DOCS.rules} what="The 14 segments, the rules and the statuses" /></p>
+      {r ? (
+        <MetricsTable
+          chat={r.chat.metrics}
+          desk={r.desk.metrics}
+          inCall={tools(session.scene).length}
+          invalid={r.validate.tools.filter((t) => !t.valid).map((t) => t.name)}
+        />
+      ) : (
+        <div class="empty-seg">rendering…</div>
+      )}
+      <p class="muted">
+        <DocRef path={DOCS.rules} what="The 14 segments, the rules and the statuses" />
+      </p>
     </div>
   );
 }

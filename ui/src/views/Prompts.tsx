@@ -1,8 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import { pieceColor } from '../lib/colors';
 import {
-  CHAT_PROMPT_SEGMENTS, DESK_PROMPT_SEGMENTS, addConfiguredPrompt, configuredPrompt, configuredPrompts, familyOf, promptTemplate,
-  promptTemplatePath, removeConfiguredPrompt, renderedLocale, templateText, tools, type Family, type PromptRef,
+  CHAT_PROMPT_SEGMENTS,
+  DESK_PROMPT_SEGMENTS,
+  addConfiguredPrompt,
+  configuredPrompt,
+  configuredPrompts,
+  familyOf,
+  promptTemplate,
+  promptTemplatePath,
+  removeConfiguredPrompt,
+  renderedLocale,
+  templateText,
+  tools,
+  type Family,
+  type PromptRef,
 } from '../lib/scene';
 import type { Session } from '../lib/session';
 import { Breakable } from './common';
@@ -33,22 +45,50 @@ export function LeftPane(p: LeftPaneProps) {
     <>
       <div class="pane-tabs" role="tablist" aria-label="Left pane">
         {modes.map((m) => (
-          <button key={m} role="tab" id={`pane-tab-${m}`} aria-selected={p.mode === m} tabIndex={p.mode === m ? 0 : -1} class={p.mode === m ? 'on' : ''} data-testid={`pane-${m}`}
+          <button
+            type="button"
+            key={m}
+            role="tab"
+            id={`pane-tab-${m}`}
+            aria-selected={p.mode === m}
+            tabIndex={p.mode === m ? 0 : -1}
+            class={p.mode === m ? 'on' : ''}
+            data-testid={`pane-${m}`}
             onClick={() => p.setMode(m)}
             onKeyDown={(e) => {
               if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
               const next = modes[(modes.indexOf(m) + 1) % modes.length];
               p.setMode(next);
               document.getElementById(`pane-tab-${next}`)?.focus();
-            }}>
-            {m === 'tools' ? 'Tools' : 'Prompts'} <span class="count" data-testid={`count-${m}`} title={m === 'tools' ? `${counts.tools} tool${counts.tools === 1 ? '' : 's'} in the call, valid or not` : `${counts.prompts} configured prompt${counts.prompts === 1 ? '' : 's'}`}>{counts[m]}</span>
+            }}
+          >
+            {m === 'tools' ? 'Tools' : 'Prompts'}{' '}
+            <span
+              class="count"
+              data-testid={`count-${m}`}
+              title={
+                m === 'tools'
+                  ? `${counts.tools} tool${counts.tools === 1 ? '' : 's'} in the call, valid or not`
+                  : `${counts.prompts} configured prompt${counts.prompts === 1 ? '' : 's'}`
+              }
+            >
+              {counts[m]}
+            </span>
           </button>
         ))}
       </div>
       <div role="tabpanel" aria-labelledby={`pane-tab-${p.mode}`}>
-        {p.mode === 'tools'
-          ? <ToolsPanel session={p.session} selected={p.selectedTool} onSelect={p.onSelectTool} palette={p.palette} />
-          : <PromptsPanel session={p.session} selected={p.selectedPrompt} onSelect={p.onSelectPrompt} palette={p.palette} onSegment={p.onSegment} />}
+        {p.mode === 'tools' ? (
+          <ToolsPanel session={p.session} selected={p.selectedTool} onSelect={p.onSelectTool} palette={p.palette} />
+        ) : (
+          <PromptsPanel
+            session={p.session}
+            selected={p.selectedPrompt}
+            onSelect={p.onSelectPrompt}
+            palette={p.palette}
+            onSegment={p.onSegment}
+          />
+        )}
       </div>
     </>
   );
@@ -77,7 +117,9 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
   const [addTo, setAddTo] = useState(CHAT_PROMPT_SEGMENTS[0]);
   const add = () => {
     let index = 0;
-    session.edit((s) => { index = addConfiguredPrompt(s, addTo); });
+    session.edit((s) => {
+      index = addConfiguredPrompt(s, addTo);
+    });
     onSelect({ segment: addTo, index });
   };
 
@@ -100,14 +142,30 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
                 const on = same(x, current);
                 return (
                   <li key={`${x.segment}:${x.index}`} class={on ? 'selected' : ''}>
-                    <button class="prompt-row" data-testid={`prompt-${x.segment}-${x.index}`} aria-pressed={on} onClick={() => onSelect({ segment: x.segment, index: x.index })}>
+                    <button
+                      type="button"
+                      class="prompt-row"
+                      data-testid={`prompt-${x.segment}-${x.index}`}
+                      aria-pressed={on}
+                      onClick={() => onSelect({ segment: x.segment, index: x.index })}
+                    >
                       <span class="swatch" style={{ background: pieceColor({ source: 'config', index: x.index }, palette) }} />
-                      <span class="prompt-seg"><Breakable name={x.segment} /> <span class="muted">#{x.index}</span></span>
+                      <span class="prompt-seg">
+                        <Breakable name={x.segment} /> <span class="muted">#{x.index}</span>
+                      </span>
                       <span class="chips">
                         {spec && <span class="chip chip-engine">{spec.get('engine') === 'jinja2' ? 'jinja2' : 'fstring'}</span>}
                         {x.prompt.get('kind') === 'additional_info' && <span class="chip chip-silent">additional_info</span>}
-                        {error && <span class="chip chip-error" title="The template has a syntax error">template error</span>}
-                        {warn && !error && <span class="chip chip-undeclared" title="The template failed to render (rendered as empty)">render warning</span>}
+                        {error && (
+                          <span class="chip chip-error" title="The template has a syntax error">
+                            template error
+                          </span>
+                        )}
+                        {warn && !error && (
+                          <span class="chip chip-undeclared" title="The template failed to render (rendered as empty)">
+                            render warning
+                          </span>
+                        )}
                       </span>
                       <span class="prompt-excerpt">{text.trim() ? text : <i>empty</i>}</span>
                     </button>
@@ -119,19 +177,55 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
         );
       })}
       <div class="add-prompt">
-        <select value={addTo} aria-label="Segment for a new prompt" data-testid="add-prompt-segment" onChange={(e) => setAddTo((e.target as HTMLSelectElement).value)}>
-          <optgroup label="ChatLLM">{CHAT_PROMPT_SEGMENTS.map((s) => <option key={s} value={s}>{s}</option>)}</optgroup>
-          <optgroup label="DeskLLM">{DESK_PROMPT_SEGMENTS.map((s) => <option key={s} value={s}>{s}</option>)}</optgroup>
+        <select
+          value={addTo}
+          aria-label="Segment for a new prompt"
+          data-testid="add-prompt-segment"
+          onChange={(e) => setAddTo((e.target as HTMLSelectElement).value)}
+        >
+          <optgroup label="ChatLLM">
+            {CHAT_PROMPT_SEGMENTS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="DeskLLM">
+            {DESK_PROMPT_SEGMENTS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </optgroup>
         </select>
-        <button onClick={add} data-testid="add-prompt">Add a prompt</button>
+        <button type="button" onClick={add} data-testid="add-prompt">
+          Add a prompt
+        </button>
       </div>
-      {current && <PromptDetail key={`${current.segment}:${current.index}:${session.path}`} session={session} at={current} onSegment={onSegment}
-        onRemoved={() => onSelect(null)} />}
+      {current && (
+        <PromptDetail
+          key={`${current.segment}:${current.index}:${session.path}`}
+          session={session}
+          at={current}
+          onSegment={onSegment}
+          onRemoved={() => onSelect(null)}
+        />
+      )}
     </div>
   );
 }
 
-function PromptDetail({ session, at, onSegment, onRemoved }: { session: Session; at: PromptRef; onSegment: (f: Family, s: string) => void; onRemoved: () => void }) {
+function PromptDetail({
+  session,
+  at,
+  onSegment,
+  onRemoved,
+}: {
+  session: Session;
+  at: PromptRef;
+  onSegment: (f: Family, s: string) => void;
+  onRemoved: () => void;
+}) {
   const prompt = configuredPrompt(session.scene, at);
   if (!prompt) return null;
   const family = familyOf(at.segment)!;
@@ -139,29 +233,63 @@ function PromptDetail({ session, at, onSegment, onRemoved }: { session: Session;
   const path = promptTemplatePath(at);
   const kind = prompt.get('kind');
   const attachments = prompt.get('attachments');
-  const diags = [...new Map([...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])]
-    .filter((d) => !d.tool && d.segment === at.segment && d.prompt === at.index).map((d) => [`${d.level}|${d.code}|${d.message}`, d])).values()];
+  const diags = [
+    ...new Map(
+      [...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])]
+        .filter((d) => !d.tool && d.segment === at.segment && d.prompt === at.index)
+        .map((d) => [`${d.level}|${d.code}|${d.message}`, d]),
+    ).values(),
+  ];
   const where = `${family === 'chat' ? 'chat_llm' : 'desk_llm'}.${at.segment}[${at.index}]`;
   return (
     <div class="tool-detail prompt-detail" data-testid="prompt-detail">
-      <h3><code>{where}</code></h3>
+      <h3>
+        <code>{where}</code>
+      </h3>
       <p class="muted">
-        {kind === 'additional_info'
-          ? <>additional_info: renders with <code>context.user_input.additional_info</code> as its variables.</>
-          : <>normalize: renders with the whole context as its variables (<code>{'{user_input[input]}'}</code>, <code>{'{{ conversation | length }}'}</code>).</>}
-        {Array.isArray(attachments) && attachments.length > 0 && <> {attachments.length} attachment{attachments.length === 1 ? '' : 's'} (they do not change the text).</>}
+        {kind === 'additional_info' ? (
+          <>
+            additional_info: renders with <code>context.user_input.additional_info</code> as its variables.
+          </>
+        ) : (
+          <>
+            normalize: renders with the whole context as its variables (<code>{'{user_input[input]}'}</code>,{' '}
+            <code>{'{{ conversation | length }}'}</code>).
+          </>
+        )}
+        {Array.isArray(attachments) && attachments.length > 0 && (
+          <>
+            {' '}
+            {attachments.length} attachment{attachments.length === 1 ? '' : 's'} (they do not change the text).
+          </>
+        )}
       </p>
-      {spec
-        ? <TemplateEditor session={session} spec={spec} path={path} label={`${where} template`} testId="prompt-editor" />
-        : <div class="error-box">This prompt has no template object.</div>}
-      {diags.map((d, i) => <div class={`diag diag-${d.level}`} key={i}>{d.code}: {d.message}</div>)}
+      {spec ? (
+        <TemplateEditor session={session} spec={spec} path={path} label={`${where} template`} testId="prompt-editor" />
+      ) : (
+        <div class="error-box">This prompt has no template object.</div>
+      )}
+      {diags.map((d, i) => (
+        <div class={`diag diag-${d.level}`} key={i}>
+          {d.code}: {d.message}
+        </div>
+      ))}
       <div class="bar">
-        <button onClick={() => onSegment(family, at.segment)} title="Scroll the board to this segment">Show on the board</button>
-        <button class="danger" data-testid="remove-prompt" onClick={() => {
-          if (!confirm(`Remove ${where}?`)) return;
-          session.edit((s) => removeConfiguredPrompt(s, at));
-          onRemoved();
-        }}>Remove</button>
+        <button type="button" onClick={() => onSegment(family, at.segment)} title="Scroll the board to this segment">
+          Show on the board
+        </button>
+        <button
+          type="button"
+          class="danger"
+          data-testid="remove-prompt"
+          onClick={() => {
+            if (!confirm(`Remove ${where}?`)) return;
+            session.edit((s) => removeConfiguredPrompt(s, at));
+            onRemoved();
+          }}
+        >
+          Remove
+        </button>
       </div>
     </div>
   );

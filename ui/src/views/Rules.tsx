@@ -17,37 +17,59 @@ export function RulesView({ session }: { session: Session }) {
 
   // "Try it": render a copy of the open scene with the tool moved to a forbidden segment.
   const tryIt = async () => {
-    setErr(null); setResult(null);
+    setErr(null);
+    setResult(null);
     const target = rules.segments.find((s) => s.name === seg);
     if (!target) return;
     try {
       const copy = parseScene(session.text);
       const t = toolByName(copy, tool);
-      if (!t) { setErr(`No tool ${tool} in the open scene.`); return; }
+      if (!t) {
+        setErr(`No tool ${tool} in the open scene.`);
+        return;
+      }
       const pos = position(t) ?? [null, null];
       pos[target.family === 'chat' ? 0 : 1] = seg;
       setPosition(t, pos);
       const rep = await session.api.render(sceneText(copy), { llm: target.family, baseDir: session.baseDir });
       setResult({ diags: rep.diagnostics.filter((d) => d.tool === tool), status: rep.tools.find((x) => x.name === tool)?.status });
-    } catch (e) { setErr(errorText(e)); }
+    } catch (e) {
+      setErr(errorText(e));
+    }
   };
 
   return (
     <div class="page rules-view">
       <h2>The 14 segments</h2>
-      <p class="muted"><DocRef path={DOCS.rules} what="The segments and the rules explained" /></p>
+      <p class="muted">
+        <DocRef path={DOCS.rules} what="The segments and the rules explained" />
+      </p>
       <div class="rules-grid">
         {(['chat', 'desk'] as const).map((f) => (
           <table key={f} class="seg-table">
             <caption>{f === 'chat' ? 'ChatLLM' : 'DeskLLM'}, in assembly order</caption>
             <tbody>
-              {rules.segments.filter((s) => s.family === f).sort((a, b) => a.order - b.order).map((s) => (
-                <tr key={s.name} class={s.legal ? 'legal' : 'forbidden'}>
-                  <td>{s.order + 1}</td>
-                  <td><code>{s.name}</code><div class="muted">{s.purpose}</div></td>
-                  <td>{s.legal ? <span class="chip chip-injected">legal</span> : <span class="chip chip-invalid" title={rules.rules.find((r) => r.id === s.rule)?.title ?? s.rule}>{s.rule}</span>}</td>
-                </tr>
-              ))}
+              {rules.segments
+                .filter((s) => s.family === f)
+                .sort((a, b) => a.order - b.order)
+                .map((s) => (
+                  <tr key={s.name} class={s.legal ? 'legal' : 'forbidden'}>
+                    <td>{s.order + 1}</td>
+                    <td>
+                      <code>{s.name}</code>
+                      <div class="muted">{s.purpose}</div>
+                    </td>
+                    <td>
+                      {s.legal ? (
+                        <span class="chip chip-injected">legal</span>
+                      ) : (
+                        <span class="chip chip-invalid" title={rules.rules.find((r) => r.id === s.rule)?.title ?? s.rule}>
+                          {s.rule}
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
             </tbody>
           </table>
         ))}
@@ -57,21 +79,50 @@ export function RulesView({ session }: { session: Session }) {
         <div class="rule-card" key={r.id}>
           <h3>{r.title}</h3>
           <p>{r.reason}</p>
-          <p class="muted">Forbids: {r.segments.map((s) => <code key={s}>{s} </code>)}</p>
+          <p class="muted">
+            Forbids:{' '}
+            {r.segments.map((s) => (
+              <code key={s}>{s} </code>
+            ))}
+          </p>
         </div>
       ))}
       <h2>Try it</h2>
       <div class="try">
-        <label>Tool <select value={tool} onChange={(e) => setTool((e.target as HTMLSelectElement).value)}>{names.map((n) => <option key={n}>{n}</option>)}</select></label>
-        <label>Forbidden segment <select value={seg} onChange={(e) => setSeg((e.target as HTMLSelectElement).value)}>{forbidden.map((s) => <option key={s.name} value={s.name}>{s.family}: {s.name}</option>)}</select></label>
-        <button onClick={tryIt} disabled={!names.length} data-testid="try-it">Inject there</button>
+        <label>
+          Tool{' '}
+          <select value={tool} onChange={(e) => setTool((e.target as HTMLSelectElement).value)}>
+            {names.map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Forbidden segment{' '}
+          <select value={seg} onChange={(e) => setSeg((e.target as HTMLSelectElement).value)}>
+            {forbidden.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.family}: {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={tryIt} disabled={!names.length} data-testid="try-it">
+          Inject there
+        </button>
         <span class="muted">(renders a copy of the open scene; the scene itself is not changed)</span>
       </div>
       {err && <div class="error-box">{err}</div>}
       {result && (
         <div class="try-result" data-testid="try-result">
-          <p>Status of <b>{tool}</b>: <span class={`chip chip-${result.status}`}>{result.status}</span></p>
-          {result.diags.map((d, i) => <div key={i} class={`diag diag-${d.level}`}><code>{d.code}</code> {d.message}</div>)}
+          <p>
+            Status of <b>{tool}</b>: <span class={`chip chip-${result.status}`}>{result.status}</span>
+          </p>
+          {result.diags.map((d, i) => (
+            <div key={i} class={`diag diag-${d.level}`}>
+              <code>{d.code}</code> {d.message}
+            </div>
+          ))}
         </div>
       )}
     </div>

@@ -10,8 +10,21 @@ import exampleRunText from '../../../fixtures/run/cd-round-2.scene.json?raw';
 export const EXAMPLE_RUN = { name: 'cd-round-2.scene.json', text: exampleRunText };
 
 // The run report as `prompt-inspector run --format json` prints it (src/runloop/replay.rs).
-interface ToolCallIn { id?: string; name?: string; arguments?: unknown; type?: string; function?: { name?: string; arguments?: unknown } }
-export interface RunMsg { role: string; content: unknown; name?: string; tool_call_id?: string; tool_calls?: ToolCallIn[]; cache_hint?: string }
+interface ToolCallIn {
+  id?: string;
+  name?: string;
+  arguments?: unknown;
+  type?: string;
+  function?: { name?: string; arguments?: unknown };
+}
+export interface RunMsg {
+  role: string;
+  content: unknown;
+  name?: string;
+  tool_call_id?: string;
+  tool_calls?: ToolCallIn[];
+  cache_hint?: string;
+}
 export interface RunIter {
   request: RunMsg[];
   injected: string[];
@@ -31,7 +44,9 @@ export interface FullRunReport {
   dropped_system_messages: number;
 }
 
-function contentText(c: unknown): string { return typeof c === 'string' ? c : JSON.stringify(c, null, 2); }
+function contentText(c: unknown): string {
+  return typeof c === 'string' ? c : JSON.stringify(c, null, 2);
+}
 
 export type TextRun = { text: string; injected: boolean };
 
@@ -62,7 +77,11 @@ export function markBlocks(text: string, blocks: string[]): TextRun[] {
   return out;
 }
 
-export interface ToolCallView { id: string; name: string; arguments: string }
+export interface ToolCallView {
+  id: string;
+  name: string;
+  arguments: string;
+}
 
 /** A turn's tool calls, from either shape: `{id, name, arguments}` or OpenAI's `{id, function: {name, arguments}}`. */
 export function toolCalls(m: RunMsg): ToolCallView[] {
@@ -120,7 +139,9 @@ export function finalRound(r: FullRunReport): number {
   return r.iterations.findIndex((it) => !it.tools.length && !toolCalls(it.assistant).length);
 }
 
-function dir(d: string): string { return d || '(empty)'; }
+function dir(d: string): string {
+  return d || '(empty)';
+}
 
 /** What the dynamic-context injector did after a round, in words. */
 export function dynamicContextText(it: RunIter, prevCwd: string): string {
@@ -129,9 +150,12 @@ export function dynamicContextText(it: RunIter, prevCwd: string): string {
       return it.cwd !== prevCwd
         ? `Not added: the directory changed from ${dir(prevCwd)} to ${dir(it.cwd)} in this round, but the injector's first look (again whenever the directory it last saw is empty) only records the starting directory, so this change is never reported.`
         : `Not added: the injector's first look (again whenever the directory it last saw is empty) only records the starting directory, ${dir(it.cwd)}.`;
-    case 'unchanged': return `Not added: the directory is still ${dir(it.cwd)}, as after the previous round.`;
-    case 'changed': return `Added: the directory changed from ${dir(prevCwd)} to ${dir(it.cwd)}. The system message still names the old one, so the model is told here.`;
-    default: return '';
+    case 'unchanged':
+      return `Not added: the directory is still ${dir(it.cwd)}, as after the previous round.`;
+    case 'changed':
+      return `Added: the directory changed from ${dir(prevCwd)} to ${dir(it.cwd)}. The system message still names the old one, so the model is told here.`;
+    default:
+      return '';
   }
 }
 
@@ -143,7 +167,11 @@ function blockKind(b: string): string {
 
 /** A tool result as the tool returned it: without the blocks the loop appended to it. */
 function resultText(m: RunMsg, appended: string[]): string {
-  return markBlocks(contentText(m.content), appended).filter((r) => !r.injected).map((r) => r.text).join('').trimEnd();
+  return markBlocks(contentText(m.content), appended)
+    .filter((r) => !r.injected)
+    .map((r) => r.text)
+    .join('')
+    .trimEnd();
 }
 
 function firstLine(s: string): string {
@@ -159,7 +187,11 @@ function ToolCallList({ calls }: { calls: ToolCallView[] }) {
   return (
     <ul class="run-calls" aria-label="tool calls">
       {calls.map((c, k) => (
-        <li key={k} class="run-call"><span class="muted">calls</span> <b class="run-call-name">{c.name}</b>{c.id && <span class="muted"> ({c.id})</span>} <span class="muted">with arguments</span> <code class="run-call-args">{c.arguments || '(none)'}</code></li>
+        <li key={k} class="run-call">
+          <span class="muted">calls</span> <b class="run-call-name">{c.name}</b>
+          {c.id && <span class="muted"> ({c.id})</span>} <span class="muted">with arguments</span>{' '}
+          <code class="run-call-args">{c.arguments || '(none)'}</code>
+        </li>
       ))}
     </ul>
   );
@@ -172,12 +204,33 @@ function Message({ v, j }: { v: RequestView; j: number }) {
   const marked = runs.filter((r) => r.injected).length;
   return (
     <li class={`msg role-${m.role}`} value={j + 1}>
-      <div class="msg-head"><b>{m.role}</b>{m.name && <span>{m.name}</span>}{m.tool_call_id && <span class="muted">result of {m.tool_call_id}</span>}{m.cache_hint && <span class="muted">cache hint: {m.cache_hint}</span>}
-        {marked > 0 && <span class="run-carried-note">ends with {marked} block{marked > 1 ? 's' : ''} appended after round {v.n - 1}</span>}</div>
-      {runs.length > 0 && <pre>{runs.map((r, k) => r.injected
-        ? <mark key={k} class="injected run-mark" title={`${blockKind(r.text)}, appended after round ${v.n - 1}`}>{r.text}</mark>
-        // A mark is laid out as a block (it ends its line), so the newline after it is dropped.
-        : k > 0 && runs[k - 1].injected && r.text.startsWith('\n') ? r.text.slice(1) : r.text)}</pre>}
+      <div class="msg-head">
+        <b>{m.role}</b>
+        {m.name && <span>{m.name}</span>}
+        {m.tool_call_id && <span class="muted">result of {m.tool_call_id}</span>}
+        {m.cache_hint && <span class="muted">cache hint: {m.cache_hint}</span>}
+        {marked > 0 && (
+          <span class="run-carried-note">
+            ends with {marked} block{marked > 1 ? 's' : ''} appended after round {v.n - 1}
+          </span>
+        )}
+      </div>
+      {runs.length > 0 && (
+        <pre>
+          {runs.map((r, k) =>
+            r.injected ? (
+              <mark key={k} class="injected run-mark" title={`${blockKind(r.text)}, appended after round ${v.n - 1}`}>
+                {r.text}
+              </mark>
+            ) : // A mark is laid out as a block (it ends its line), so the newline after it is dropped.
+            k > 0 && runs[k - 1].injected && r.text.startsWith('\n') ? (
+              r.text.slice(1)
+            ) : (
+              r.text
+            ),
+          )}
+        </pre>
+      )}
       {calls.length > 0 && <ToolCallList calls={calls} />}
       {!runs.length && !calls.length && <span class="empty-seg">(empty)</span>}
     </li>
@@ -190,18 +243,33 @@ function RequestMessages({ v }: { v: RequestView }) {
     <>
       {v.shared > 0 && (
         <details class="run-shared">
-          <summary>Messages 1–{v.shared}: request {v.n - 1} again, unchanged</summary>
+          <summary>
+            Messages 1–{v.shared}: request {v.n - 1} again, unchanged
+          </summary>
           <ol class="run-oneliners">
             {prefix.map((m, j) => {
               const calls = toolCalls(m);
-              const shown = !contentText(m.content) && calls.length ? `(calls ${calls.map((c) => c.name).join(', ')})` : firstLine(contentText(m.content));
-              return <li key={j}><b>{who(m)}</b> {shown}</li>;
+              const shown =
+                !contentText(m.content) && calls.length
+                  ? `(calls ${calls.map((c) => c.name).join(', ')})`
+                  : firstLine(contentText(m.content));
+              return (
+                <li key={j}>
+                  <b>{who(m)}</b> {shown}
+                </li>
+              );
             })}
           </ol>
         </details>
       )}
-      <ol class="messages run-msgs" start={v.shared + 1} aria-label={v.shared > 0 ? `messages new in request ${v.n}` : `messages of request ${v.n}`}>
-        {v.messages.slice(v.shared).map((_, k) => <Message key={v.shared + k} v={v} j={v.shared + k} />)}
+      <ol
+        class="messages run-msgs"
+        start={v.shared + 1}
+        aria-label={v.shared > 0 ? `messages new in request ${v.n}` : `messages of request ${v.n}`}
+      >
+        {v.messages.slice(v.shared).map((_, k) => (
+          <Message key={v.shared + k} v={v} j={v.shared + k} />
+        ))}
       </ol>
     </>
   );
@@ -219,9 +287,16 @@ function CacheBar({ c, n }: { c: RunIteration['cache']; n: number }) {
     <>
       <div class="prefix-bar" role="img" aria-label={label} title={label}>
         <div class="shared" style={{ width: `${pct}%` }} />
-        <span class="bar-label" aria-hidden="true">{label}</span>
+        <span class="bar-label" aria-hidden="true">
+          {label}
+        </span>
       </div>
-      {short && <p class="muted run-cache-note">Nothing is served only because the shared prefix is under 1,024 tokens, the least a provider caches; the prefix itself is intact, so a longer session would be served from the cache.</p>}
+      {short && (
+        <p class="muted run-cache-note">
+          Nothing is served only because the shared prefix is under 1,024 tokens, the least a provider caches; the prefix itself is intact,
+          so a longer session would be served from the cache.
+        </p>
+      )}
     </>
   );
 }
@@ -229,15 +304,36 @@ function CacheBar({ c, n }: { c: RunIteration['cache']; n: number }) {
 function AfterRound({ r, i }: { r: FullRunReport; i: number }) {
   const it = r.iterations[i];
   const prevCwd = i > 0 ? r.iterations[i - 1].cwd : r.initial_cwd;
-  const where = it.appended_to === 'tool' ? 'the last tool result' : it.appended_to ? `the newest message (role ${it.appended_to}): the round recorded no tool results` : 'nothing (there was no message)';
+  const where =
+    it.appended_to === 'tool'
+      ? 'the last tool result'
+      : it.appended_to
+        ? `the newest message (role ${it.appended_to}): the round recorded no tool results`
+        : 'nothing (there was no message)';
   const nextLabel = i + 1 < r.iterations.length ? `request ${i + 2}` : 'the request the loop would send next';
   return (
     <section class="run-after" aria-labelledby={`run-after-${i + 1}`}>
       <h4 id={`run-after-${i + 1}`}>Appended after round {i + 1}</h4>
-      <p><b>Dynamic context</b> (the facts that changed): {dynamicContextText(it, prevCwd)}</p>
-      <p>{it.injected.length ? <>{it.injected.length} block{it.injected.length > 1 ? 's' : ''} appended to {where}, each after a blank line. The model first sees {it.injected.length > 1 ? 'them' : 'it'} in <a href={`#run-request-${i + 2}`}>{nextLabel}</a>, marked there.</> : 'Nothing appended.'}</p>
+      <p>
+        <b>Dynamic context</b> (the facts that changed): {dynamicContextText(it, prevCwd)}
+      </p>
+      <p>
+        {it.injected.length ? (
+          <>
+            {it.injected.length} block{it.injected.length > 1 ? 's' : ''} appended to {where}, each after a blank line. The model first sees{' '}
+            {it.injected.length > 1 ? 'them' : 'it'} in <a href={`#run-request-${i + 2}`}>{nextLabel}</a>, marked there.
+          </>
+        ) : (
+          'Nothing appended.'
+        )}
+      </p>
       <ul class="run-blocks">
-        {it.injected.map((b, k) => <li key={k}><span class="run-block-kind">{blockKind(b)}</span><pre class="run-block">{b}</pre></li>)}
+        {it.injected.map((b, k) => (
+          <li key={k}>
+            <span class="run-block-kind">{blockKind(b)}</span>
+            <pre class="run-block">{b}</pre>
+          </li>
+        ))}
       </ul>
     </section>
   );
@@ -251,16 +347,21 @@ function RoundView({ r, v, i, final }: { r: FullRunReport; v: RequestView; i: nu
   const text = contentText(it.assistant.content);
   return (
     <section class="iteration" id={`run-request-${i + 1}`} aria-labelledby={`run-round-${i + 1}`} data-testid={`run-round-${i + 1}`}>
-      <h3 id={`run-round-${i + 1}`}>Round {i + 1} <span class="muted">request of {it.request.length} messages · {c.request_bytes} bytes · {c.request_tokens} tokens</span></h3>
+      <h3 id={`run-round-${i + 1}`}>
+        Round {i + 1}{' '}
+        <span class="muted">
+          request of {it.request.length} messages · {c.request_bytes} bytes · {c.request_tokens} tokens
+        </span>
+      </h3>
       <h4>Request {i + 1}</h4>
       <CacheBar c={c} n={i + 1} />
       <RequestMessages v={v} />
       <h4>The model's answer</h4>
       {final ? (
-        <div class="run-final" data-testid="final-answer" role="group" aria-label="final answer">
+        <section class="run-final" data-testid="final-answer" aria-label="final answer">
           <div class="run-final-head">Final answer (no tool calls: the loop ends here and nothing is appended)</div>
           <pre>{text || '(empty)'}</pre>
-        </div>
+        </section>
       ) : (
         <div class="msg role-assistant run-answer">
           {text && <pre>{text}</pre>}
@@ -272,9 +373,15 @@ function RoundView({ r, v, i, final }: { r: FullRunReport; v: RequestView; i: nu
           <h4>Tool results</h4>
           {results.length ? (
             <ul class="run-results">
-              {results.map((m, k) => <li key={k}><b>{who(m)}</b> {firstLine(resultText(m, k === results.length - 1 ? it.injected : [])) || '(empty)'}</li>)}
+              {results.map((m, k) => (
+                <li key={k}>
+                  <b>{who(m)}</b> {firstLine(resultText(m, k === results.length - 1 ? it.injected : [])) || '(empty)'}
+                </li>
+              ))}
             </ul>
-          ) : <p class="muted">No tool results were recorded for this round.</p>}
+          ) : (
+            <p class="muted">No tool results were recorded for this round.</p>
+          )}
           <AfterRound r={r} i={i} />
         </>
       )}
@@ -290,23 +397,95 @@ export function RunReportView({ report, source }: { report: RunReport; source: s
   return (
     <div class="run-report">
       <section class="run-summary" aria-labelledby="run-summary-h">
-        <h2 id="run-summary-h">Run loop <span class="muted">{source}</span></h2>
-        <p>{r.iterations.length} round{r.iterations.length === 1 ? '' : 's'} replayed, starting in {dir(r.initial_cwd)}. {fin >= 0 ? <>The model gives its final answer in <a href={`#run-request-${fin + 1}`}>round {fin + 1}</a>.</> : r.next_request ? <>The recording ends after a round with tool calls: <a href={`#run-request-${views.length}`}>the request the loop would send next</a> is shown at the end; the model's answer to it is not recorded.</> : 'No round was recorded.'}</p>
-        {r.ignored_iterations > 0 && <p class="run-note" role="note"><b>{r.ignored_iterations} recorded round{r.ignored_iterations > 1 ? 's were' : ' was'} ignored:</b> {r.ignored_iterations > 1 ? 'they come' : 'it comes'} after the final answer, and the loop ends as soon as the model answers without tool calls.</p>}
-        {r.dropped_system_messages > 0 && <p class="run-note" role="note"><b>{r.dropped_system_messages} system message{r.dropped_system_messages > 1 ? 's' : ''} of the history {r.dropped_system_messages > 1 ? 'were' : 'was'} dropped:</b> the loop sends its own system message instead.</p>}
-        <p><b>System message:</b> built once from the parts {r.system.parts.length ? r.system.parts.map((p, k) => <span key={p}>{k > 0 && ', '}<code>{p}</code></span>) : '(none)'} (sorted by key, joined with a newline){r.system.skipped.length ? <>; empty parts skipped: {r.system.skipped.map((p, k) => <span key={p}>{k > 0 && ', '}<code>{p}</code></span>)}</> : null}. It is marked cache hint <code>{r.system.cache_hint}</code> and never rebuilt, so every request starts with the same bytes; changes reach the model as blocks appended to the newest message.</p>
+        <h2 id="run-summary-h">
+          Run loop <span class="muted">{source}</span>
+        </h2>
+        <p>
+          {r.iterations.length} round{r.iterations.length === 1 ? '' : 's'} replayed, starting in {dir(r.initial_cwd)}.{' '}
+          {fin >= 0 ? (
+            <>
+              The model gives its final answer in <a href={`#run-request-${fin + 1}`}>round {fin + 1}</a>.
+            </>
+          ) : r.next_request ? (
+            <>
+              The recording ends after a round with tool calls:{' '}
+              <a href={`#run-request-${views.length}`}>the request the loop would send next</a> is shown at the end; the model's answer to
+              it is not recorded.
+            </>
+          ) : (
+            'No round was recorded.'
+          )}
+        </p>
+        {r.ignored_iterations > 0 && (
+          <p class="run-note" role="note">
+            <b>
+              {r.ignored_iterations} recorded round{r.ignored_iterations > 1 ? 's were' : ' was'} ignored:
+            </b>{' '}
+            {r.ignored_iterations > 1 ? 'they come' : 'it comes'} after the final answer, and the loop ends as soon as the model answers
+            without tool calls.
+          </p>
+        )}
+        {r.dropped_system_messages > 0 && (
+          <p class="run-note" role="note">
+            <b>
+              {r.dropped_system_messages} system message{r.dropped_system_messages > 1 ? 's' : ''} of the history{' '}
+              {r.dropped_system_messages > 1 ? 'were' : 'was'} dropped:
+            </b>{' '}
+            the loop sends its own system message instead.
+          </p>
+        )}
+        <p>
+          <b>System message:</b> built once from the parts{' '}
+          {r.system.parts.length
+            ? r.system.parts.map((p, k) => (
+                <span key={p}>
+                  {k > 0 && ', '}
+                  <code>{p}</code>
+                </span>
+              ))
+            : '(none)'}{' '}
+          (sorted by key, joined with a newline)
+          {r.system.skipped.length ? (
+            <>
+              ; empty parts skipped:{' '}
+              {r.system.skipped.map((p, k) => (
+                <span key={p}>
+                  {k > 0 && ', '}
+                  <code>{p}</code>
+                </span>
+              ))}
+            </>
+          ) : null}
+          . It is marked cache hint <code>{r.system.cache_hint}</code> and never rebuilt, so every request starts with the same bytes;
+          changes reach the model as blocks appended to the newest message.
+        </p>
         <ul class="run-legend" aria-label="legend">
           <li class="muted">Legend:</li>
-          <li><mark class="injected run-mark">marked text</mark> a block the loop appended after the previous round (dynamic context, system reminder), shown where the model first sees it</li>
-          <li><span class="run-swatch" aria-hidden="true" /> the green part of a request's bar: what repeats the previous request (all a prompt cache can reuse)</li>
+          <li>
+            <mark class="injected run-mark">marked text</mark> a block the loop appended after the previous round (dynamic context, system
+            reminder), shown where the model first sees it
+          </li>
+          <li>
+            <span class="run-swatch" aria-hidden="true" /> the green part of a request's bar: what repeats the previous request (all a
+            prompt cache can reuse)
+          </li>
         </ul>
-        <p class="muted">How the loop works: <code>docs/run-loop.md</code> in the Prompt Inspector repository.</p>
+        <p class="muted">
+          How the loop works: <code>docs/run-loop.md</code> in the Prompt Inspector repository.
+        </p>
       </section>
-      {r.iterations.map((_, i) => <RoundView key={i} r={r} v={views[i]} i={i} final={i === fin} />)}
+      {r.iterations.map((_, i) => (
+        <RoundView key={i} r={r} v={views[i]} i={i} final={i === fin} />
+      ))}
       {next && (
         <section class="iteration run-next" id={`run-request-${next.n}`} aria-labelledby="run-next-h" data-testid="run-next-request">
-          <h3 id="run-next-h">The request the loop would send next <span class="muted">{next.messages.length} messages</span></h3>
-          <p class="muted">The recording ends after round {next.n - 1}, which called tools: this request carries the blocks appended after it; the model's answer to it is not recorded.</p>
+          <h3 id="run-next-h">
+            The request the loop would send next <span class="muted">{next.messages.length} messages</span>
+          </h3>
+          <p class="muted">
+            The recording ends after round {next.n - 1}, which called tools: this request carries the blocks appended after it; the model's
+            answer to it is not recorded.
+          </p>
           <RequestMessages v={next} />
         </section>
       )}
@@ -325,7 +504,13 @@ export function RunView({ session }: { session: Session }) {
   const baseDir = session.baseDir;
   const runText = async (text: string, base: string | null, src: Source) => {
     setErr(null);
-    try { setReport(await session.api.run(text, base)); setSource(src); } catch (e) { setReport(null); setErr(errorText(e)); }
+    try {
+      setReport(await session.api.run(text, base));
+      setSource(src);
+    } catch (e) {
+      setReport(null);
+      setErr(errorText(e));
+    }
   };
   useEffect(() => {
     if (hasRun) void runText(session.text, baseDir, { kind: 'open' });
@@ -333,24 +518,79 @@ export function RunView({ session }: { session: Session }) {
   }, [hasRun ? session.text : null]);
   const runFile = async () => {
     const typed = path.trim();
-    if (!typed) { setErr(baseDir ? `Type the path of a run scene (absolute, or relative to ${baseDir}).` : 'Type the absolute path of a run scene.'); return; }
+    if (!typed) {
+      setErr(baseDir ? `Type the path of a run scene (absolute, or relative to ${baseDir}).` : 'Type the absolute path of a run scene.');
+      return;
+    }
     const full = resolvePath(typed, baseDir);
-    try { const r = await session.api.open(full); await runText(r.text, dirOf(full), { kind: 'file', path: full }); } catch (e) { setReport(null); setErr(errorText(e)); }
+    try {
+      const r = await session.api.open(full);
+      await runText(r.text, dirOf(full), { kind: 'file', path: full });
+    } catch (e) {
+      setReport(null);
+      setErr(errorText(e));
+    }
   };
-  const label = source.kind === 'open' ? `of the open scene${session.path ? ` (${session.path})` : ''}` : source.kind === 'example' ? `of the built-in example (${EXAMPLE_RUN.name}: the directory changes in round 2)` : `of ${source.path}`;
+  const label =
+    source.kind === 'open'
+      ? `of the open scene${session.path ? ` (${session.path})` : ''}`
+      : source.kind === 'example'
+        ? `of the built-in example (${EXAMPLE_RUN.name}: the directory changes in round 2)`
+        : `of ${source.path}`;
   return (
     <div class="page run-view">
       <div class="bar">
-        {hasRun ? <span>The open scene has a <code>run</code> loop: it is replayed below. Or run another file:</span> : <span class="muted">The open scene has no <code>run</code> loop. Run the built-in example, or a run scene file (it does not replace the open scene):</span>}
+        {hasRun ? (
+          <span>
+            The open scene has a <code>run</code> loop: it is replayed below. Or run another file:
+          </span>
+        ) : (
+          <span class="muted">
+            The open scene has no <code>run</code> loop. Run the built-in example, or a run scene file (it does not replace the open scene):
+          </span>
+        )}
       </div>
       <div class="bar">
-        <button onClick={() => { setPath(''); void runText(EXAMPLE_RUN.text, null, { kind: 'example' }); }} data-testid="run-example">Run the example</button>
-        {hasRun && <button onClick={() => void runText(session.text, baseDir, { kind: 'open' })}>Run the open scene</button>}
-        <input class="path" value={path} onInput={(e) => setPath((e.target as HTMLInputElement).value)} onKeyDown={(e) => { if (e.key === 'Enter') void runFile(); }}
-          aria-label="Run scene path" data-testid="run-path" placeholder={baseDir ? `run scene, absolute or relative to ${baseDir}` : 'absolute path of a run scene'} title={baseDir ? `A relative path is taken from the open scene's folder, ${baseDir}` : 'The open scene has no folder: type an absolute path'} />
-        <button onClick={() => void runFile()} data-testid="run-file">Run this file</button>
+        <button
+          type="button"
+          onClick={() => {
+            setPath('');
+            void runText(EXAMPLE_RUN.text, null, { kind: 'example' });
+          }}
+          data-testid="run-example"
+        >
+          Run the example
+        </button>
+        {hasRun && (
+          <button type="button" onClick={() => void runText(session.text, baseDir, { kind: 'open' })}>
+            Run the open scene
+          </button>
+        )}
+        <input
+          class="path"
+          value={path}
+          onInput={(e) => setPath((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void runFile();
+          }}
+          aria-label="Run scene path"
+          data-testid="run-path"
+          placeholder={baseDir ? `run scene, absolute or relative to ${baseDir}` : 'absolute path of a run scene'}
+          title={
+            baseDir
+              ? `A relative path is taken from the open scene's folder, ${baseDir}`
+              : 'The open scene has no folder: type an absolute path'
+          }
+        />
+        <button type="button" onClick={() => void runFile()} data-testid="run-file">
+          Run this file
+        </button>
       </div>
-      {err && <div class="error-box" role="alert" data-testid="run-error">{err}</div>}
+      {err && (
+        <div class="error-box" role="alert" data-testid="run-error">
+          {err}
+        </div>
+      )}
       {!report && !err && <div class="empty-seg">No run yet.</div>}
       {report && !err && <RunReportView report={report} source={label} />}
     </div>

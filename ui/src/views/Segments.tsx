@@ -6,10 +6,16 @@ import { ADAPTERS } from '../lib/scene';
 import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
 
 interface Props {
-  chat: Report | null; desk: Report | null; rules: Rules | null; palette: Map<string, string>;
-  adapter: string; setAdapter: (a: string) => void;
-  provider: 'openai' | 'anthropic' | null; setProvider: (p: 'openai' | 'anthropic' | null) => void;
-  onSelectTool: (name: string) => void; selectedTool: string | null;
+  chat: Report | null;
+  desk: Report | null;
+  rules: Rules | null;
+  palette: Map<string, string>;
+  adapter: string;
+  setAdapter: (a: string) => void;
+  provider: 'openai' | 'anthropic' | null;
+  setProvider: (p: 'openai' | 'anthropic' | null) => void;
+  onSelectTool: (name: string) => void;
+  selectedTool: string | null;
   /** A configured prompt's piece was clicked: open its editor (segment name, index in the segment). */
   onSelectPrompt?: (segment: string, index: number) => void;
   /** Whether the open scene configures a prompt in this segment (the reformat card's note). */
@@ -40,20 +46,38 @@ export function Legend({ reports, palette }: { reports: (Report | null)[]; palet
     return [...keys.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   }, reports);
   if (!list.length) return <div class="legend empty-seg">No pieces rendered.</div>;
-  const item = ([k, p]: (typeof list)[number]) => <span class="legend-item" key={k}><span class="swatch" style={{ background: pieceColor(p, palette) }} />{sourceLabel(k)}</span>;
+  const item = ([k, p]: (typeof list)[number]) => (
+    <span class="legend-item" key={k}>
+      <span class="swatch" style={{ background: pieceColor(p, palette) }} />
+      {sourceLabel(k)}
+    </span>
+  );
   const SHOWN = 12;
   return (
-    <div class="legend" aria-label="Piece sources">
+    <section class="legend" aria-label="Piece sources">
       {list.slice(0, SHOWN).map(item)}
-      {list.length > SHOWN && <details><summary>{list.length - SHOWN} more sources</summary><div class="more-items">{list.slice(SHOWN).map(item)}</div></details>}
-    </div>
+      {list.length > SHOWN && (
+        <details>
+          <summary>{list.length - SHOWN} more sources</summary>
+          <div class="more-items">{list.slice(SHOWN).map(item)}</div>
+        </details>
+      )}
+    </section>
   );
 }
 
 interface CardProps {
-  seg: SegmentReport; family: Llm; order: number; rules: Rules | null; palette: Map<string, string>; onSelectTool: (n: string) => void; onSelectPrompt?: (segment: string, index: number) => void; selectedTool: string | null;
+  seg: SegmentReport;
+  family: Llm;
+  order: number;
+  rules: Rules | null;
+  palette: Map<string, string>;
+  onSelectTool: (n: string) => void;
+  onSelectPrompt?: (segment: string, index: number) => void;
+  selectedTool: string | null;
   /** The reformat card only: the user message it yields (null: none is sent), and whether a prompt is configured there. */
-  sent?: string | null; configured?: boolean;
+  sent?: string | null;
+  configured?: boolean;
 }
 
 // A live patch keeps the objects of unchanged segments, so a card re-renders only when its own
@@ -63,20 +87,45 @@ interface CardProps {
 class SegmentCard extends Component<CardProps> {
   shouldComponentUpdate(b: CardProps) {
     const a = this.props;
-    return !(a.seg === b.seg && a.family === b.family && a.order === b.order && a.rules === b.rules && a.palette === b.palette && a.selectedTool === b.selectedTool
-      && a.sent === b.sent && a.configured === b.configured);
+    return !(
+      a.seg === b.seg &&
+      a.family === b.family &&
+      a.order === b.order &&
+      a.rules === b.rules &&
+      a.palette === b.palette &&
+      a.selectedTool === b.selectedTool &&
+      a.sent === b.sent &&
+      a.configured === b.configured
+    );
   }
-  render() { return SegmentCardView(this.props); }
+  render() {
+    return SegmentCardView(this.props);
+  }
 }
 
 /** The reformat card when the segment renders empty: the user message is the user's input, sent as
  *  is (TFRobot's chat order), or there is none when the input is empty too. */
 function SentAsIs({ sent, configured }: { sent: string | null; configured: boolean }) {
-  if (sent === null) return <div class="empty-seg" data-testid="reformat-none">empty: no user message is sent (no reformat prompt text and no user input)</div>;
+  if (sent === null)
+    return (
+      <div class="empty-seg" data-testid="reformat-none">
+        empty: no user message is sent (no reformat prompt text and no user input)
+      </div>
+    );
   return (
     <div class="sent-as-is" data-testid="reformat-sent">
-      <div class="sent-note">{configured ? 'the reformat prompt rendered empty' : 'no reformat prompt configured'}: the user's input is sent as is</div>
-      <div class="msg role-user"><div class="msg-head"><b>user</b> <span class="muted">context.user_input.input</span><span class="figures" title="The user message's size (the segment itself is empty)">{fmtBytes(new TextEncoder().encode(sent).length)}</span></div><pre>{sent}</pre></div>
+      <div class="sent-note">
+        {configured ? 'the reformat prompt rendered empty' : 'no reformat prompt configured'}: the user's input is sent as is
+      </div>
+      <div class="msg role-user">
+        <div class="msg-head">
+          <b>user</b> <span class="muted">context.user_input.input</span>
+          <span class="figures" title="The user message's size (the segment itself is empty)">
+            {fmtBytes(new TextEncoder().encode(sent).length)}
+          </span>
+        </div>
+        <pre>{sent}</pre>
+      </div>
     </div>
   );
 }
@@ -91,38 +140,74 @@ function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onS
   const isStream = seg.messages !== undefined;
   const hasSel = !!selectedTool && seg.pieces.some((p) => p.tool === selectedTool);
   return (
-    <div class={`card${seg.legal ? '' : ' forbidden'}${hasSel ? ' has-selected' : ''}`} id={`seg-${family}-${seg.name}`} data-testid={`seg-${family}-${seg.name}`}>
+    <div
+      class={`card${seg.legal ? '' : ' forbidden'}${hasSel ? ' has-selected' : ''}`}
+      id={`seg-${family}-${seg.name}`}
+      data-testid={`seg-${family}-${seg.name}`}
+    >
       <div class="card-head">
         <span class="order">{order + 1}</span>
-        <span class="seg-name"><Breakable name={seg.name} /></span>
-        <span class="figures">{fmtBytes(seg.bytes)}{seg.tokens !== undefined ? ` · ${seg.tokens} tok` : ''}</span>
+        <span class="seg-name">
+          <Breakable name={seg.name} />
+        </span>
+        <span class="figures">
+          {fmtBytes(seg.bytes)}
+          {seg.tokens !== undefined ? ` · ${seg.tokens} tok` : ''}
+        </span>
       </div>
       {rule && (
         // A disclosure: the reason shows two lines closed and whole open (click, Enter or Space on
         // the summary); the tooltip has it whole too.
         <details class="badge-forbidden" data-testid={`forbidden-${family}-${seg.name}`} title={`${rule.title}. ${rule.reason}`}>
-          <summary><b>forbidden to tools · {rule.title}</b><span class="reason">{rule.reason}</span></summary>
+          <summary>
+            <b>forbidden to tools · {rule.title}</b>
+            <span class="reason">{rule.reason}</span>
+          </summary>
           <DocRef path={DOCS.rules} what="The segments and the rules" />
         </details>
       )}
       {isStream ? (
-        <div class="stream">{seg.messages} message{seg.messages === 1 ? '' : 's'} (runtime stream; see Messages)</div>
+        <div class="stream">
+          {seg.messages} message{seg.messages === 1 ? '' : 's'} (runtime stream; see Messages)
+        </div>
       ) : seg.text === '' ? (
-        sent !== undefined ? <SentAsIs sent={sent} configured={!!configured} /> : <div class="empty-seg">empty</div>
+        sent !== undefined ? (
+          <SentAsIs sent={sent} configured={!!configured} />
+        ) : (
+          <div class="empty-seg">empty</div>
+        )
       ) : (
         <div class="seg-text">
           {runLines(pieceRuns(seg.text, seg.pieces)).map((line, l) => (
             <div class="seg-line" key={l}>
-              {line.map((r, i) => r.piece ? (
-                <span key={i} class={`piece${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`} style={{ background: pieceColor(r.piece, palette) }}
-                  title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${r.piece.tokens} tok` : ''} · click to ${r.piece.tool ? 'select the tool' : 'edit the prompt'}`}
-                  onClick={() => r.piece && open(r.piece)}>{r.text}</span>
-              ) : <span key={i} class="seam">{r.text}</span>)}
+              {line.map((r, i) =>
+                r.piece ? (
+                  // biome-ignore lint/a11y/useKeyWithClickEvents: a pointer shortcut; the keyboard reaches the same tool or prompt from the Tools and Prompts lists, and a tab stop per piece would bury the rest of the page
+                  // biome-ignore lint/a11y/noStaticElementInteractions: see above
+                  <span
+                    key={i}
+                    class={`piece${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`}
+                    style={{ background: pieceColor(r.piece, palette) }}
+                    title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${r.piece.tokens} tok` : ''} · click to ${r.piece.tool ? 'select the tool' : 'edit the prompt'}`}
+                    onClick={() => r.piece && open(r.piece)}
+                  >
+                    {r.text}
+                  </span>
+                ) : (
+                  <span key={i} class="seam">
+                    {r.text}
+                  </span>
+                ),
+              )}
             </div>
           ))}
         </div>
       )}
-      {sent !== undefined && seg.text !== '' && <div class="sent-note" data-testid="reformat-sent">sent as the user message (in place of the user's input)</div>}
+      {sent !== undefined && seg.text !== '' && (
+        <div class="sent-note" data-testid="reformat-sent">
+          sent as the user message (in place of the user's input)
+        </div>
+      )}
     </div>
   );
 }
@@ -138,7 +223,10 @@ function Messages({ report }: { report: Report }) {
     <div class="messages">
       {msgs.slice(0, MAX_SHOWN).map((m, i) => (
         <div class={`msg role-${m.role}`} key={i}>
-          <div class="msg-head"><b>{m.role}</b> <span class="muted">{m.segment}</span>{m.tokens !== undefined && <span class="figures">{m.tokens} tok</span>}</div>
+          <div class="msg-head">
+            <b>{m.role}</b> <span class="muted">{m.segment}</span>
+            {m.tokens !== undefined && <span class="figures">{m.tokens} tok</span>}
+          </div>
           <pre>{content(m.content)}</pre>
         </div>
       ))}
@@ -151,10 +239,18 @@ function Messages({ report }: { report: Report }) {
 function Body({ value }: { value: unknown }) {
   if (value === undefined || value === null) return <div class="empty-seg">no request body</div>;
   const s = JSON.stringify(value, null, 2);
-  const shown = s.length > 200000 ? s.slice(0, 200000) + '\n… (truncated for display)' : s;
+  const shown = s.length > 200000 ? `${s.slice(0, 200000)}\n… (truncated for display)` : s;
   // One block per line, as on the segment cards: a keystroke changes a few lines of the body,
   // and only those are laid out again (not the whole body of a large scene).
-  return <div class="request-body">{textLines(shown).map((l, i) => <div key={i} class="body-line">{l}</div>)}</div>;
+  return (
+    <div class="request-body">
+      {textLines(shown).map((l, i) => (
+        <div key={i} class="body-line">
+          {l}
+        </div>
+      ))}
+    </div>
+  );
 }
 
 export function Segments(p: Props) {
@@ -165,41 +261,97 @@ export function Segments(p: Props) {
       <div class="family-head">
         <h3>{family === 'chat' ? 'ChatLLM' : 'DeskLLM'}</h3>
         {family === 'chat' ? (
-          <div class="toggle" role="group">
-            <button class={chatView === 'segments' ? 'on' : ''} onClick={() => setChatView('segments')}>Segments</button>
-            <button class={chatView === 'messages' ? 'on' : ''} onClick={() => setChatView('messages')} data-testid="chat-messages">Messages</button>
+          // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
+          <div class="toggle" role="group" aria-label="Chat view">
+            <button type="button" class={chatView === 'segments' ? 'on' : ''} onClick={() => setChatView('segments')}>
+              Segments
+            </button>
+            <button
+              type="button"
+              class={chatView === 'messages' ? 'on' : ''}
+              onClick={() => setChatView('messages')}
+              data-testid="chat-messages"
+            >
+              Messages
+            </button>
             {chatView === 'messages' && (
-              <select aria-label="Chat provider" value={p.provider ?? ''} onChange={(e) => p.setProvider(((e.target as HTMLSelectElement).value || null) as 'openai' | null)}>
-                <option value="">messages only</option><option value="openai">+ OpenAI body</option><option value="anthropic">+ Anthropic body</option>
+              <select
+                aria-label="Chat provider"
+                value={p.provider ?? ''}
+                onChange={(e) => p.setProvider(((e.target as HTMLSelectElement).value || null) as 'openai' | null)}
+              >
+                <option value="">messages only</option>
+                <option value="openai">+ OpenAI body</option>
+                <option value="anthropic">+ Anthropic body</option>
               </select>
             )}
           </div>
         ) : (
-          <div class="toggle" role="group">
-            <button class={deskView === 'segments' ? 'on' : ''} onClick={() => setDeskView('segments')}>Segments</button>
-            <button class={deskView === 'request' ? 'on' : ''} onClick={() => setDeskView('request')} data-testid="desk-request">Request body</button>
+          // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
+          <div class="toggle" role="group" aria-label="Desk view">
+            <button type="button" class={deskView === 'segments' ? 'on' : ''} onClick={() => setDeskView('segments')}>
+              Segments
+            </button>
+            <button
+              type="button"
+              class={deskView === 'request' ? 'on' : ''}
+              onClick={() => setDeskView('request')}
+              data-testid="desk-request"
+            >
+              Request body
+            </button>
             {deskView === 'request' && (
               <select aria-label="Desk adapter" value={p.adapter} onChange={(e) => p.setAdapter((e.target as HTMLSelectElement).value)}>
-                {ADAPTERS.map((a) => <option key={a} value={a}>{a}</option>)}
+                {ADAPTERS.map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
               </select>
             )}
           </div>
         )}
       </div>
-      {!r ? <div class="empty-seg">rendering…</div> :
-        family === 'chat' && chatView === 'messages' ? <><Messages report={r} />{r.request !== undefined && <Body value={r.request} />}</> :
-        family === 'desk' && deskView === 'request' ? <Body value={r.request} /> :
-        <div class="cards">{r.segments.map((s, i) => {
-          const reformat = family === 'chat' && s.name === REFORMAT;
-          return <SegmentCard key={s.name} seg={s} family={family} order={i} rules={p.rules} palette={p.palette} onSelectTool={p.onSelectTool} onSelectPrompt={p.onSelectPrompt} selectedTool={p.selectedTool}
-            sent={reformat ? reformatSent(r) : undefined} configured={reformat ? p.hasConfigured?.(family, s.name) ?? false : undefined} />;
-        })}</div>}
+      {!r ? (
+        <div class="empty-seg">rendering…</div>
+      ) : family === 'chat' && chatView === 'messages' ? (
+        <>
+          <Messages report={r} />
+          {r.request !== undefined && <Body value={r.request} />}
+        </>
+      ) : family === 'desk' && deskView === 'request' ? (
+        <Body value={r.request} />
+      ) : (
+        <div class="cards">
+          {r.segments.map((s, i) => {
+            const reformat = family === 'chat' && s.name === REFORMAT;
+            return (
+              <SegmentCard
+                key={s.name}
+                seg={s}
+                family={family}
+                order={i}
+                rules={p.rules}
+                palette={p.palette}
+                onSelectTool={p.onSelectTool}
+                onSelectPrompt={p.onSelectPrompt}
+                selectedTool={p.selectedTool}
+                sent={reformat ? reformatSent(r) : undefined}
+                configured={reformat ? (p.hasConfigured?.(family, s.name) ?? false) : undefined}
+              />
+            );
+          })}
+        </div>
+      )}
     </section>
   );
   return (
     <div class="segments">
       <Legend reports={[p.chat, p.desk]} palette={p.palette} />
-      <div class="families">{fam('chat', p.chat)}{fam('desk', p.desk)}</div>
+      <div class="families">
+        {fam('chat', p.chat)}
+        {fam('desk', p.desk)}
+      </div>
     </div>
   );
 }

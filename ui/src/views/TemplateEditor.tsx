@@ -41,7 +41,9 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
   const locale = locs.includes(want) ? want : (locs[0] ?? 'default');
   const [adding, setAdding] = useState(false);
   const localeInput = useRef<HTMLInputElement>(null);
-  useEffect(() => { if (adding) localeInput.current?.focus(); }, [adding]);
+  useEffect(() => {
+    if (adding) localeInput.current?.focus();
+  }, [adding]);
   const engine = engineOf(spec);
   const lang = useMemo(() => templateLanguage(engine), [engine]);
   const validate = session.reports?.validate;
@@ -64,31 +66,94 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
 
   return (
     <fieldset class="template-editor">
-      <legend>{legend ?? 'template'}{' '}
-        <select class="engine" value={engine} aria-label={`${label}: engine`} title={`Template engine (the two engines: ${DOCS.templates})`} data-testid={`${testId}-engine`}
-          onChange={(e) => session.edit(() => setEngine(spec, (e.target as HTMLSelectElement).value as 'fstring' | 'jinja2'))}>
+      <legend>
+        {legend ?? 'template'}{' '}
+        <select
+          class="engine"
+          value={engine}
+          aria-label={`${label}: engine`}
+          title={`Template engine (the two engines: ${DOCS.templates})`}
+          data-testid={`${testId}-engine`}
+          onChange={(e) => session.edit(() => setEngine(spec, (e.target as HTMLSelectElement).value as 'fstring' | 'jinja2'))}
+        >
           <option value="fstring">fstring</option>
           <option value="jinja2">jinja2</option>
         </select>
       </legend>
       <div class="tabs locale-tabs" role="tablist" aria-label={`${label}: locales`}>
         {locs.map((l) => (
-          <button role="tab" key={l} aria-selected={l === locale} class={`${l === locale ? 'on' : ''}${bad.has(l) ? ' has-error' : ''}`} onClick={() => setLocale(l)}
-            title={`${l}${l === rendered ? ' — the one that renders' : ''}${bad.has(l) ? ' — has an error' : ''}`}>
-            {l}{l === rendered && locs.length > 1 && <span class="rendered-mark" aria-label="(renders)"> ●</span>}
+          <button
+            type="button"
+            role="tab"
+            key={l}
+            aria-selected={l === locale}
+            class={`${l === locale ? 'on' : ''}${bad.has(l) ? ' has-error' : ''}`}
+            onClick={() => setLocale(l)}
+            title={`${l}${l === rendered ? ' — the one that renders' : ''}${bad.has(l) ? ' — has an error' : ''}`}
+          >
+            {l}
+            {l === rendered && locs.length > 1 && (
+              <span class="rendered-mark" role="img" aria-label="(renders)">
+                {' '}
+                ●
+              </span>
+            )}
           </button>
         ))}
         {adding ? (
-          <input class="locale-input" ref={localeInput} placeholder="locale, e.g. zh" aria-label="New locale" size={10}
-            onKeyDown={(e) => { if (e.key === 'Enter') addLocale((e.target as HTMLInputElement).value); if (e.key === 'Escape') setAdding(false); }}
-            onBlur={() => setAdding(false)} />
-        ) : <button class="add" title="Add a locale (starts as a copy of this one; Enter adds it)" aria-label="Add a locale" onClick={() => setAdding(true)}>+</button>}
-        {locs.length > 1 && <button class="remove-locale" title={`Remove the ${locale} locale`} aria-label={`Remove the ${locale} locale`}
-          onClick={() => { if (confirm(`Remove the ${locale} text of this template?`)) session.edit(() => removeLocale(spec, locale)); }}>−</button>}
+          <input
+            class="locale-input"
+            ref={localeInput}
+            placeholder="locale, e.g. zh"
+            aria-label="New locale"
+            size={10}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') addLocale((e.target as HTMLInputElement).value);
+              if (e.key === 'Escape') setAdding(false);
+            }}
+            onBlur={() => setAdding(false)}
+          />
+        ) : (
+          <button
+            type="button"
+            class="add"
+            title="Add a locale (starts as a copy of this one; Enter adds it)"
+            aria-label="Add a locale"
+            onClick={() => setAdding(true)}
+          >
+            +
+          </button>
+        )}
+        {locs.length > 1 && (
+          <button
+            type="button"
+            class="remove-locale"
+            title={`Remove the ${locale} locale`}
+            aria-label={`Remove the ${locale} locale`}
+            onClick={() => {
+              if (confirm(`Remove the ${locale} text of this template?`)) session.edit(() => removeLocale(spec, locale));
+            }}
+          >
+            −
+          </button>
+        )}
       </div>
-      <Editor key={locale} label={`${label} (${locale})`} testId={testId} value={templateText(spec, locale)} language={lang} lint={lint} lintVersion={lintVersion}
-        onChange={(t) => session.edit(() => setTemplateText(spec, locale, t), false, path ?? undefined)} />
-      {problems.map((p, i) => <div class="error-line" key={i}>{p.kind}: {p.message}{p.line ? ` (line ${p.line}, column ${p.column})` : ''}</div>)}
+      <Editor
+        key={locale}
+        label={`${label} (${locale})`}
+        testId={testId}
+        value={templateText(spec, locale)}
+        language={lang}
+        lint={lint}
+        lintVersion={lintVersion}
+        onChange={(t) => session.edit(() => setTemplateText(spec, locale, t), false, path ?? undefined)}
+      />
+      {problems.map((p, i) => (
+        <div class="error-line" key={i}>
+          {p.kind}: {p.message}
+          {p.line ? ` (line ${p.line}, column ${p.column})` : ''}
+        </div>
+      ))}
     </fieldset>
   );
 }

@@ -3,10 +3,25 @@ import { useMemo, useState } from 'preact/hooks';
 import { json } from '@codemirror/lang-json';
 
 const JSON_LANG = json();
-import type { Report, Rules, ToolStatus, ValidateResponse } from '../api/types';
+import type { Rules, ToolStatus, ValidateResponse } from '../api/types';
 import { Editor } from '../editor/Editor';
 import { JObject, parseJson, stringifyJson, type JValue } from '../lib/json';
-import { CHAT_SEGMENTS, DESK_SEGMENTS, RETURNS_KINDS, position, returnsKind, setPosition, setReturnsKind, templatePathOf, toolByName, tools, toolTemplate, type ReturnsKind, type ReturnsStash, type Scene } from '../lib/scene';
+import {
+  CHAT_SEGMENTS,
+  DESK_SEGMENTS,
+  RETURNS_KINDS,
+  position,
+  returnsKind,
+  setPosition,
+  setReturnsKind,
+  templatePathOf,
+  toolByName,
+  tools,
+  toolTemplate,
+  type ReturnsKind,
+  type ReturnsStash,
+  type Scene,
+} from '../lib/scene';
 import type { Session } from '../lib/session';
 import { DOCS, DocRef, StatusChip, invalidWhy, ruleOf } from './common';
 import { TemplateEditor } from './TemplateEditor';
@@ -20,7 +35,12 @@ const RETURNS_TEXT: Record<string, string> = {
   default: 'no format_2_prompt: the base method is kept (declaring a prompt_position without overriding it is a TypeError)',
 };
 
-interface Props { session: Session; selected: string | null; onSelect: (n: string) => void; palette: Map<string, string> }
+interface Props {
+  session: Session;
+  selected: string | null;
+  onSelect: (n: string) => void;
+  palette: Map<string, string>;
+}
 
 export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
   const s = session.scene;
@@ -30,61 +50,136 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
   const chatStatus = useMemo(() => new Map(r?.chat.tools.map((x) => [x.name, x.status])), [r?.chat.tools]);
   const deskStatus = useMemo(() => new Map(r?.desk.tools.map((x) => [x.name, x.status])), [r?.desk.tools]);
   // Why an invalid tool injects in neither family, by name (validate says which side or declaration).
-  const why = useMemo(() => new Map((r?.validate.tools ?? []).filter((v) => !v.valid).map((v) => {
-    const t = toolByName(s, v.name);
-    return [v.name, invalidWhy(v, t ? position(t) : null, session.rules)];
-  })), [r?.validate, session.rules]);
+  const why = useMemo(
+    () =>
+      new Map(
+        (r?.validate.tools ?? [])
+          .filter((v) => !v.valid)
+          .map((v) => {
+            const t = toolByName(s, v.name);
+            return [v.name, invalidWhy(v, t ? position(t) : null, session.rules)];
+          }),
+      ),
+    [r?.validate, session.rules],
+  );
   // The report's own words for it (TFRobot's exception message), on hover of the reason.
-  const whyDetail = useMemo(() => new Map([...(r?.chat.diagnostics ?? []), ...(r?.desk.diagnostics ?? [])]
-    .filter((d) => d.code === 'tool_invalid' && d.tool).map((d) => [d.tool!, d.message])), [r?.chat.diagnostics, r?.desk.diagnostics]);
+  const whyDetail = useMemo(
+    () =>
+      new Map(
+        [...(r?.chat.diagnostics ?? []), ...(r?.desk.diagnostics ?? [])]
+          .filter((d) => d.code === 'tool_invalid' && d.tool)
+          .map((d) => [d.tool!, d.message]),
+      ),
+    [r?.chat.diagnostics, r?.desk.diagnostics],
+  );
   const declaring = r?.chat.metrics.tools_total;
   return (
     <div class="tools">
-      <p class="muted pane-hint" data-testid="tools-hint">{list.length} tool{list.length === 1 ? '' : 's'} in the call, in call order (the <code>tools</code> argument){declaring !== undefined ? `; ${declaring} valid one${declaring === 1 ? '' : 's'} declaring a position` : ''}.</p>
+      <p class="muted pane-hint" data-testid="tools-hint">
+        {list.length} tool{list.length === 1 ? '' : 's'} in the call, in call order (the <code>tools</code> argument)
+        {declaring !== undefined ? `; ${declaring} valid one${declaring === 1 ? '' : 's'} declaring a position` : ''}.
+      </p>
       {!list.length && <div class="empty-seg">This scene has no tools.</div>}
       <ol class="tool-list">
         {list.map((t, i) => {
           const name = String(t.get('name') ?? `#${i}`);
-          return <ToolRow key={i} name={name} selected={name === selected} color={palette.get(name)} chat={chatStatus.get(name)} desk={deskStatus.get(name)} why={why.get(name) ?? null} whyDetail={whyDetail.get(name) ?? null} onSelect={onSelect} />;
+          return (
+            <ToolRow
+              key={i}
+              name={name}
+              selected={name === selected}
+              color={palette.get(name)}
+              chat={chatStatus.get(name)}
+              desk={deskStatus.get(name)}
+              why={why.get(name) ?? null}
+              whyDetail={whyDetail.get(name) ?? null}
+              onSelect={onSelect}
+            />
+          );
         })}
       </ol>
-      {selected && toolByName(s, selected) && <ToolDetail key={selected + ':' + session.path} session={session} name={selected} />}
+      {selected && toolByName(s, selected) && <ToolDetail key={`${selected}:${session.path}`} session={session} name={selected} />}
     </div>
   );
 }
 
-interface RowProps { name: string; selected: boolean; color: string | undefined; chat: ToolStatus | undefined; desk: ToolStatus | undefined; why: string | null; whyDetail: string | null; onSelect: (n: string) => void }
+interface RowProps {
+  name: string;
+  selected: boolean;
+  color: string | undefined;
+  chat: ToolStatus | undefined;
+  desk: ToolStatus | undefined;
+  why: string | null;
+  whyDetail: string | null;
+  onSelect: (n: string) => void;
+}
 
 /** One row of the tool list. A scene can have hundreds of tools and every keystroke re-renders
  *  the window: a row whose name, colour, selection and chips did not change is not diffed again. */
 class ToolRow extends Component<RowProps> {
   shouldComponentUpdate(n: RowProps) {
     const p = this.props;
-    return p.name !== n.name || p.selected !== n.selected || p.color !== n.color || p.chat !== n.chat || p.desk !== n.desk || p.why !== n.why || p.whyDetail !== n.whyDetail;
+    return (
+      p.name !== n.name ||
+      p.selected !== n.selected ||
+      p.color !== n.color ||
+      p.chat !== n.chat ||
+      p.desk !== n.desk ||
+      p.why !== n.why ||
+      p.whyDetail !== n.whyDetail
+    );
   }
   render({ name, selected, color, chat, desk, why, whyDetail, onSelect }: RowProps) {
     return (
       <li class={selected ? 'selected' : ''}>
-        <button class="tool-row" onClick={() => onSelect(name)} data-testid={`tool-${name}`} aria-pressed={selected}>
+        <button type="button" class="tool-row" onClick={() => onSelect(name)} data-testid={`tool-${name}`} aria-pressed={selected}>
           <span class="swatch" style={{ background: color }} />
           <span class="tool-name">{name}</span>
-          <span class="chips"><StatusChip family="chat" status={chat} why={why} /><StatusChip family="desk" status={desk} why={why} /></span>
-          {why && <span class="tool-why" data-testid={`why-${name}`} title={whyDetail ?? undefined}>{why}</span>}
+          <span class="chips">
+            <StatusChip family="chat" status={chat} why={why} />
+            <StatusChip family="desk" status={desk} why={why} />
+          </span>
+          {why && (
+            <span class="tool-why" data-testid={`why-${name}`} title={whyDetail ?? undefined}>
+              {why}
+            </span>
+          )}
         </button>
       </li>
     );
   }
 }
 
-function PositionPicker({ family, value, segments, rules, onChange }: { family: 'chat' | 'desk'; value: string | null; segments: string[]; rules: Rules | null; onChange: (v: string | null) => void }) {
+function PositionPicker({
+  family,
+  value,
+  segments,
+  rules,
+  onChange,
+}: {
+  family: 'chat' | 'desk';
+  value: string | null;
+  segments: string[];
+  rules: Rules | null;
+  onChange: (v: string | null) => void;
+}) {
   return (
     <label class="pos">
       <span>{family}</span>
-      <select value={value ?? ''} onChange={(e) => onChange((e.target as HTMLSelectElement).value || null)} data-testid={`pos-${family}`} aria-label={`${family} position`}>
+      <select
+        value={value ?? ''}
+        onChange={(e) => onChange((e.target as HTMLSelectElement).value || null)}
+        data-testid={`pos-${family}`}
+        aria-label={`${family} position`}
+      >
         <option value="">None (silent in {family})</option>
         {segments.map((seg) => {
           const rule = ruleOf(rules, seg);
-          return <option key={seg} value={seg} title={rule ? `forbidden: ${rule.title}` : undefined}>{rule ? `⛔ ${seg} · forbidden` : seg}</option>;
+          return (
+            <option key={seg} value={seg} title={rule ? `forbidden: ${rule.title}` : undefined}>
+              {rule ? `⛔ ${seg} · forbidden` : seg}
+            </option>
+          );
         })}
         {value && !segments.includes(value) && <option value={value}>? {value} (unknown)</option>}
       </select>
@@ -100,18 +195,29 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
   const validity = session.reports?.validate.tools.find((t) => t.name === name);
   const tplPath = templatePathOf(scene, tool);
   // The same diagnostic usually comes from both families: show it once.
-  const renderDiags = [...new Map([...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])]
-    .filter((d) => d.tool === name && d.code !== 'tool_invalid').map((d) => [`${d.level}|${d.code}|${d.message}`, d])).values()];
+  const renderDiags = [
+    ...new Map(
+      [...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])]
+        .filter((d) => d.tool === name && d.code !== 'tool_invalid')
+        .map((d) => [`${d.level}|${d.code}|${d.message}`, d]),
+    ).values(),
+  ];
 
-  const stateText = useMemo(() => { const v = tool.get('state'); return v === undefined ? 'null' : stringifyJson(v); }, [name, session.path]);
+  const stateText = useMemo(() => {
+    const v = tool.get('state');
+    return v === undefined ? 'null' : stringifyJson(v);
+  }, [name, session.path]);
   const [stateError, setStateError] = useState<string | null>(null);
 
-  const setPos = (family: 0 | 1, v: string | null) => session.edit(() => {
-    const cur = position(tool) ?? [null, null];
-    cur[family] = v;
-    setPosition(tool, cur);
-  });
-  const forbidden = (['chat', 'desk'] as const).map((f, i) => ({ f, seg: pos?.[i] ?? null, rule: pos?.[i] ? ruleOf(session.rules, pos[i]!) : null })).filter((x) => x.rule);
+  const setPos = (family: 0 | 1, v: string | null) =>
+    session.edit(() => {
+      const cur = position(tool) ?? [null, null];
+      cur[family] = v;
+      setPosition(tool, cur);
+    });
+  const forbidden = (['chat', 'desk'] as const)
+    .map((f, i) => ({ f, seg: pos?.[i] ?? null, rule: pos?.[i] ? ruleOf(session.rules, pos[i]!) : null }))
+    .filter((x) => x.rule);
 
   return (
     <div class="tool-detail" data-testid="tool-detail">
@@ -119,7 +225,14 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
       {typeof tool.get('description') === 'string' && <p class="muted">{tool.get('description') as string}</p>}
       <fieldset>
         <legend>prompt_position (chat, desk)</legend>
-        {pos === null ? <p class="muted">No position declared (<code>prompt_position = None</code>). <button onClick={() => session.edit(() => setPosition(tool, ['system_msg_prompt', 'system_prompt']))}>Declare one</button></p> : (
+        {pos === null ? (
+          <p class="muted">
+            No position declared (<code>prompt_position = None</code>).{' '}
+            <button type="button" onClick={() => session.edit(() => setPosition(tool, ['system_msg_prompt', 'system_prompt']))}>
+              Declare one
+            </button>
+          </p>
+        ) : (
           <div class="pos-pair">
             <PositionPicker family="chat" value={pos[0]} segments={CHAT_SEGMENTS} rules={session.rules} onChange={(v) => setPos(0, v)} />
             <PositionPicker family="desk" value={pos[1]} segments={DESK_SEGMENTS} rules={session.rules} onChange={(v) => setPos(1, v)} />
@@ -127,29 +240,58 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
         )}
         {forbidden.map((x) => (
           <div class="rule-box" key={x.f} data-testid="rule-box" role="alert">
-            <b>{x.seg} is forbidden in {x.f === 'chat' ? 'ChatLLM' : 'DeskLLM'}: {x.rule!.title}</b>
+            <b>
+              {x.seg} is forbidden in {x.f === 'chat' ? 'ChatLLM' : 'DeskLLM'}: {x.rule!.title}
+            </b>
             <p>{x.rule!.reason}</p>
           </div>
         ))}
         {validity && !validity.valid && (
           <div class="error-box" data-testid="tool-invalid">
             <b>{validity.exception ?? 'Error'}</b> at class definition: {validity.message}
-            <p class="invalid-both">TFRobot checks the tool class when it is defined, so the class is rejected whole: neither side injects, and the tool takes part in neither family (both chips say invalid).</p>
+            <p class="invalid-both">
+              TFRobot checks the tool class when it is defined, so the class is rejected whole: neither side injects, and the tool takes
+              part in neither family (both chips say invalid).
+            </p>
           </div>
         )}
       </fieldset>
       <ReturnsEditor session={session} tool={tool} name={name} />
-      {spec && <TemplateEditor key={tplPath ?? ''} session={session} spec={spec} path={tplPath} label={`${name} template`} testId="template-editor"
-        legend={returnsKind(tool) === 'prompt' ? 'prompt template' : 'template'} />}
-      {renderDiags.map((d, i) => <div class={`diag diag-${d.level}`} key={i}>{d.code}: {d.message}</div>)}
+      {spec && (
+        <TemplateEditor
+          key={tplPath ?? ''}
+          session={session}
+          spec={spec}
+          path={tplPath}
+          label={`${name} template`}
+          testId="template-editor"
+          legend={returnsKind(tool) === 'prompt' ? 'prompt template' : 'template'}
+        />
+      )}
+      {renderDiags.map((d, i) => (
+        <div class={`diag diag-${d.level}`} key={i}>
+          {d.code}: {d.message}
+        </div>
+      ))}
       <fieldset>
         <legend>state (JSON)</legend>
-        <Editor label={`${name} state`} testId="state-editor" value={stateText} language={JSON_LANG} onChange={(t) => {
-          let v: JValue;
-          try { v = parseJson(t); } catch (e) { setStateError((e as Error).message); return; }
-          setStateError(null);
-          session.edit(() => tool.set('state', v));
-        }} />
+        <Editor
+          label={`${name} state`}
+          testId="state-editor"
+          value={stateText}
+          language={JSON_LANG}
+          onChange={(t) => {
+            let v: JValue;
+            try {
+              v = parseJson(t);
+            } catch (e) {
+              setStateError((e as Error).message);
+              return;
+            }
+            setStateError(null);
+            session.edit(() => tool.set('state', v));
+          }}
+        />
         {stateError && <div class="error-line">Not applied: {stateError}</div>}
       </fieldset>
     </div>
@@ -161,7 +303,10 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
 const stashes = new WeakMap<JObject, ReturnsStash>();
 function stashOf(tool: JObject): ReturnsStash {
   let s = stashes.get(tool);
-  if (!s) { s = new Map(); stashes.set(tool, s); }
+  if (!s) {
+    s = new Map();
+    stashes.set(tool, s);
+  }
   return s;
 }
 
@@ -173,33 +318,73 @@ function ReturnsEditor({ session, tool, name }: { session: Session; tool: JObjec
   const f = tool.get('format_2_prompt');
   const field = (k: string) => (f instanceof JObject ? f.get(k) : undefined);
   const err = field('error');
-  const valueText = useMemo(() => { const v = field('value'); return v === undefined ? '' : stringifyJson(v, 0); }, [kind, session.path]);
+  const valueText = useMemo(() => {
+    const v = field('value');
+    return v === undefined ? '' : stringifyJson(v, 0);
+  }, [kind, session.path]);
   const [valueError, setValueError] = useState<string | null>(null);
   const prompt = field('prompt');
   const promptKind = prompt instanceof JObject ? prompt.get('kind') : undefined;
   return (
     <fieldset class="returns">
       <legend>_format_2_prompt returns</legend>
-      <select value={kind} data-testid="returns-kind" aria-label={`What ${name}'s _format_2_prompt returns`}
-        onChange={(e) => { setValueError(null); session.edit(() => setReturnsKind(tool, (e.target as HTMLSelectElement).value as ReturnsKind, stash)); }}>
-        {RETURNS_KINDS.map((k) => <option key={k} value={k}>{k === 'default' ? 'not overridden' : k}</option>)}
+      <select
+        value={kind}
+        data-testid="returns-kind"
+        aria-label={`What ${name}'s _format_2_prompt returns`}
+        onChange={(e) => {
+          setValueError(null);
+          session.edit(() => setReturnsKind(tool, (e.target as HTMLSelectElement).value as ReturnsKind, stash));
+        }}
+      >
+        {RETURNS_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {k === 'default' ? 'not overridden' : k}
+          </option>
+        ))}
       </select>
-      <p class="muted returns-text">{RETURNS_TEXT[kind] ?? kind}{kind === 'prompt' && typeof promptKind === 'string' ? ` — a ${promptKind} prompt` : ''}. <DocRef path={DOCS.scene} what="Each kind" /></p>
+      <p class="muted returns-text">
+        {RETURNS_TEXT[kind] ?? kind}
+        {kind === 'prompt' && typeof promptKind === 'string' ? ` — a ${promptKind} prompt` : ''}.{' '}
+        <DocRef path={DOCS.scene} what="Each kind" />
+      </p>
       {kind === 'raise' && (
-        <label class="field">error message
-          <input type="text" value={typeof err === 'string' ? err : ''} data-testid="returns-error" aria-label={`${name}: the error it raises`}
-            onInput={(e) => { const v = (e.target as HTMLInputElement).value; session.edit(() => (tool.get('format_2_prompt') as JObject).set('error', v)); }} />
+        <label class="field">
+          error message
+          <input
+            type="text"
+            value={typeof err === 'string' ? err : ''}
+            data-testid="returns-error"
+            aria-label={`${name}: the error it raises`}
+            onInput={(e) => {
+              const v = (e.target as HTMLInputElement).value;
+              session.edit(() => (tool.get('format_2_prompt') as JObject).set('error', v));
+            }}
+          />
         </label>
       )}
       {kind === 'invalid' && (
-        <label class="field">returned value (JSON)
-          <input type="text" class="mono" defaultValue={valueText} key={valueText} data-testid="returns-value" aria-label={`${name}: the value it returns`}
+        <label class="field">
+          returned value (JSON)
+          <input
+            type="text"
+            class="mono"
+            defaultValue={valueText}
+            key={valueText}
+            data-testid="returns-value"
+            aria-label={`${name}: the value it returns`}
             onInput={(e) => {
               let v: JValue;
-              try { v = parseJson((e.target as HTMLInputElement).value); } catch (x) { setValueError((x as Error).message); return; }
+              try {
+                v = parseJson((e.target as HTMLInputElement).value);
+              } catch (x) {
+                setValueError((x as Error).message);
+                return;
+              }
               setValueError(null);
               session.edit(() => (tool.get('format_2_prompt') as JObject).set('value', v));
-            }} />
+            }}
+          />
           {valueError && <span class="error-line">Not applied: {valueError}</span>}
         </label>
       )}

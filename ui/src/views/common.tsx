@@ -1,15 +1,25 @@
 import type { Rules, ToolStatus, ToolValidity } from '../api/types';
 
 export const STATUS_LABEL: Record<ToolStatus, string> = {
-  injected: 'injected', rendered_empty: 'rendered empty', empty: 'empty', silent: 'silent',
-  undeclared: 'undeclared', invalid: 'invalid', error: 'error', protocol_error: 'protocol error',
+  injected: 'injected',
+  rendered_empty: 'rendered empty',
+  empty: 'empty',
+  silent: 'silent',
+  undeclared: 'undeclared',
+  invalid: 'invalid',
+  error: 'error',
+  protocol_error: 'protocol error',
 };
 
 /** A tool's status in one family; `why` (an invalid tool's reason) goes into the tooltip. */
 export function StatusChip({ status, family, why }: { status?: ToolStatus; family: string; why?: string | null }) {
   if (!status) return <span class="chip chip-none">{family} –</span>;
   const tip = `${family}: ${STATUS_LABEL[status]}${why && status === 'invalid' ? `. ${why}` : ''}`;
-  return <span class={`chip chip-${status}`} title={tip}>{family} {STATUS_LABEL[status]}</span>;
+  return (
+    <span class={`chip chip-${status}`} title={tip}>
+      {family} {STATUS_LABEL[status]}
+    </span>
+  );
 }
 
 export function ruleOf(rules: Rules | null, segment: string) {
@@ -19,14 +29,29 @@ export function ruleOf(rules: Rules | null, segment: string) {
   return { id: s.rule!, title: r?.title ?? s.rule!, reason: s.reason ?? r?.reason ?? '' };
 }
 
-export function fmtBytes(n: number) { return n < 10000 ? `${n} B` : n < 1e6 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(2)} MiB`; }
+export function fmtBytes(n: number) {
+  return n < 10000 ? `${n} B` : n < 1e6 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(2)} MiB`;
+}
 
 /** A dotted or snake_case name that may wrap after its dots and underscores
  * (`positions.<wbr>original_<wbr>desk_<wbr>screenshot_<wbr>prompt`) rather than mid-word in a
  * narrow card or table; its text content is unchanged. */
 export function Breakable({ name }: { name: string }) {
   const parts = breakParts(name);
-  return <>{parts.map((p, i) => (i < parts.length - 1 ? <>{p}<wbr /></> : p))}</>;
+  return (
+    <>
+      {parts.map((p, i) =>
+        i < parts.length - 1 ? (
+          <>
+            {p}
+            <wbr />
+          </>
+        ) : (
+          p
+        ),
+      )}
+    </>
+  );
 }
 
 /** `a.b_c` → `['a.', 'b_', 'c']`: the pieces between which a line may break. */
@@ -44,7 +69,11 @@ export const DOCS = {
 
 /** "More: docs/rules.md (in the Prompt Inspector repository)". */
 export function DocRef({ path, what = 'More' }: { path: string; what?: string }) {
-  return <span class="doc-ref">{what}: <code>{path}</code> in the Prompt Inspector repository.</span>;
+  return (
+    <span class="doc-ref">
+      {what}: <code>{path}</code> in the Prompt Inspector repository.
+    </span>
+  );
 }
 
 /** A rule's title said in a sentence: `Iron rule 1: user intent (铁律 1：…)` → `iron rule 1, user intent`. */
@@ -65,17 +94,21 @@ export function invalidWhy(v: ToolValidity | undefined, pos: [string | null, str
   if (!v || v.valid) return null;
   const neither = 'so the tool takes part in neither family';
   const side = v.family === 'chat' ? 0 : v.family === 'desk' ? 1 : null;
-  const seg = side === null ? null : pos?.[side] ?? null;
+  const seg = side === null ? null : (pos?.[side] ?? null);
   if (side !== null && seg && v.rule) {
     const title = rules?.rules.find((r) => r.id === v.rule)?.title ?? v.rule;
     return `invalid: ${v.family} position ${seg} is forbidden (${ruleShort(title)}), ${neither}`;
   }
   if (side !== null && seg) return `invalid: ${v.family} position ${seg} is not a ${FAMILY_CLASS[v.family!]} segment, ${neither}`;
   switch (v.reason) {
-    case 'position_without_override': return `invalid: it declares a prompt_position but does not override _format_2_prompt (${v.exception ?? 'TypeError'}), ${neither}`;
-    case 'override_without_position': return `invalid: it overrides _format_2_prompt but declares no prompt_position (${v.exception ?? 'TypeError'}), ${neither}`;
-    case 'both_sides_null': return `invalid: prompt_position is (None, None) (${v.exception ?? 'ValueError'}), ${neither}`;
-    default: return `invalid: ${v.message ?? v.exception ?? 'rejected at class definition'}; ${neither}`;
+    case 'position_without_override':
+      return `invalid: it declares a prompt_position but does not override _format_2_prompt (${v.exception ?? 'TypeError'}), ${neither}`;
+    case 'override_without_position':
+      return `invalid: it overrides _format_2_prompt but declares no prompt_position (${v.exception ?? 'TypeError'}), ${neither}`;
+    case 'both_sides_null':
+      return `invalid: prompt_position is (None, None) (${v.exception ?? 'ValueError'}), ${neither}`;
+    default:
+      return `invalid: ${v.message ?? v.exception ?? 'rejected at class definition'}; ${neither}`;
   }
 }
 
@@ -86,6 +119,9 @@ export function invalidWhy(v: ToolValidity | undefined, pos: [string | null, str
 export function roundDurations(message: string): string {
   const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
   return message
-    .replace(/\b((?:\w+_)?ms)=(\d+(?:\.\d+)?(?:e-?\d+)?)\b/g, (_, k: string, n: string) => `${k === 'ms' ? '' : `${k}=`}${fmt(Number(n))} ms`)
+    .replace(
+      /\b((?:\w+_)?ms)=(\d+(?:\.\d+)?(?:e-?\d+)?)\b/g,
+      (_, k: string, n: string) => `${k === 'ms' ? '' : `${k}=`}${fmt(Number(n))} ms`,
+    )
     .replace(/\b(\d+\.\d{2,})(ms|µs|us|ns|s)\b/g, (_, n: string, u: string) => `${fmt(Number(n))} ${u}`);
 }
