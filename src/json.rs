@@ -675,6 +675,17 @@ impl Parser<'_> {
     }
 }
 
+// In the JSON reader rather than in `value`, so that `value` stays below `json` (docs/architecture.md).
+impl Value {
+    /// Parses JSON text the way Python's `json.loads` does: a number with `.`, `e` or `E` is a
+    /// float (overflowing to infinity), any other number an exact integer; `NaN` and `Infinity`
+    /// are read as Python writes them; object keys keep their first position and the last value,
+    /// as a Python dict built from the pairs would.
+    pub fn from_json_str(text: &str) -> Result<Value, JsonError> {
+        parse_value(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

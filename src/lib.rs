@@ -6,11 +6,14 @@
 
 pub mod api;
 pub mod check;
+pub mod context;
+pub mod conversation;
 pub mod inject;
 pub mod json;
 pub mod json_out;
 pub mod provider;
 pub mod py;
+pub mod report;
 pub mod runloop;
 pub mod scene;
 pub mod segments;

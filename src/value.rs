@@ -92,14 +92,6 @@ impl Value {
         Value::Str(Arc::from(s))
     }
 
-    /// Parses JSON text the way Python's `json.loads` does: a number with `.`, `e` or `E` is a
-    /// float (overflowing to infinity), any other number an exact integer; `NaN` and `Infinity`
-    /// are read as Python writes them; object keys keep their first position and the last value,
-    /// as a Python dict built from the pairs would.
-    pub fn from_json_str(text: &str) -> Result<Value, crate::json::JsonError> {
-        crate::json::parse_value(text)
-    }
-
     /// Converts an already parsed `serde_json::Value` (parsed with `arbitrary_precision`).
     pub fn from_json(raw: &serde_json::Value) -> Value {
         match raw {

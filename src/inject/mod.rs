@@ -2,11 +2,9 @@
 //! (`format_2_prompt`), collect contributions per segment in `tools` order, render every segment
 //! and assemble the messages, reporting where every byte came from.
 
-pub mod context;
 mod memo;
 mod normalize;
 mod render;
-pub mod report;
 mod tokens;
 pub mod validate;
 
@@ -15,13 +13,14 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
+pub use crate::report::{
+    Diagnostic, Level, MessageOut, Metrics, PieceOut, Report, SegmentOut, Source, Status, ToolOut,
+};
 pub use memo::RenderMemo;
 pub use normalize::{format_2_prompt, wrap_str, Normalized};
 pub use render::{render_template, PromptError, RenderVars};
-pub use report::{
-    Diagnostic, Level, MessageOut, Metrics, PieceOut, Report, SegmentOut, Source, Status, ToolOut,
-};
 
+use crate::context;
 use crate::scene::{Content, Message, Part, Prompt, Role, Scene, Tool};
 use crate::segments::{Family, Segment, SegmentKind};
 use crate::value::Value;
@@ -381,7 +380,7 @@ impl Run<'_> {
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let role = context::get(item, "role").and_then(|r| match r {
-                Value::Str(s) => role_of(s),
+                Value::Str(s) => Role::parse(s),
                 _ => None,
             });
             let Some(role) = role else {
@@ -540,16 +539,6 @@ fn attachments(prompt: &Prompt) -> Vec<Value> {
         Prompt::Normalize { attachments, .. } => attachments.iter().map(part_value).collect(),
         Prompt::AdditionalInfo { .. } => Vec::new(),
     }
-}
-
-fn role_of(s: &str) -> Option<Role> {
-    Some(match s {
-        "system" => Role::System,
-        "user" => Role::User,
-        "assistant" => Role::Assistant,
-        "tool" => Role::Tool,
-        _ => return None,
-    })
 }
 
 /// `user_input.input` as the user message's text (Python `str()` of a non-string).

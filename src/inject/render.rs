@@ -9,8 +9,8 @@ use crate::scene::{Prompt, TemplateSpec};
 use crate::template::{Template, TemplateError, Vars};
 use crate::value::Value;
 
-use super::context;
 use super::memo::{Over, RenderMemo};
+use crate::context;
 
 /// Why a prompt rendered as `""`.
 #[derive(Clone, Debug, PartialEq)]

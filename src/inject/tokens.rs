@@ -1,7 +1,7 @@
 //! The report's `tokens` fields: pieces, segments and messages counted with one encoding
 //! (see [`crate::tokens`]). Each distinct text is encoded once where the report repeats it.
 
-use super::report::{MessageOut, SegmentOut};
+use crate::report::{MessageOut, SegmentOut};
 use crate::tokens::{count, Encoding};
 
 /// Fills `tokens` on every piece, segment and message.

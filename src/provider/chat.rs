@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use super::{image, Block, Sink, ToolCall, Turn};
-use crate::inject::{context, MessageOut, SegmentOut};
+use crate::context;
+use crate::report::{MessageOut, SegmentOut};
 use crate::value::Value;
 
 /// The messages as turns. A message made from a prompt segment also carries the attachments of

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::{image, takes_images, Block, DeskInput, Sink};
-use crate::inject::SegmentOut;
+use crate::report::SegmentOut;
 use crate::scene::Adapter;
 
 /// Segments that instruct the model: system text on every provider, which takes no images there.

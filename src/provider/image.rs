@@ -9,7 +9,7 @@ use std::path::Path;
 
 use base64::Engine as _;
 
-use crate::inject::context;
+use crate::context;
 use crate::value::Value;
 
 /// The largest image read from a file or decoded from base64 (providers refuse far smaller ones;

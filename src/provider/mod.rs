@@ -18,7 +18,7 @@ use serde_json::Value as Json;
 
 pub use image::{Img, MAX_IMAGE_BYTES};
 
-use crate::inject::{Diagnostic, Level, MessageOut, SegmentOut};
+use crate::report::{Diagnostic, Level, MessageOut, SegmentOut};
 use crate::scene::{Adapter, DeskConfig};
 
 /// The chat providers `render --llm chat --provider` can shape messages for.

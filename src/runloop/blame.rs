@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::cache::{self, ANTHROPIC_LOOKBACK_BLOCKS, ANTHROPIC_MIN_TOKENS};
-use crate::inject::{Report, Source};
+use crate::report::{Report, Source};
 use crate::value::Value;
 
 /// What `prompt-inspector cache --format json` prints.
@@ -308,24 +308,4 @@ fn anthropic_hit(
         }
     }
     best
-}
-
-/// Loads the scenes (in call order), renders each one's chat request and blames them; steps are
-/// labelled by file name. Used by `prompt-inspector cache` and the cache goldens' test.
-pub fn blame_files(paths: &[std::path::PathBuf]) -> Result<CacheReport, crate::scene::SceneError> {
-    let mut steps = Vec::with_capacity(paths.len());
-    for path in paths {
-        let scene = crate::scene::load_file(path)?;
-        let options = crate::inject::Options {
-            base_dir: path.parent().map(std::path::Path::to_path_buf),
-            ..Default::default()
-        };
-        let label = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let report = crate::inject::render_with(&scene, crate::segments::Family::Chat, &options);
-        steps.push((label, report));
-    }
-    Ok(blame(&steps))
 }

@@ -3,7 +3,7 @@
 //! `<dynamic-context>` block to the newest message, so the system message (and the provider's
 //! cached prefix) never has to change.
 
-use super::spec::RunMessage;
+use crate::scene::run::RunMessage;
 
 /// What one call of the injector did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

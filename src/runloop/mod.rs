@@ -8,7 +8,6 @@ pub mod cache;
 pub mod dynamic_context;
 pub mod reminder;
 mod replay;
-mod spec;
 
+pub use crate::scene::run::{CallForm, Iteration, Run, RunMessage, ToolCall};
 pub use replay::{replay, system_message, IterationOut, RunReport, SystemOut};
-pub use spec::{CallForm, Iteration, Run, RunMessage, ToolCall};

@@ -1,7 +1,7 @@
 //! xbot's system reminder (`agent/reminder.go`, as of commit ffbcf30): appended to the last
 //! message after every round with tool calls, after the dynamic-context block.
 
-use super::spec::RunMessage;
+use crate::scene::run::RunMessage;
 use crate::scene::Role;
 
 /// The goal is cut to this many characters (Unicode scalar values, Go's `[]rune`).

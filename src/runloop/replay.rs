@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::cache::{self, Figures, Measured};
 use super::dynamic_context::{self, Injector, Outcome};
 use super::reminder;
-use super::spec::{Run, RunMessage};
+use crate::scene::run::{Run, RunMessage};
 use crate::scene::Role;
 
 /// What `prompt-inspector run --format json` prints (contract §5; fields may be added).

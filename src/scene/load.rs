@@ -274,16 +274,14 @@ impl Reader<'_> {
     fn role(&self, o: &Obj, j: &Json, path: &P) -> Result<Role, SceneError> {
         let role_j = self.required(o, j, path, "role")?;
         let role_path = join(path, "role");
-        match self.string(role_j, &role_path)?.as_str() {
-            "system" => Ok(Role::System),
-            "user" => Ok(Role::User),
-            "assistant" => Ok(Role::Assistant),
-            "tool" => Ok(Role::Tool),
-            other => Err(self.err(
+        let text = self.string(role_j, &role_path)?;
+        match Role::parse(&text) {
+            Some(role) => Ok(role),
+            None => Err(self.err(
                 role_j,
                 &role_path,
                 format!(
-                    "unknown role {other:?}, expected one of: {}",
+                    "unknown role {text:?}, expected one of: {}",
                     keys::ROLES.join(", ")
                 ),
             )),

@@ -8,6 +8,7 @@
 mod error;
 pub mod keys;
 mod load;
+pub mod run;
 
 use std::ops::Range;
 
@@ -42,8 +43,8 @@ pub struct Scene {
     pub chat_llm: ChatConfig,
     pub desk_llm: DeskConfig,
     pub tools: Vec<Tool>,
-    /// The `run` loop of contract §5 (replayed by [`crate::runloop::replay`]).
-    pub run: Option<crate::runloop::Run>,
+    /// The tool-call loop to replay (`run`, docs/scene-format.md); `runloop::replay` replays it.
+    pub run: Option<run::Run>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +56,14 @@ pub enum Role {
 }
 
 impl Role {
+    pub const ALL: [Role; 4] = [Role::System, Role::User, Role::Assistant, Role::Tool];
+
+    /// The role a message's `role` string names, as the loader and the context's conversation
+    /// read it (one parser for both).
+    pub fn parse(s: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Role::System => "system",

@@ -8,6 +8,7 @@ mod doc_links;
 mod escape;
 mod fixtures;
 mod inputs;
+mod layers;
 mod live;
 mod providers;
 mod regressions;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use prompt_inspector::runloop::{self, blame, cache, dynamic_context, reminder, RunMessage};
+use prompt_inspector::runloop::{self, cache, dynamic_context, reminder, RunMessage};
 use prompt_inspector::scene::{self, Role};
 
 fn tool_msg(content: &str) -> RunMessage {
@@ -325,7 +325,8 @@ fn steps(name: &str) -> Vec<PathBuf> {
 #[test]
 fn the_cache_conversations_match_their_goldens() {
     for name in ["system-notes", "late-notes"] {
-        let report = blame::blame_files(&steps(name)).unwrap_or_else(|e| panic!("{e}"));
+        let report = prompt_inspector::conversation::blame_files(&steps(name))
+            .unwrap_or_else(|e| panic!("{e}"));
         let mut now = prompt_inspector::json_out::to_string_pretty(&report);
         now.push('\n');
         let golden_path = cache_dir(name).join("cache.golden.json");
@@ -344,8 +345,8 @@ fn the_cache_conversations_match_their_goldens() {
 
 #[test]
 fn a_tool_in_the_system_segment_breaks_the_prefix_and_a_late_one_keeps_it() {
-    let early = blame::blame_files(&steps("system-notes")).expect("loads");
-    let late = blame::blame_files(&steps("late-notes")).expect("loads");
+    let early = prompt_inspector::conversation::blame_files(&steps("system-notes")).expect("loads");
+    let late = prompt_inspector::conversation::blame_files(&steps("late-notes")).expect("loads");
     for s in &early.steps[1..] {
         let now = s
             .first_difference

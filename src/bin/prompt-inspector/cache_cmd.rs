@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use prompt_inspector::runloop::blame::{self, CacheReport, Location, StepOut};
+use prompt_inspector::runloop::blame::{CacheReport, Location, StepOut};
 use prompt_inspector::runloop::cache;
 
 pub fn run(paths: &[PathBuf], as_json: bool) -> ExitCode {
-    let report = match blame::blame_files(paths) {
+    let report = match prompt_inspector::conversation::blame_files(paths) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

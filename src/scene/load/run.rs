@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 
 use super::{join, Reader, P};
 use crate::json::{Json, Kind};
-use crate::runloop::{CallForm, Iteration, Run, RunMessage, ToolCall};
+use crate::scene::run::{CallForm, Iteration, Run, RunMessage, ToolCall};
 use crate::scene::{keys, Role, SceneError};
 use crate::value::Value;
 

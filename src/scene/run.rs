@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::scene::Role;
+use super::Role;
 use crate::value::Value;
 
 /// `run`: the pipeline's system parts, the history, the user message and the recorded rounds.
