@@ -23,7 +23,7 @@ use crate::value::Value;
 
 /// Which variables a template rendered over (the context itself is the memo's).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Over {
+pub(crate) enum RenderedOver {
     /// The whole effective context (a `NormalizePrompt`).
     Context,
     /// `context.user_input.additional_info` (an `AdditionalInfoPrompt`).
@@ -37,14 +37,14 @@ struct Entry {
     engine: Engine,
     active_language: Option<String>,
     templates: IndexMap<String, String>,
-    over: Over,
+    over: RenderedOver,
     result: Result<String, PromptError>,
     /// The last refresh that used it (entries unused for a whole refresh are dropped).
     used: u64,
 }
 
 impl Entry {
-    fn matches(&self, spec: &TemplateSpec, over: &Over) -> bool {
+    fn matches(&self, spec: &TemplateSpec, over: &RenderedOver) -> bool {
         self.engine == spec.engine
             && self.active_language == spec.active_language
             && self.templates == spec.templates
@@ -101,7 +101,7 @@ impl RenderMemo {
     pub(crate) fn render(
         &mut self,
         spec: &TemplateSpec,
-        over: Over,
+        over: RenderedOver,
         render: impl FnOnce() -> Result<String, PromptError>,
     ) -> Result<String, PromptError> {
         if self.off {
@@ -134,7 +134,7 @@ impl RenderMemo {
 }
 
 /// A hash of what [`Entry::matches`] compares, but a tool's state (compared in full on a hit).
-fn key_of(spec: &TemplateSpec, over: &Over) -> u64 {
+fn key_of(spec: &TemplateSpec, over: &RenderedOver) -> u64 {
     // A fixed-seed hasher: the key only has to be stable within this process.
     let mut h = foldhash::fast::FixedState::with_seed(0x5eed).build_hasher();
     spec.engine.hash(&mut h);
@@ -192,7 +192,7 @@ mod tests {
     fn keeps_a_render_per_template_variables_and_context() {
         let mut m = RenderMemo::default();
         let mut calls = 0;
-        let mut render = |m: &mut RenderMemo, s: &TemplateSpec, over: Over| {
+        let mut render = |m: &mut RenderMemo, s: &TemplateSpec, over: RenderedOver| {
             m.render(s, over, || {
                 calls += 1;
                 Ok(format!("r{calls}"))
@@ -200,36 +200,54 @@ mod tests {
         };
         m.next_refresh();
         m.context(&ctx(1));
-        assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r1".into()));
-        assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r1".into()));
+        assert_eq!(
+            render(&mut m, &spec("a"), RenderedOver::Context),
+            Ok("r1".into())
+        );
+        assert_eq!(
+            render(&mut m, &spec("a"), RenderedOver::Context),
+            Ok("r1".into())
+        );
         // Other variables, another text, another state: each its own render.
         assert_eq!(
-            render(&mut m, &spec("a"), Over::AdditionalInfo),
+            render(&mut m, &spec("a"), RenderedOver::AdditionalInfo),
             Ok("r2".into())
         );
-        assert_eq!(render(&mut m, &spec("b"), Over::Context), Ok("r3".into()));
         assert_eq!(
-            render(&mut m, &spec("a"), Over::State(ctx(7))),
+            render(&mut m, &spec("b"), RenderedOver::Context),
+            Ok("r3".into())
+        );
+        assert_eq!(
+            render(&mut m, &spec("a"), RenderedOver::State(ctx(7))),
             Ok("r4".into())
         );
         assert_eq!(
-            render(&mut m, &spec("a"), Over::State(ctx(8))),
+            render(&mut m, &spec("a"), RenderedOver::State(ctx(8))),
             Ok("r5".into())
         );
         assert_eq!(
-            render(&mut m, &spec("a"), Over::State(ctx(7))),
+            render(&mut m, &spec("a"), RenderedOver::State(ctx(7))),
             Ok("r4".into())
         );
         // Where the template sits in the file does not matter.
         let mut moved = spec("a");
         moved.spans.insert("default".to_owned(), 10..11);
-        assert_eq!(render(&mut m, &moved, Over::Context), Ok("r1".into()));
+        assert_eq!(
+            render(&mut m, &moved, RenderedOver::Context),
+            Ok("r1".into())
+        );
         assert_eq!(m.counts(), (3, 5));
         // The same context as another value is the same context; a different one drops it all.
         m.context(&ctx(1));
-        assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r1".into()));
+        assert_eq!(
+            render(&mut m, &spec("a"), RenderedOver::Context),
+            Ok("r1".into())
+        );
         m.context(&ctx(2));
-        assert_eq!(render(&mut m, &spec("a"), Over::Context), Ok("r6".into()));
+        assert_eq!(
+            render(&mut m, &spec("a"), RenderedOver::Context),
+            Ok("r6".into())
+        );
     }
 
     #[test]
@@ -237,11 +255,11 @@ mod tests {
         let mut m = RenderMemo::off();
         m.context(&ctx(1));
         assert_eq!(
-            m.render(&spec("a"), Over::Context, || Ok("1".into())),
+            m.render(&spec("a"), RenderedOver::Context, || Ok("1".into())),
             Ok("1".into())
         );
         assert_eq!(
-            m.render(&spec("a"), Over::Context, || Ok("2".into())),
+            m.render(&spec("a"), RenderedOver::Context, || Ok("2".into())),
             Ok("2".into())
         );
         assert_eq!(m.counts(), (0, 0));
@@ -253,18 +271,18 @@ mod tests {
         m.next_refresh();
         m.context(&ctx(1));
         for t in ["a", "b"] {
-            let _ = m.render(&spec(t), Over::Context, || Ok(t.to_owned()));
+            let _ = m.render(&spec(t), RenderedOver::Context, || Ok(t.to_owned()));
         }
         m.next_refresh();
-        let _ = m.render(&spec("a"), Over::Context, || Ok("again".into()));
+        let _ = m.render(&spec("a"), RenderedOver::Context, || Ok("again".into()));
         m.next_refresh();
         // "b" went unused for a whole refresh: rendered again; "a" was used: kept.
         assert_eq!(
-            m.render(&spec("b"), Over::Context, || Ok("new".into())),
+            m.render(&spec("b"), RenderedOver::Context, || Ok("new".into())),
             Ok("new".into())
         );
         assert_eq!(
-            m.render(&spec("a"), Over::Context, || Ok("new".into())),
+            m.render(&spec("a"), RenderedOver::Context, || Ok("new".into())),
             Ok("a".into())
         );
     }

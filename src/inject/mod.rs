@@ -1,17 +1,17 @@
-//! The injection engine of seed 000: validate tools, ask each for its prompt
+//! The injection engine (TFRobot's design, docs/rules.md): validate tools, ask each for its prompt
 //! (`format_2_prompt`), collect contributions per segment in `tools` order, render every segment
-//! and assemble the messages, reporting where every byte came from.
+//! and assemble the messages, reporting where every byte came from. One file per step of
+//! docs/architecture.md: `validate`, `collect`, `segment` (render), `assemble`; this file runs them
+//! in order and fills the report.
 
+mod assemble;
+mod collect;
 mod memo;
 mod normalize;
 mod render;
+mod segment;
 mod tokens;
 pub mod validate;
-
-use std::collections::HashSet;
-use std::sync::Arc;
-
-use indexmap::IndexMap;
 
 pub use crate::report::{
     Diagnostic, Level, MessageOut, Metrics, PieceOut, Report, SegmentOut, Source, Status, ToolOut,
@@ -20,10 +20,12 @@ pub use memo::RenderMemo;
 pub use normalize::{format_2_prompt, wrap_str, Normalized};
 pub use render::{render_template, PromptError, RenderVars};
 
+pub use assemble::content_value;
+
 use crate::context;
-use crate::scene::{Content, Message, Part, Prompt, Role, Scene, Tool};
-use crate::segments::{Family, Segment, SegmentKind};
-use crate::value::Value;
+use crate::scene::{Scene, Tool};
+use crate::segments::{Family, SegmentKind};
+use segment::Tally;
 
 /// How to render, beyond the scene itself. Each field's default is what `render` uses.
 #[derive(Clone, Debug, Default)]
@@ -67,7 +69,7 @@ pub fn render_with_memo(
         bytes = tracing::field::Empty,
     );
     let _entered = span.enter();
-    let mut r = Run {
+    let mut r = Renderer {
         family,
         diagnostics: Vec::new(),
         memo,
@@ -87,10 +89,10 @@ pub fn render_with_memo(
     let vars = RenderVars::new(ctx);
 
     // The collector (`_collect_dynamic_prompts`): its three short-circuits, then normalisation.
-    let mut statuses: Vec<Option<Status>> = Vec::with_capacity(tools.len());
-    let mut buckets: IndexMap<&str, Vec<(usize, Prompt)>> = IndexMap::new();
-    for (i, (tool, verdict)) in tools.iter().zip(&verdicts).enumerate() {
-        statuses.push(match verdict {
+    let mut tally = Tally::new(tools);
+    for (i, verdict) in verdicts.iter().enumerate() {
+        let tool = tally.tools[i];
+        let status = match verdict {
             Err(invalid) => {
                 r.diag(
                     Level::Error,
@@ -101,8 +103,9 @@ pub fn render_with_memo(
                 );
                 Some(Status::Invalid)
             }
-            Ok(()) => r.collect(tool, i, &vars, &mut buckets),
-        });
+            Ok(()) => r.collect(tool, i, &vars, &mut tally.contributions),
+        };
+        tally.statuses.push(status);
     }
 
     let conversation = match family {
@@ -110,23 +113,22 @@ pub fn render_with_memo(
         Family::Desk => Vec::new(),
     };
     let mut segments = Vec::new();
-    let mut metrics = Metrics::default();
     for seg in family.segments() {
         let out = match seg.kind {
-            SegmentKind::Prompts | SegmentKind::UserInput => r.prompt_segment(
-                scene,
-                seg,
-                &vars,
-                buckets.get(seg.name),
-                &tools,
-                &mut statuses,
-                &mut metrics,
-            ),
-            SegmentKind::Messages => message_segment(scene, seg, &conversation),
+            SegmentKind::Prompts | SegmentKind::UserInput => {
+                r.prompt_segment(scene, seg, &vars, &mut tally)
+            }
+            SegmentKind::Messages => segment::message_segment(scene, seg, &conversation),
         };
         segments.push(out);
     }
 
+    let Tally {
+        tools,
+        statuses,
+        mut metrics,
+        ..
+    } = tally;
     metrics.tools_total = valid.iter().filter(|t| t.prompt_position.is_some()).count();
     metrics.tools_rendered = statuses
         .iter()
@@ -149,7 +151,12 @@ pub fn render_with_memo(
         })
         .collect();
     let mut messages = match family {
-        Family::Chat => Some(chat_messages(scene, &segments, conversation, &vars)),
+        Family::Chat => Some(assemble::chat_messages(
+            scene,
+            &segments,
+            conversation,
+            &vars,
+        )),
         Family::Desk => None,
     };
     let tokenizer = (!options.skip_tokens).then(|| {
@@ -193,22 +200,15 @@ fn side(p: &crate::scene::Position, family: Family) -> &Option<String> {
     }
 }
 
-struct Run<'m> {
+/// What one render carries from step to step: the family, the diagnostics so far (in the order
+/// the steps raise them) and the template renders kept between renders.
+struct Renderer<'m> {
     family: Family,
     diagnostics: Vec<Diagnostic>,
     memo: &'m mut RenderMemo,
 }
 
-/// A rendered piece before it is placed in its segment's text.
-struct Piece {
-    source: Source,
-    tool: Option<usize>,
-    index: Option<usize>,
-    text: Arc<str>,
-    attachments: Vec<Value>,
-}
-
-impl Run<'_> {
+impl Renderer<'_> {
     fn diag(
         &mut self,
         level: Level,
@@ -226,391 +226,4 @@ impl Run<'_> {
             prompt: None,
         });
     }
-
-    /// The tools as the call passes them; a name seen before is the same tool (first wins).
-    fn distinct_tools<'s>(&mut self, tools: &'s [Tool]) -> Vec<&'s Tool> {
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        for t in tools {
-            if seen.insert(t.name.as_str()) {
-                out.push(t);
-            } else {
-                self.diag(
-                    Level::Warning,
-                    "tool_duplicate",
-                    format!("tool {:?} is listed more than once; the first entry is the tool, later ones are ignored", t.name),
-                    Some(&t.name),
-                    None,
-                );
-            }
-        }
-        out
-    }
-
-    /// Asks one valid tool for its contribution. `None` means "decided when its piece renders".
-    fn collect<'a>(
-        &mut self,
-        tool: &'a Tool,
-        index: usize,
-        vars: &RenderVars,
-        buckets: &mut IndexMap<&'a str, Vec<(usize, Prompt)>>,
-    ) -> Option<Status> {
-        let Some(position) = &tool.prompt_position else {
-            return Some(Status::Undeclared);
-        };
-        let Some(segment) = side(position, self.family) else {
-            return Some(Status::Silent);
-        };
-        let memo = &mut *self.memo;
-        let normalized = normalize::format_2_prompt_by(tool, &vars.ctx, |source, v| {
-            memo.render(source, memo::Over::State(tool.state.clone()), || {
-                render_template(source, v)
-            })
-        });
-        match normalized {
-            Normalized::Prompt(p) => {
-                buckets
-                    .entry(segment.as_str())
-                    .or_default()
-                    .push((index, p));
-                None
-            }
-            Normalized::Empty => Some(Status::Empty),
-            Normalized::Raised(error) => {
-                let message = format!(
-                    "Tool {} format_2_prompt failed, falling back to None: {error}",
-                    tool.name
-                );
-                tracing::error!(tool = %tool.name, "{message}");
-                self.diag(Level::Error, "tool_raised", message, Some(&tool.name), None);
-                Some(Status::Error)
-            }
-            Normalized::ProtocolError(message) => {
-                self.diag(
-                    Level::Error,
-                    "tool_format_2_prompt",
-                    format!("TFProtocolError: {message}"),
-                    Some(&tool.name),
-                    None,
-                );
-                Some(Status::ProtocolError)
-            }
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn prompt_segment(
-        &mut self,
-        scene: &Scene,
-        seg: &'static Segment,
-        vars: &RenderVars,
-        contributions: Option<&Vec<(usize, Prompt)>>,
-        tools: &[&Tool],
-        statuses: &mut [Option<Status>],
-        metrics: &mut Metrics,
-    ) -> SegmentOut {
-        let configured = match self.family {
-            Family::Chat => scene.chat_llm.prompts(seg.name),
-            Family::Desk => scene.desk_llm.prompts(seg.name),
-        };
-        let mut pieces = Vec::new();
-        for (i, prompt) in configured.iter().enumerate() {
-            let text = vars
-                .render_prompt_with(prompt, self.memo)
-                .unwrap_or_else(|e| {
-                    self.diagnostics.push(Diagnostic {
-                        level: Level::Warning,
-                        code: "prompt_render_failed",
-                        message: format!("{}[{i}] renders as \"\": {e}", seg.name),
-                        tool: None,
-                        segment: Some(seg.name),
-                        prompt: Some(i),
-                    });
-                    String::new()
-                });
-            pieces.push(Piece {
-                source: Source::Config,
-                tool: None,
-                index: Some(i),
-                text: Arc::from(text),
-                attachments: attachments(prompt),
-            });
-        }
-        // Tool pieces go after the configured ones, in `tools` order (the bucket's order).
-        for (t, prompt) in contributions.into_iter().flatten() {
-            let name = &tools[*t].name;
-            let text = vars
-                .render_prompt_with(prompt, self.memo)
-                .unwrap_or_else(|e| {
-                    self.diag(
-                        Level::Warning,
-                        "prompt_render_failed",
-                        format!(
-                            "the prompt of tool {name} in {} renders as \"\": {e}",
-                            seg.name
-                        ),
-                        Some(name),
-                        Some(seg.name),
-                    );
-                    String::new()
-                });
-            if text.is_empty() {
-                statuses[*t] = Some(Status::RenderedEmpty);
-            } else {
-                statuses[*t] = Some(Status::Injected);
-                metrics.bytes += text.len();
-                *metrics.positions.entry(seg.name.to_owned()).or_default() += 1;
-            }
-            pieces.push(Piece {
-                source: Source::Tool,
-                tool: Some(*t),
-                index: None,
-                text: Arc::from(text),
-                attachments: attachments(prompt),
-            });
-        }
-        place(seg, pieces, tools)
-    }
-
-    /// `context.conversation` as messages; entries that are not messages are reported, skipped.
-    fn conversation(&mut self, vars: &RenderVars) -> Vec<MessageOut> {
-        let Some(Value::List(items)) = context::get(vars.ctx.value(), "conversation") else {
-            return Vec::new();
-        };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let role = context::get(item, "role").and_then(|r| match r {
-                Value::Str(s) => Role::parse(s),
-                _ => None,
-            });
-            let Some(role) = role else {
-                self.diag(
-                    Level::Warning,
-                    "conversation_message_invalid",
-                    format!("context.conversation[{i}] is not a message with a role of system, user, assistant or tool; left out"),
-                    None,
-                    Some("conversation_msgs"),
-                );
-                continue;
-            };
-            let str_field = |k: &str| match context::get(item, k) {
-                Some(Value::Str(s)) => Some(s.to_string()),
-                _ => None,
-            };
-            out.push(MessageOut {
-                role: role.as_str(),
-                content: context::get(item, "content")
-                    .cloned()
-                    .unwrap_or(Value::str("")),
-                segment: Some("conversation_msgs"),
-                name: str_field("name"),
-                tool_call_id: str_field("tool_call_id"),
-                tool_calls: context::get(item, "tool_calls")
-                    .filter(|v| **v != Value::None)
-                    .cloned(),
-                tokens: None,
-            });
-        }
-        out
-    }
-}
-
-fn message_segment(
-    scene: &Scene,
-    seg: &'static Segment,
-    conversation: &[MessageOut],
-) -> SegmentOut {
-    let (count, bytes) = match seg.name {
-        "conversation_msgs" => (
-            conversation.len(),
-            conversation
-                .iter()
-                .map(|m| content_text(&m.content).len())
-                .sum(),
-        ),
-        _ => (
-            scene.intermediate_msgs.len(),
-            scene
-                .intermediate_msgs
-                .iter()
-                .map(|m| m.content.text().len())
-                .sum(),
-        ),
-    };
-    SegmentOut {
-        name: seg.name,
-        legal: seg.legal(),
-        rule: seg.rule.map(|r| r.id()),
-        text: String::new(),
-        bytes,
-        tokens: None,
-        messages: Some(count),
-        pieces: Vec::new(),
-    }
-}
-
-/// Contract §2's chat message order.
-fn chat_messages(
-    scene: &Scene,
-    segments: &[SegmentOut],
-    conversation: Vec<MessageOut>,
-    vars: &RenderVars,
-) -> Vec<MessageOut> {
-    let text_of = |name: &str| {
-        segments
-            .iter()
-            .find(|s| s.name == name)
-            .map_or("", |s| s.text.as_str())
-    };
-    let system = |name: &'static str| {
-        let text = text_of(name);
-        (!text.is_empty()).then(|| MessageOut {
-            role: "system",
-            content: Value::str(text),
-            segment: Some(name),
-            name: None,
-            tool_call_id: None,
-            tool_calls: None,
-            tokens: None,
-        })
-    };
-    // Sized up front: a long conversation would otherwise be copied at every doubling.
-    let mut out = Vec::with_capacity(conversation.len() + scene.intermediate_msgs.len() + 5);
-    out.extend(system("system_msg_prompt"));
-    out.extend(conversation);
-    out.extend(system("before_input_msg_prompt"));
-    let reformatted = text_of("reformat_input_prompt");
-    let input = if reformatted.is_empty() {
-        user_input(vars.ctx.value())
-    } else {
-        reformatted.to_owned()
-    };
-    if !input.is_empty() {
-        out.push(MessageOut {
-            role: "user",
-            content: Value::str(&input),
-            segment: Some("reformat_input_prompt"),
-            name: None,
-            tool_call_id: None,
-            tool_calls: None,
-            tokens: None,
-        });
-    }
-    out.extend(system("after_input_msg_prompt"));
-    out.extend(scene.intermediate_msgs.iter().map(message_out));
-    out.extend(system("after_intermediate_msg_prompt"));
-    out
-}
-
-/// Drops empty pieces, joins the rest with `\n` and records each piece's byte range.
-fn place(seg: &'static Segment, pieces: Vec<Piece>, tools: &[&Tool]) -> SegmentOut {
-    let mut text = String::new();
-    let mut out = Vec::new();
-    for p in pieces.into_iter().filter(|p| !p.text.is_empty()) {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        let start = text.len();
-        text.push_str(&p.text);
-        out.push(PieceOut {
-            source: p.source,
-            tool: p.tool.map(|t| tools[t].name.clone()),
-            index: p.index,
-            text: p.text,
-            attachments: p.attachments,
-            range: [start, text.len()],
-            tokens: None,
-        });
-    }
-    SegmentOut {
-        name: seg.name,
-        legal: seg.legal(),
-        rule: seg.rule.map(|r| r.id()),
-        bytes: text.len(),
-        tokens: None,
-        messages: None,
-        text,
-        pieces: out,
-    }
-}
-
-fn attachments(prompt: &Prompt) -> Vec<Value> {
-    match prompt {
-        Prompt::Normalize { attachments, .. } => attachments.iter().map(part_value).collect(),
-        Prompt::AdditionalInfo { .. } => Vec::new(),
-    }
-}
-
-/// `user_input.input` as the user message's text (Python `str()` of a non-string).
-fn user_input(ctx: &Value) -> String {
-    match context::get(ctx, "user_input").and_then(|ui| context::get(ui, "input")) {
-        Some(Value::Str(s)) => s.to_string(),
-        Some(Value::None) | None => String::new(),
-        Some(other) => crate::py::to_str(other),
-    }
-}
-
-/// The text a message contributes to its segment: the string, or its text parts joined.
-fn content_text(content: &Value) -> Arc<str> {
-    match content {
-        Value::Str(s) => s.clone(),
-        Value::List(parts) => parts
-            .iter()
-            .filter_map(|p| match context::get(p, "text") {
-                Some(Value::Str(s)) => Some(s.to_string()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            .into(),
-        _ => Arc::from(""),
-    }
-}
-
-fn message_out(m: &Message) -> MessageOut {
-    MessageOut {
-        role: m.role.as_str(),
-        content: content_value(&m.content),
-        segment: Some("intermediate_msgs"),
-        name: m.name.clone(),
-        tool_call_id: m.tool_call_id.clone(),
-        tool_calls: m.tool_calls.clone(),
-        tokens: None,
-    }
-}
-
-/// A typed message content back in its JSON shape.
-pub fn content_value(c: &Content) -> Value {
-    use std::sync::Arc;
-    match c {
-        Content::Text(s) => Value::str(s),
-        Content::Parts(parts) => Value::List(Arc::new(parts.iter().map(part_value).collect())),
-    }
-}
-
-fn part_value(p: &Part) -> Value {
-    use crate::scene::ImageSource;
-    use std::sync::Arc;
-    let mut m = crate::value::Dict::default();
-    let mut put = |k: &str, v: &str| {
-        m.insert(Arc::from(k), Value::str(v));
-    };
-    match p {
-        Part::Text(t) => {
-            put("type", "text");
-            put("text", t);
-        }
-        Part::Image(img) => {
-            put("type", "image");
-            match &img.source {
-                ImageSource::Url(u) => put("url", u),
-                ImageSource::Path(p) => put("path", p),
-                ImageSource::DataBase64(d) => put("data_base64", d),
-            }
-            if let Some(mt) = &img.mime_type {
-                put("mime_type", mt);
-            }
-        }
-    }
-    Value::Dict(Arc::new(m))
 }

@@ -9,7 +9,7 @@ use crate::scene::{Prompt, TemplateSpec};
 use crate::template::{Template, TemplateError, Vars};
 use crate::value::Value;
 
-use super::memo::{Over, RenderMemo};
+use super::memo::{RenderMemo, RenderedOver};
 use crate::context;
 
 /// Why a prompt rendered as `""`.
@@ -87,11 +87,13 @@ impl RenderVars {
         memo: &mut RenderMemo,
     ) -> Result<String, PromptError> {
         match prompt {
-            Prompt::Normalize { template, .. } => memo.render(template, Over::Context, || {
-                render_template(template, &self.ctx)
-            }),
+            Prompt::Normalize { template, .. } => {
+                memo.render(template, RenderedOver::Context, || {
+                    render_template(template, &self.ctx)
+                })
+            }
             Prompt::AdditionalInfo { template } => {
-                memo.render(template, Over::AdditionalInfo, || {
+                memo.render(template, RenderedOver::AdditionalInfo, || {
                     render_template(template, self.additional_info())
                 })
             }

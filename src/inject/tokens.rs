@@ -28,7 +28,7 @@ pub(super) fn annotate(
         return;
     };
     for m in messages.iter_mut() {
-        let text = super::content_text(&m.content);
+        let text = super::assemble::content_text(&m.content);
         let same_text = m.segment.and_then(|name| {
             segments
                 .iter()

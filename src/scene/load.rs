@@ -117,33 +117,33 @@ impl<'j> Obj<'j> {
 /// The path of a field (`tools[2].prompt_position[0]`), built on the stack as the reader descends
 /// and formatted only when an error needs it.
 #[derive(Clone, Copy)]
-enum P<'a> {
+enum FieldPath<'a> {
     Root,
-    Key(&'a P<'a>, &'a str),
-    Index(&'a P<'a>, usize),
+    Key(&'a FieldPath<'a>, &'a str),
+    Index(&'a FieldPath<'a>, usize),
 }
 
-impl std::fmt::Display for P<'_> {
+impl std::fmt::Display for FieldPath<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            P::Root => Ok(()),
-            P::Key(P::Root, key) => f.write_str(key),
-            P::Key(parent, key) => write!(f, "{parent}.{key}"),
-            P::Index(parent, i) => write!(f, "{parent}[{i}]"),
+            FieldPath::Root => Ok(()),
+            FieldPath::Key(FieldPath::Root, key) => f.write_str(key),
+            FieldPath::Key(parent, key) => write!(f, "{parent}.{key}"),
+            FieldPath::Index(parent, i) => write!(f, "{parent}[{i}]"),
         }
     }
 }
 
-fn join<'a>(path: &'a P<'a>, key: &'a str) -> P<'a> {
-    P::Key(path, key)
+fn join<'a>(path: &'a FieldPath<'a>, key: &'a str) -> FieldPath<'a> {
+    FieldPath::Key(path, key)
 }
 
 impl Reader<'_> {
-    fn err(&self, j: &Json, path: &P, message: impl Into<String>) -> SceneError {
+    fn err(&self, j: &Json, path: &FieldPath, message: impl Into<String>) -> SceneError {
         SceneError::at(self.text, j.span.start, path, message)
     }
 
-    fn expected(&self, j: &Json, path: &P, what: &str) -> SceneError {
+    fn expected(&self, j: &Json, path: &FieldPath, what: &str) -> SceneError {
         self.err(
             j,
             path,
@@ -151,7 +151,12 @@ impl Reader<'_> {
         )
     }
 
-    fn object<'j>(&self, j: &'j Json, path: &P, allowed: &[&str]) -> Result<Obj<'j>, SceneError> {
+    fn object<'j>(
+        &self,
+        j: &'j Json,
+        path: &FieldPath,
+        allowed: &[&str],
+    ) -> Result<Obj<'j>, SceneError> {
         let Kind::Object(members) = &j.kind else {
             return Err(self.expected(j, path, "an object"));
         };
@@ -180,14 +185,19 @@ impl Reader<'_> {
         Ok(Obj { members })
     }
 
-    fn string(&self, j: &Json, path: &P) -> Result<String, SceneError> {
+    fn string(&self, j: &Json, path: &FieldPath) -> Result<String, SceneError> {
         match &j.kind {
             Kind::Str(s) => Ok(s.clone()),
             _ => Err(self.expected(j, path, "a string")),
         }
     }
 
-    fn opt_string(&self, o: &Obj, path: &P, key: &str) -> Result<Option<String>, SceneError> {
+    fn opt_string(
+        &self,
+        o: &Obj,
+        path: &FieldPath,
+        key: &str,
+    ) -> Result<Option<String>, SceneError> {
         o.get(key)
             .map(|j| self.string(j, &join(path, key)))
             .transpose()
@@ -197,14 +207,14 @@ impl Reader<'_> {
         &self,
         o: &Obj<'j>,
         parent: &Json,
-        path: &P,
+        path: &FieldPath,
         key: &str,
     ) -> Result<&'j Json, SceneError> {
         o.get(key)
             .ok_or_else(|| self.err(parent, path, format!("missing field {key:?}")))
     }
 
-    fn array<'j>(&self, j: &'j Json, path: &P) -> Result<&'j [Json], SceneError> {
+    fn array<'j>(&self, j: &'j Json, path: &FieldPath) -> Result<&'j [Json], SceneError> {
         match &j.kind {
             Kind::Array(items) => Ok(items),
             _ => Err(self.expected(j, path, "an array")),
@@ -214,9 +224,9 @@ impl Reader<'_> {
     fn list<T>(
         &self,
         o: &Obj,
-        path: &P,
+        path: &FieldPath,
         key: &str,
-        item: impl Fn(&Self, &Json, &P) -> Result<T, SceneError>,
+        item: impl Fn(&Self, &Json, &FieldPath) -> Result<T, SceneError>,
     ) -> Result<Vec<T>, SceneError> {
         let Some(j) = o.get(key) else {
             return Ok(Vec::new());
@@ -225,20 +235,20 @@ impl Reader<'_> {
         self.array(j, &path)?
             .iter()
             .enumerate()
-            .map(|(i, x)| item(self, x, &P::Index(&path, i)))
+            .map(|(i, x)| item(self, x, &FieldPath::Index(&path, i)))
             .collect()
     }
 
     fn scene(&self, root: &Json) -> Result<Scene, SceneError> {
-        let o = self.object(root, &P::Root, keys::SCENE)?;
+        let o = self.object(root, &FieldPath::Root, keys::SCENE)?;
         // `$schema` only points editors at a JSON Schema: checked as a string, otherwise ignored.
-        self.opt_string(&o, &P::Root, "$schema")?;
-        let format = self.required(&o, root, &P::Root, "format")?;
-        let format_text = self.string(format, &P::Key(&P::Root, "format"))?;
+        self.opt_string(&o, &FieldPath::Root, "$schema")?;
+        let format = self.required(&o, root, &FieldPath::Root, "format")?;
+        let format_text = self.string(format, &FieldPath::Key(&FieldPath::Root, "format"))?;
         if format_text != FORMAT {
             return Err(self.err(
                 format,
-                &P::Key(&P::Root, "format"),
+                &FieldPath::Key(&FieldPath::Root, "format"),
                 format!("unsupported scene format {format_text:?}: this build reads {FORMAT:?}"),
             ));
         }
@@ -250,13 +260,26 @@ impl Reader<'_> {
                     ..
                 },
             ) => j.to_value(),
-            Some(j) => return Err(self.expected(j, &P::Key(&P::Root, "context"), "an object")),
+            Some(j) => {
+                return Err(self.expected(
+                    j,
+                    &FieldPath::Key(&FieldPath::Root, "context"),
+                    "an object",
+                ))
+            }
         };
         Ok(Scene {
-            name: self.opt_string(&o, &P::Root, "name")?.unwrap_or_default(),
-            description: self.opt_string(&o, &P::Root, "description")?,
+            name: self
+                .opt_string(&o, &FieldPath::Root, "name")?
+                .unwrap_or_default(),
+            description: self.opt_string(&o, &FieldPath::Root, "description")?,
             context,
-            intermediate_msgs: self.list(&o, &P::Root, "intermediate_msgs", Self::message)?,
+            intermediate_msgs: self.list(
+                &o,
+                &FieldPath::Root,
+                "intermediate_msgs",
+                Self::message,
+            )?,
             chat_llm: match o.get("chat_llm") {
                 Some(j) => self.chat(j)?,
                 None => ChatConfig::default(),
@@ -265,13 +288,13 @@ impl Reader<'_> {
                 Some(j) => self.desk(j)?,
                 None => DeskConfig::default(),
             },
-            tools: self.list(&o, &P::Root, "tools", Self::tool)?,
+            tools: self.list(&o, &FieldPath::Root, "tools", Self::tool)?,
             run: o.get("run").map(|j| self.run(j)).transpose()?,
         })
     }
 
     /// A message's `role`, one of the four roles of contract §1.
-    fn role(&self, o: &Obj, j: &Json, path: &P) -> Result<Role, SceneError> {
+    fn role(&self, o: &Obj, j: &Json, path: &FieldPath) -> Result<Role, SceneError> {
         let role_j = self.required(o, j, path, "role")?;
         let role_path = join(path, "role");
         let text = self.string(role_j, &role_path)?;
@@ -288,7 +311,7 @@ impl Reader<'_> {
         }
     }
 
-    pub(super) fn message(&self, j: &Json, path: &P) -> Result<Message, SceneError> {
+    pub(super) fn message(&self, j: &Json, path: &FieldPath) -> Result<Message, SceneError> {
         let o = self.object(j, path, keys::MESSAGE)?;
         let role = self.role(&o, j, path)?;
         let content = match o.get_raw("content") {
@@ -308,7 +331,7 @@ impl Reader<'_> {
                     items
                         .iter()
                         .enumerate()
-                        .map(|(i, p)| self.part(p, &P::Index(&cpath, i)))
+                        .map(|(i, p)| self.part(p, &FieldPath::Index(&cpath, i)))
                         .collect::<Result<_, _>>()?,
                 )
             }
@@ -339,7 +362,7 @@ impl Reader<'_> {
         })
     }
 
-    fn part(&self, j: &Json, path: &P) -> Result<Part, SceneError> {
+    fn part(&self, j: &Json, path: &FieldPath) -> Result<Part, SceneError> {
         let Kind::Object(_) = j.kind else {
             return Err(self.expected(j, path, "a part object"));
         };
@@ -385,7 +408,7 @@ impl Reader<'_> {
         }
     }
 
-    fn template(&self, j: &Json, path: &P) -> Result<TemplateSpec, SceneError> {
+    fn template(&self, j: &Json, path: &FieldPath) -> Result<TemplateSpec, SceneError> {
         let o = self.object(j, path, keys::TEMPLATE)?;
         let engine_j = self.required(&o, j, path, "engine")?;
         let engine_path = join(path, "engine");
@@ -421,7 +444,7 @@ impl Reader<'_> {
         })
     }
 
-    pub(super) fn prompt(&self, j: &Json, path: &P) -> Result<Prompt, SceneError> {
+    pub(super) fn prompt(&self, j: &Json, path: &FieldPath) -> Result<Prompt, SceneError> {
         let Kind::Object(_) = j.kind else {
             return Err(self.expected(j, path, "a prompt object"));
         };
@@ -456,7 +479,7 @@ impl Reader<'_> {
     }
 
     fn chat(&self, j: &Json) -> Result<ChatConfig, SceneError> {
-        let p = &P::Key(&P::Root, "chat_llm");
+        let p = &FieldPath::Key(&FieldPath::Root, "chat_llm");
         let o = self.object(j, p, keys::CHAT_LLM)?;
         Ok(ChatConfig {
             system_msg_prompt: self.list(&o, p, "system_msg_prompt", Self::prompt)?,
@@ -473,9 +496,9 @@ impl Reader<'_> {
     }
 
     fn desk(&self, j: &Json) -> Result<DeskConfig, SceneError> {
-        let p = &P::Key(&P::Root, "desk_llm");
+        let p = &FieldPath::Key(&FieldPath::Root, "desk_llm");
         let o = self.object(j, p, keys::DESK_LLM)?;
-        let adapter_path = P::Key(p, "adapter");
+        let adapter_path = FieldPath::Key(p, "adapter");
         let adapter = match o.get("adapter") {
             None => Adapter::OpenaiDesk,
             Some(a) => {
@@ -496,7 +519,11 @@ impl Reader<'_> {
         let model = self.opt_string(&o, p, "model")?;
         if let (Some(m), Some(j)) = (&model, o.get("model")) {
             if m.trim().is_empty() {
-                return Err(self.err(j, &P::Key(p, "model"), "a model name must not be empty"));
+                return Err(self.err(
+                    j,
+                    &FieldPath::Key(p, "model"),
+                    "a model name must not be empty",
+                ));
             }
         }
         Ok(DeskConfig {
@@ -522,7 +549,7 @@ impl Reader<'_> {
         })
     }
 
-    fn tool(&self, j: &Json, path: &P) -> Result<Tool, SceneError> {
+    fn tool(&self, j: &Json, path: &FieldPath) -> Result<Tool, SceneError> {
         let o = self.object(j, path, keys::TOOL)?;
         let name_j = self.required(&o, j, path, "name")?;
         let name = self.string(name_j, &join(path, "name"))?;
@@ -546,7 +573,7 @@ impl Reader<'_> {
         })
     }
 
-    fn position(&self, j: &Json, path: &P) -> Result<Position, SceneError> {
+    fn position(&self, j: &Json, path: &FieldPath) -> Result<Position, SceneError> {
         let items = self.array(j, path)?;
         if items.len() != 2 {
             return Err(self.err(
@@ -559,7 +586,11 @@ impl Reader<'_> {
             match &items[k].kind {
                 Kind::Null => Ok(None),
                 Kind::Str(s) => Ok(Some(s.clone())),
-                _ => Err(self.expected(&items[k], &P::Index(path, k), "a segment name or null")),
+                _ => Err(self.expected(
+                    &items[k],
+                    &FieldPath::Index(path, k),
+                    "a segment name or null",
+                )),
             }
         };
         Ok(Position {
@@ -568,7 +599,7 @@ impl Reader<'_> {
         })
     }
 
-    fn returns(&self, j: &Json, path: &P) -> Result<Returns, SceneError> {
+    fn returns(&self, j: &Json, path: &FieldPath) -> Result<Returns, SceneError> {
         let Kind::Object(_) = j.kind else {
             return Err(self.expected(j, path, "an object with \"returns\""));
         };

@@ -4,7 +4,7 @@
 
 use indexmap::IndexMap;
 
-use super::{join, Reader, P};
+use super::{join, FieldPath, Reader};
 use crate::json::{Json, Kind};
 use crate::scene::run::{CallForm, Iteration, Run, RunMessage, ToolCall};
 use crate::scene::{keys, Role, SceneError};
@@ -12,7 +12,7 @@ use crate::value::Value;
 
 impl Reader<'_> {
     pub(super) fn run(&self, j: &Json) -> Result<Run, SceneError> {
-        let p = &P::Key(&P::Root, "run");
+        let p = &FieldPath::Key(&FieldPath::Root, "run");
         let o = self.object(j, p, keys::RUN)?;
         let mut system_parts = IndexMap::new();
         if let Some(sp) = o.get("system_parts") {
@@ -39,7 +39,7 @@ impl Reader<'_> {
     }
 
     /// A string is the content of a user message; an object is the message itself, role `user`.
-    fn user_message(&self, j: &Json, path: &P) -> Result<RunMessage, SceneError> {
+    fn user_message(&self, j: &Json, path: &FieldPath) -> Result<RunMessage, SceneError> {
         if let Kind::Object(_) = j.kind {
             let message = self.run_message(j, path)?;
             if message.role != Role::User {
@@ -53,7 +53,7 @@ impl Reader<'_> {
         Ok(RunMessage::new(Role::User, content))
     }
 
-    fn iteration(&self, j: &Json, path: &P) -> Result<Iteration, SceneError> {
+    fn iteration(&self, j: &Json, path: &FieldPath) -> Result<Iteration, SceneError> {
         let o = self.object(j, path, keys::ITERATION)?;
         let a = self.required(&o, j, path, "assistant")?;
         let a_path = join(path, "assistant");
@@ -73,7 +73,7 @@ impl Reader<'_> {
         })
     }
 
-    fn run_message(&self, j: &Json, path: &P) -> Result<RunMessage, SceneError> {
+    fn run_message(&self, j: &Json, path: &FieldPath) -> Result<RunMessage, SceneError> {
         let o = self.object(j, path, keys::RUN_MESSAGE)?;
         let role = self.role(&o, j, path)?;
         Ok(RunMessage {
@@ -88,7 +88,7 @@ impl Reader<'_> {
     }
 
     /// `{id, name, arguments}` or OpenAI's `{id, type?, function: {name, arguments}}`.
-    fn tool_call(&self, j: &Json, path: &P) -> Result<ToolCall, SceneError> {
+    fn tool_call(&self, j: &Json, path: &FieldPath) -> Result<ToolCall, SceneError> {
         let Kind::Object(_) = j.kind else {
             return Err(self.expected(j, path, "a tool call object"));
         };
@@ -123,7 +123,7 @@ impl Reader<'_> {
         }
     }
 
-    fn call_name(&self, o: &super::Obj, j: &Json, path: &P) -> Result<String, SceneError> {
+    fn call_name(&self, o: &super::Obj, j: &Json, path: &FieldPath) -> Result<String, SceneError> {
         let n = self.required(o, j, path, "name")?;
         let n_path = join(path, "name");
         let name = self.string(n, &n_path)?;
@@ -134,7 +134,7 @@ impl Reader<'_> {
     }
 
     /// Arguments as written: a JSON string (OpenAI) or an object; absent reads as `"{}"`.
-    fn arguments(&self, o: &super::Obj, path: &P) -> Result<Value, SceneError> {
+    fn arguments(&self, o: &super::Obj, path: &FieldPath) -> Result<Value, SceneError> {
         match o.get("arguments") {
             None => Ok(Value::str("{}")),
             Some(
