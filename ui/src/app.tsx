@@ -4,7 +4,8 @@ import { dialogs, type Shell } from './api';
 import { JObject } from './lib/json';
 import { toolPalette } from './lib/colors';
 import { configuredPrompts, tools, type PromptRef } from './lib/scene';
-import { recentFiles, type Session } from './lib/session';
+import { recentFiles } from './lib/recent';
+import type { Session } from './lib/session';
 import { windowTitle } from './lib/title';
 import { ContextPanel } from './views/Context';
 import { shortPath } from './lib/paths';
@@ -72,19 +73,16 @@ export async function saveScene(s: Session, as: boolean, typed: string, saveDial
     try {
       target = (await saveDialog(s.path ?? undefined)) ?? '';
     } catch (e) {
-      s.fileError = `Save failed: ${errorText(e)}`;
-      s.changed();
+      s.showFileError(`Save failed: ${errorText(e)}`);
       return null;
     }
     if (!target) {
-      s.fileError = 'Not saved: no file was chosen.';
-      s.changed();
+      s.showFileError('Not saved: no file was chosen.');
       return null;
     }
   }
   if (!target) {
-    s.fileError = 'Type a path to save to (the path box), then Save.';
-    s.changed();
+    s.showFileError('Type a path to save to (the path box), then Save.');
     return null;
   }
   return (await s.save(target)) ? target : null;
@@ -108,7 +106,6 @@ export function App({ session }: { session: Session }) {
     setTab('inspector');
   };
   const [pathInput, setPathInput] = useState('');
-  const [diskChanged, setDiskChanged] = useState(false);
   const s = session;
   const names = tools(s.scene).map((t) => String(t.get('name')));
   const palette = useMemo(() => toolPalette(names), [names.join('\u0000')]);
@@ -136,41 +133,21 @@ export function App({ session }: { session: Session }) {
     return () => window.removeEventListener('beforeunload', h);
   }, [s]);
 
-  // Reload when the file changes on disk (poll stat every second).
-  useEffect(() => {
-    const id = setInterval(async () => {
-      if (!s.path || diskChanged) return;
-      const st = await s.pollDisk();
-      if (st !== 'changed') return;
-      if (!s.dirty) {
-        await s.reloadFromDisk();
-        s.notice = `Reloaded ${s.path}: it changed on disk.`;
-        s.changed();
-      } else setDiskChanged(true);
-    }, 1000);
-    return () => clearInterval(id);
-  }, [s, s.path, diskChanged]);
+  // Reload when the file changes on disk (the session watches it; a conflict shows a banner).
+  useEffect(() => s.watchDisk(1000), [s]);
 
   // Notices (saved, reloaded) fade after a few seconds; errors stay until dismissed.
   useEffect(() => {
     if (!s.notice) return;
     const n = s.notice;
-    const id = setTimeout(() => {
-      if (s.notice === n) {
-        s.notice = null;
-        s.changed();
-      }
-    }, 4000);
+    const id = setTimeout(() => s.dismissNotice(n), 4000);
     return () => clearTimeout(id);
   }, [s.notice]);
 
   const openPath = async (p: string) => {
     if (!p) return;
     if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return;
-    if (await s.open(p)) {
-      setPathInput(s.path ?? p);
-      setDiskChanged(false);
-    }
+    if (await s.open(p)) setPathInput(s.path ?? p);
   };
   const openClick = async () => {
     const d = await dialogs();
@@ -182,10 +159,7 @@ export function App({ session }: { session: Session }) {
   /** Whether it saved. */
   const saveClick = async (as: boolean): Promise<boolean> => {
     const saved = await saveScene(s, as, pathInput, (await dialogs()).saveDialog);
-    if (saved) {
-      setPathInput(saved);
-      setDiskChanged(false);
-    }
+    if (saved) setPathInput(saved);
     return saved !== null;
   };
   // The desktop close guard's "Save" runs the Save button's flow (the latest one: it reads the path
@@ -271,7 +245,7 @@ export function App({ session }: { session: Session }) {
           <button type="button" onClick={openClick} data-testid="open">
             Open
           </button>
-          <RecentMenu current={s.path} onOpen={(p) => void openPath(p)} onCleared={() => s.changed()} />
+          <RecentMenu current={s.path} onOpen={(p) => void openPath(p)} onCleared={() => s.recentFilesChanged()} />
           <button type="button" onClick={() => saveClick(false)} data-testid="save" disabled={!s.dirty && !!s.path}>
             Save
           </button>
@@ -295,8 +269,7 @@ export function App({ session }: { session: Session }) {
               type="checkbox"
               checked={s.tokens}
               onChange={(e) => {
-                s.tokens = (e.target as HTMLInputElement).checked;
-                s.rerender();
+                s.setTokens((e.target as HTMLInputElement).checked);
               }}
             />{' '}
             tokens
@@ -306,36 +279,18 @@ export function App({ session }: { session: Session }) {
       {s.fileError && (
         <div class="banner banner-error" role="alert" data-testid="file-error">
           {s.fileError}{' '}
-          <button
-            type="button"
-            onClick={() => {
-              s.fileError = null;
-              s.changed();
-            }}
-          >
+          <button type="button" onClick={() => s.dismissFileError()}>
             Dismiss
           </button>
         </div>
       )}
-      {diskChanged && (
+      {s.diskConflict && (
         <div class="banner banner-warn" role="alert">
           {s.path} changed on disk, and you have unsaved edits.
-          <button
-            type="button"
-            onClick={async () => {
-              await s.reloadFromDisk();
-              setDiskChanged(false);
-            }}
-          >
+          <button type="button" onClick={() => void s.reloadFromDisk()}>
             Reload from disk (discard my edits)
           </button>
-          <button
-            type="button"
-            onClick={async () => {
-              await s.ignoreDisk();
-              setDiskChanged(false);
-            }}
-          >
+          <button type="button" onClick={() => void s.ignoreDisk()}>
             Keep my edits
           </button>
         </div>
@@ -343,13 +298,7 @@ export function App({ session }: { session: Session }) {
       {s.notice && (
         <div class="banner banner-ok">
           {s.notice}{' '}
-          <button
-            type="button"
-            onClick={() => {
-              s.notice = null;
-              s.changed();
-            }}
-          >
+          <button type="button" onClick={() => s.dismissNotice()}>
             OK
           </button>
         </div>
@@ -383,10 +332,7 @@ export function App({ session }: { session: Session }) {
               adapter={adapterOf(s.scene)}
               setAdapter={setAdapter}
               provider={s.provider}
-              setProvider={(p) => {
-                s.provider = p;
-                s.rerender();
-              }}
+              setProvider={(p) => s.setProvider(p)}
               onSelectTool={selectTool}
               onSelectPrompt={selectPrompt}
               selectedTool={selected}

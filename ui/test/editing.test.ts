@@ -26,7 +26,8 @@ import {
   toolTemplate,
   type ReturnsStash,
 } from '../src/lib/scene';
-import { SceneWriter, rememberRecent } from '../src/lib/session';
+import { rememberRecent } from '../src/lib/recent';
+import { SceneWriter } from '../src/lib/writer';
 import { clearRecentFiles, menuMove, recentFiles, shortDir, splitPath } from '../src/lib/recent';
 import { localesWithErrors, templateProblems } from '../src/views/TemplateEditor';
 import { breakParts } from '../src/views/common';

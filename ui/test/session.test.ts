@@ -3,7 +3,8 @@ import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { ContextPanel } from '../src/views/Context';
 import type { Api } from '../src/api/api';
-import { Session, SceneWriter } from '../src/lib/session';
+import { Session } from '../src/lib/session';
+import { SceneWriter } from '../src/lib/writer';
 import { parseScene, position, setPosition, setTemplateText, toolByName, toolTemplate } from '../src/lib/scene';
 import { type JObject, stringifyJson } from '../src/lib/json';
 
@@ -211,5 +212,56 @@ describe('the context tree', () => {
     expect(leaf()).toContain('"from the other file"');
     render(null, root);
     root.remove();
+  });
+});
+
+describe('the session watches the open file on disk', () => {
+  /** A disk whose file's modification time the test moves, as an outside editor would. */
+  function disk(text: string) {
+    const files: Record<string, string> = { '/d/a.scene.json': text };
+    let modified = 1;
+    const api = { ...fakeApi(files), stat: async () => ({ modified_ms: modified, size: 1 }) };
+    return {
+      api,
+      files,
+      touch(next: string) {
+        files['/d/a.scene.json'] = next;
+        modified++;
+      },
+    };
+  }
+  const edited = DEFAULT.replace('"tf_notes"', '"tf_notes_outside"');
+
+  it('reloads a change when there are no unsaved edits, and says so', async () => {
+    const d = disk(DEFAULT);
+    const s = new Session(d.api);
+    await s.open('/d/a.scene.json');
+    expect(await s.checkDisk()).toBe('same');
+    d.touch(edited);
+    expect(await s.checkDisk()).toBe('reloaded');
+    expect(s.text).toBe(edited);
+    expect(s.notice).toContain('changed on disk');
+    expect(s.diskConflict).toBe(false);
+  });
+
+  it('keeps unsaved edits and raises a conflict, settled by keeping them or by reloading', async () => {
+    const d = disk(DEFAULT);
+    const s = new Session(d.api);
+    await s.open('/d/a.scene.json');
+    s.setText(`${DEFAULT} `);
+    d.touch(edited);
+    expect(await s.checkDisk()).toBe('conflict');
+    expect(s.diskConflict).toBe(true);
+    expect(s.text).toBe(`${DEFAULT} `);
+    // While the user decides, the watch asks nothing more.
+    expect(await s.checkDisk()).toBe('same');
+    await s.ignoreDisk();
+    expect(s.diskConflict).toBe(false);
+    expect(s.text).toBe(`${DEFAULT} `);
+    d.touch(DEFAULT);
+    expect(await s.checkDisk()).toBe('conflict');
+    await s.reloadFromDisk();
+    expect(s.diskConflict).toBe(false);
+    expect(s.text).toBe(DEFAULT);
   });
 });

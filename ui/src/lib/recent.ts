@@ -1,12 +1,25 @@
-// The recent-files menu's logic. The list itself is session.ts's (`recentFiles`, kept in the
-// page's localStorage and updated on every open and save); this adds what the menu needs.
-import { recentFiles } from './session';
+// The recent files: the list (kept in the page's localStorage, updated by the session on every
+// open and save) and what the Recent menu needs.
 
-// session.ts keeps the list under this key (not exported there); test/recent.test.ts checks
-// that clearing through it empties what `recentFiles()` returns.
 const RECENT_KEY = 'prompt-inspector.recent';
 
-export { recentFiles };
+/** The last opened or saved scene files, newest first (kept in the page's localStorage). */
+export function recentFiles(): string[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
+    return Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberRecent(path: string) {
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify([path, ...recentFiles().filter((p) => p !== path)].slice(0, 10)));
+  } catch {
+    /* storage unavailable */
+  }
+}
 
 export function clearRecentFiles() {
   try {

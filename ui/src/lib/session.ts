@@ -2,143 +2,17 @@
 import type { Api } from '../api/api';
 import { errorText, isApiError } from '../api/api';
 import type { ApiError, LiveOptions, Report, Rules, ValidateResponse } from '../api/types';
-import { JObject, stringifyJson, type JValue } from './json';
+import { JObject } from './json';
 import { LiveClient, type TextOrigin } from './live';
+import { rememberRecent } from './recent';
 import { parseScene, type Scene } from './scene';
+import { SceneWriter } from './writer';
 
 export interface Reports {
   chat: Report;
   desk: Report;
   validate: ValidateResponse;
   text: string;
-}
-
-/**
- * Scene → text. The text of a loaded file is kept where an edit did not change a top-level
- * value (its formatting, and byte for byte what the core already has), and the context (most of
- * a large scene) is re-serialised only when it changed.
- */
-export class SceneWriter {
-  private ctxRef: unknown = null;
-  private ctxText = '';
-  private ctxDirty = true;
-  /** Whether the context is still the loaded text's (copied from it as it was). */
-  private ctxFromBase = false;
-  /** The loaded text, its top-level value ranges, and each value as this writer would write it. */
-  private base: { text: string; keys: string[]; spans: Map<string, [number, number]>; written: Map<string, string> } | null = null;
-  /** Which base the last text was written from, and how much of the base text it starts with. */
-  private generation = 0;
-  origin: TextOrigin | undefined;
-  /** Each tool's text, kept until an edit may have changed that tool. */
-  private toolText = new WeakMap<JObject, string>();
-  invalidateContext() {
-    this.ctxDirty = true;
-    this.ctxFromBase = false;
-  }
-
-  /**
-   * Note an edit made inside `scope` (a validate-style path: `tools[3].format_2_prompt.source`,
-   * `chat_llm.system_msg_prompt[0]`); without one, anything may have changed. A keystroke in a
-   * tool's template then re-serialises that tool only, not every tool of a large scene.
-   */
-  invalidate(scope?: string, scene?: Scene) {
-    if (scope === undefined) {
-      this.toolText = new WeakMap();
-      return;
-    }
-    const m = /^tools\[(\d+)\]/.exec(scope);
-    if (m && scene) {
-      const t = scene.get('tools');
-      const tool = Array.isArray(t) ? t[Number(m[1])] : undefined;
-      if (tool instanceof JObject) this.toolText.delete(tool);
-      return;
-    }
-    if (scope.startsWith('tools')) this.toolText = new WeakMap();
-  }
-
-  /** Start from a loaded text (and its scene), whose formatting untouched parts keep. */
-  adopt(text: string, scene: Scene, spans: Map<string, [number, number]>) {
-    this.invalidateContext();
-    this.generation++;
-    this.origin = { base: this.generation, stable: text.length };
-    const keys = scene.keys();
-    if (keys.some((k) => !spans.has(k)) || new Set(keys).size !== keys.length) {
-      this.base = null;
-      return;
-    }
-    const written = new Map<string, string>();
-    for (const [k, v] of scene.entries) if (k !== 'context') written.set(k, stringifyJson(v, 2, 1));
-    this.base = { text, keys, spans, written };
-    const ctx = scene.get('context');
-    if (ctx !== undefined) {
-      this.ctxRef = ctx;
-      this.ctxDirty = false;
-      this.ctxText = '';
-      this.ctxFromBase = true;
-    }
-  }
-
-  /** Forget the loaded text (the raw editor replaced it). */
-  detach() {
-    this.base = null;
-    this.generation++;
-    this.invalidateContext();
-  }
-
-  write(s: Scene): string {
-    const b = this.base;
-    if (b && s.entries.length === b.keys.length && s.entries.every(([k], i) => k === b.keys[i])) {
-      // Splice the changed values into the loaded text, in file order.
-      let out = '';
-      let at = 0;
-      let stable = -1;
-      for (const [k, v] of s.entries) {
-        const [start, end] = b.spans.get(k)!;
-        let body: string | null;
-        // Once edited, the context is written from the tree in every later text too (not copied
-        // back from the loaded text, which would undo the edit at the next keystroke elsewhere).
-        if (k === 'context') body = this.ctxFromBase && this.ctxRef === v ? null : this.context(v);
-        else {
-          const w = this.value(k, v);
-          body = w === b.written.get(k) ? null : w;
-        }
-        if (body === null) continue;
-        if (stable < 0) stable = start;
-        out += b.text.slice(at, start) + body;
-        at = end;
-      }
-      this.origin = { base: this.generation, stable: stable < 0 ? b.text.length : stable };
-      return out + b.text.slice(at);
-    }
-    this.origin = undefined;
-    const parts = s.entries.map(([k, v]) => `  ${JSON.stringify(k)}: ${k === 'context' ? this.context(v) : this.value(k, v)}`);
-    return `{\n${parts.join(',\n')}\n}\n`;
-  }
-
-  /** A top-level value as `stringifyJson(v, 2, 1)` writes it, tools from the cache. */
-  private value(k: string, v: JValue): string {
-    if (k !== 'tools' || !Array.isArray(v) || !v.length) return stringifyJson(v, 2, 1);
-    const items = v.map((t) => {
-      if (!(t instanceof JObject)) return stringifyJson(t, 2, 2);
-      let text = this.toolText.get(t);
-      if (text === undefined) {
-        text = stringifyJson(t, 2, 2);
-        this.toolText.set(t, text);
-      }
-      return text;
-    });
-    return `[\n    ${items.join(',\n    ')}\n  ]`;
-  }
-
-  private context(v: JValue): string {
-    if (this.ctxDirty || this.ctxRef !== v || !this.ctxText) {
-      this.ctxText = stringifyJson(v, 2, 1);
-      this.ctxRef = v;
-      this.ctxDirty = false;
-      this.ctxFromBase = false;
-    }
-    return this.ctxText;
-  }
 }
 
 export class Session {
@@ -151,6 +25,8 @@ export class Session {
   renderError: ApiError | null = null;
   fileError: string | null = null;
   notice: string | null = null;
+  /** The file changed on disk while there were unsaved edits: the user chooses (reload or keep). */
+  diskConflict = false;
   rules: Rules | null = null;
   tokens = true;
   provider: 'openai' | 'anthropic' | null = null;
@@ -195,7 +71,12 @@ export class Session {
     this.listeners.add(f);
     return () => this.listeners.delete(f);
   }
-  changed() {
+  /** The recent-files list changed outside the session (cleared from the menu): the header re-reads it. */
+  recentFilesChanged() {
+    this.changed();
+  }
+  /** Views change the session through its actions; each action tells the subscribers here. */
+  private changed() {
     this.version++;
     for (const f of this.listeners) f();
   }
@@ -228,6 +109,7 @@ export class Session {
     this.savedText = text;
     this.path = path;
     this.fileError = null;
+    this.diskConflict = false;
     if (text.length > 256 * 1024) this.tokens = false;
     if (path) rememberRecent(path);
     if (path) {
@@ -272,6 +154,7 @@ export class Session {
       this.path = path;
       this.diskModified = st.modified_ms;
       this.fileError = null;
+      this.diskConflict = false;
       this.notice = `Saved ${path}`;
       rememberRecent(path);
       this.changed();
@@ -330,6 +213,66 @@ export class Session {
     this.live.push(this.text, this.liveOptions, this.origin);
   }
 
+  /** A file error for the banner (a failed save or open the caller ran), until dismissed. */
+  showFileError(message: string) {
+    this.fileError = message;
+    this.changed();
+  }
+  dismissFileError() {
+    this.fileError = null;
+    this.changed();
+  }
+  /** Clears the notice, or only `which` when given (a fading notice must not clear a newer one). */
+  dismissNotice(which?: string) {
+    if (which !== undefined && this.notice !== which) return;
+    this.notice = null;
+    this.changed();
+  }
+  setTokens(on: boolean) {
+    this.tokens = on;
+    this.rerender();
+  }
+  setProvider(p: 'openai' | 'anthropic' | null) {
+    this.provider = p;
+    this.rerender();
+  }
+
+  /**
+   * Watches the open file on disk (stat every `ms`): a change is reloaded when there are no
+   * unsaved edits, and otherwise raises `diskConflict` for the user to settle. Returns the stop.
+   */
+  watchDisk(ms = 1000): () => void {
+    let busy = false;
+    const id = setInterval(async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        await this.checkDisk();
+      } finally {
+        busy = false;
+      }
+    }, ms);
+    return () => clearInterval(id);
+  }
+
+  /** One look at the file on disk (what `watchDisk` does each time). */
+  async checkDisk(): Promise<'same' | 'reloaded' | 'conflict' | 'gone'> {
+    if (!this.path || this.diskConflict) return 'same';
+    const st = await this.pollDisk();
+    if (st !== 'changed') return st;
+    if (this.dirty) {
+      this.diskConflict = true;
+      this.changed();
+      return 'conflict';
+    }
+    const path = this.path;
+    if (await this.reloadFromDisk()) {
+      this.notice = `Reloaded ${path}: it changed on disk.`;
+      this.changed();
+    }
+    return 'reloaded';
+  }
+
   /** Poll the file on disk; returns 'changed' when it was modified outside. */
   async pollDisk(): Promise<'same' | 'changed' | 'gone'> {
     if (!this.path) return 'same';
@@ -349,6 +292,7 @@ export class Session {
       return true;
     } catch (e) {
       this.fileError = `The file changed on disk but does not load: ${errorText(e)}`;
+      this.diskConflict = false;
       try {
         this.diskModified = (await this.api.stat(this.path)).modified_ms;
       } catch {
@@ -362,25 +306,7 @@ export class Session {
   /** Acknowledge an outside change without loading it (keep the edits). */
   async ignoreDisk() {
     if (this.path) this.diskModified = (await this.api.stat(this.path)).modified_ms;
-  }
-}
-
-const RECENT_KEY = 'prompt-inspector.recent';
-
-/** The last opened or saved scene files, newest first (kept in the page's localStorage). */
-export function recentFiles(): string[] {
-  try {
-    const v = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
-    return Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-export function rememberRecent(path: string) {
-  try {
-    localStorage.setItem(RECENT_KEY, JSON.stringify([path, ...recentFiles().filter((p) => p !== path)].slice(0, 10)));
-  } catch {
-    /* storage unavailable */
+    this.diskConflict = false;
+    this.changed();
   }
 }
