@@ -1,5 +1,6 @@
-//! The render report of contract §4: what `prompt-inspector render --format json` prints and what
-//! goldens hold. Fields may be added, never renamed.
+//! The render report: what `prompt-inspector render --format json` prints (docs/cli.md) and what
+//! goldens hold. Fields may be added, never renamed. The app's TypeScript types are derived
+//! from these (feature `specta`), so the UI has no copy of its own.
 
 use std::sync::Arc;
 
@@ -9,12 +10,14 @@ use serde::Serialize;
 use crate::value::Value;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Report {
     /// `chat` or `desk`.
     pub llm: &'static str,
     /// The encoding the `tokens` fields were counted with (`o200k_base`, `cl100k_base`); absent
     /// when tokens were not counted.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<String>))]
     pub tokenizer: Option<crate::tokens::Encoding>,
     /// The final messages (chat).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -22,6 +25,7 @@ pub struct Report {
     /// The provider request body (see docs/providers.md): for desk, the adapter's; for chat,
     /// only when a provider was asked for (`Options::chat_provider`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Unknown>))]
     pub request: Option<serde_json::Value>,
     /// The segments of the family, in assembly order.
     pub segments: Vec<SegmentOut>,
@@ -31,9 +35,11 @@ pub struct Report {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MessageOut {
     pub role: &'static str,
     /// A string, or the list of parts as written.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
     pub content: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub segment: Option<&'static str>,
@@ -42,13 +48,16 @@ pub struct MessageOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Unknown>))]
     pub tool_calls: Option<Value>,
     /// Tokens of the message's text (a string content, or its text parts joined with `\n`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub tokens: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SegmentOut {
     pub name: &'static str,
     pub legal: bool,
@@ -59,17 +68,21 @@ pub struct SegmentOut {
     /// report's `messages`, tagged with this segment.
     pub text: String,
     /// Bytes the model sees from this segment (for a message stream: its messages' text).
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub bytes: usize,
     /// Tokens of `text` as a whole (for a message stream: the sum over its messages).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub tokens: Option<usize>,
     /// For a message stream: how many messages it contributes.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub messages: Option<usize>,
     pub pieces: Vec<PieceOut>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// One of the LLM's configured prompts.
@@ -79,6 +92,7 @@ pub enum Source {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PieceOut {
     pub source: Source,
     /// The tool's name, for tool pieces.
@@ -86,19 +100,25 @@ pub struct PieceOut {
     pub tool: Option<String>,
     /// The configured prompt's index in its segment list.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub index: Option<usize>,
+    #[cfg_attr(feature = "specta", specta(type = String))]
     pub text: Arc<str>,
     /// The prompt's attachments (image parts) as written; they never change the text.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "specta", specta(type = Vec<specta_typescript::Unknown>))]
     pub attachments: Vec<Value>,
     /// Byte range of this piece in the segment's `text`.
+    #[cfg_attr(feature = "specta", specta(type = [u32; 2]))]
     pub range: [usize; 2],
     /// Tokens of this piece's text on its own.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub tokens: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Injected,
@@ -127,6 +147,7 @@ impl Status {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ToolOut {
     pub name: String,
     pub status: Status,
@@ -136,6 +157,7 @@ pub struct ToolOut {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     Error,
@@ -144,6 +166,7 @@ pub enum Level {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Diagnostic {
     pub level: Level,
     /// Stable code (see docs/diagnostics.md).
@@ -155,18 +178,24 @@ pub struct Diagnostic {
     pub segment: Option<&'static str>,
     /// The configured prompt's index in its segment, for configuration diagnostics.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub prompt: Option<usize>,
 }
 
-/// The observability figures of seed 000 §7.
+/// The injection metrics (TFRobot's observability figures, docs/rules.md).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Metrics {
     /// Tools of this call that declare `prompt_position` (valid, distinct).
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub tools_total: usize,
     /// Tools whose contribution rendered non-empty.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub tools_rendered: usize,
     /// Bytes of all rendered tool text.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub bytes: usize,
     /// Contributing tools per segment (non-zero segments only).
+    #[cfg_attr(feature = "specta", specta(type = std::collections::BTreeMap<String, u32>))]
     pub positions: IndexMap<String, usize>,
 }

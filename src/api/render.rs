@@ -63,7 +63,8 @@ pub struct RenderRequest {
 #[derive(Debug, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RenderResponse {
-    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
+    /// Passed on as the text the core wrote; its TypeScript type is the report's own.
+    #[cfg_attr(feature = "specta", specta(type = crate::report::Report))]
     pub report: Box<RawValue>,
 }
 
@@ -80,7 +81,8 @@ pub struct RunRequest {
 #[derive(Debug, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunResponse {
-    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Unknown))]
+    /// Passed on as the text the core wrote; its TypeScript type is the run report's own.
+    #[cfg_attr(feature = "specta", specta(type = crate::runloop::RunReport))]
     pub report: Box<RawValue>,
 }
 

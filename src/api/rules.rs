@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::u32_of;
+use crate::scene::Adapter;
 use crate::segments::{Rule, SEGMENTS};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -11,6 +12,8 @@ use crate::segments::{Rule, SEGMENTS};
 pub struct RulesResponse {
     pub segments: Vec<SegmentInfo>,
     pub rules: Vec<RuleInfo>,
+    /// The DeskLLM adapters a scene may name, the default (`openai_desk`) first.
+    pub adapters: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,6 +21,7 @@ pub struct RulesResponse {
 pub struct SegmentInfo {
     pub name: String,
     /// `chat` or `desk`.
+    #[cfg_attr(feature = "specta", specta(type = super::Llm))]
     pub family: String,
     /// 0-based assembly order within its family.
     pub order: u32,
@@ -67,5 +71,6 @@ pub fn rules() -> RulesResponse {
                     .collect(),
             })
             .collect(),
+        adapters: Adapter::ALL.iter().map(|a| a.as_str().to_owned()).collect(),
     }
 }

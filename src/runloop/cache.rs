@@ -64,19 +64,26 @@ pub fn openai_cached_tokens(common: usize) -> usize {
 
 /// The figures of one request against the previous one (all `None` for the first request).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Figures {
     /// The system message is byte-identical to the previous request's.
     pub system_identical: Option<bool>,
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub common_prefix_bytes: Option<usize>,
     /// Tokens of the common prefix (cut back to a character boundary).
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub common_prefix_tokens: Option<usize>,
     /// The size of this request.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub request_bytes: usize,
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub request_tokens: usize,
     /// OpenAI's automatic cache: tokens served from the cache (1,024 then 128-token steps).
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub openai_cached_tokens: Option<usize>,
     /// Anthropic with xbot's one breakpoint (the `static` system message): its tokens when it is
     /// unchanged and long enough to be cached, else 0.
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub anthropic_cached_tokens: Option<usize>,
 }
 

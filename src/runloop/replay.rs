@@ -11,8 +11,9 @@ use super::reminder;
 use crate::scene::run::{Run, RunMessage};
 use crate::scene::Role;
 
-/// What `prompt-inspector run --format json` prints (contract §5; fields may be added).
+/// What `prompt-inspector run --format json` prints (docs/run-loop.md; fields may be added).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunReport {
     /// The directory the run starts in.
     pub initial_cwd: String,
@@ -22,14 +23,18 @@ pub struct RunReport {
     /// The request the loop sends next when the recording ends after a round with tool calls
     /// (the blocks injected after the last round are only seen here).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<Vec<crate::scene::run::wire::RunMessageJson>>))]
     pub next_request: Option<Vec<RunMessage>>,
     /// Recorded rounds after the first round without tool calls: the loop never reaches them.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub ignored_iterations: usize,
     /// History messages with role `system`, dropped (the pipeline's system message is sent).
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub dropped_system_messages: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SystemOut {
     /// The parts used, in the order they were joined (sorted by key as plain strings).
     pub parts: Vec<String>,
@@ -40,14 +45,17 @@ pub struct SystemOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct IterationOut {
     /// The messages sent for this round.
+    #[cfg_attr(feature = "specta", specta(type = Vec<crate::scene::run::wire::RunMessageJson>))]
     pub request: Vec<RunMessage>,
     /// The blocks appended to the last message after this round, in order.
     pub injected: Vec<String>,
     /// This request against the previous one.
     pub cache: Figures,
     /// The model's answer (recorded).
+    #[cfg_attr(feature = "specta", specta(type = crate::scene::run::wire::RunMessageJson))]
     pub assistant: RunMessage,
     /// This round's tool names, in call order (`本轮使用`).
     pub tools: Vec<String>,

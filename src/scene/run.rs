@@ -128,3 +128,53 @@ impl Serialize for RunMessage {
         m.end()
     }
 }
+
+/// The JSON shapes the hand-written `Serialize` impls above produce, declared for the app's
+/// TypeScript types only (feature `specta`): a run message, and a tool call in either form.
+#[cfg(feature = "specta")]
+pub mod wire {
+    #[derive(specta::Type)]
+    #[allow(dead_code)]
+    pub struct RunMessageJson {
+        /// `system`, `user`, `assistant` or `tool`.
+        pub role: String,
+        pub content: String,
+        #[specta(optional)]
+        pub name: Option<String>,
+        #[specta(optional)]
+        pub tool_call_id: Option<String>,
+        /// Present when the message calls tools, in the form they were recorded in.
+        #[specta(optional)]
+        pub tool_calls: Option<Vec<ToolCallJson>>,
+        /// `static` on the pipeline's system message.
+        #[specta(optional)]
+        pub cache_hint: Option<String>,
+    }
+
+    #[derive(specta::Type, serde::Serialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)]
+    pub enum ToolCallJson {
+        /// `{id, name, arguments}` (xbot's own `llm.ToolCall`).
+        Flat {
+            id: String,
+            name: String,
+            #[specta(type = specta_typescript::Unknown)]
+            arguments: (),
+        },
+        /// OpenAI's `{id, type: "function", function: {name, arguments}}`.
+        OpenAi {
+            id: String,
+            r#type: String,
+            function: FunctionJson,
+        },
+    }
+
+    #[derive(specta::Type, serde::Serialize)]
+    #[allow(dead_code)]
+    pub struct FunctionJson {
+        pub name: String,
+        #[specta(type = specta_typescript::Unknown)]
+        pub arguments: (),
+    }
+}

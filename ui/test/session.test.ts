@@ -36,7 +36,13 @@ function fakeApi(files: Record<string, string>): Api {
     render: async () => report as never,
     validate: async () => ({ load_error: null, templates: [], tools: [] }),
     rules: async () => ({ segments: [], rules: [] }),
-    run: async () => ({ iterations: [] }),
+    run: async () => ({
+      initial_cwd: '',
+      system: { parts: [], skipped: [], cache_hint: 'static' },
+      iterations: [],
+      ignored_iterations: 0,
+      dropped_system_messages: 0,
+    }),
     check: async () => ({ passed: 0, failed: 0, scenes: [] }),
     approve: async () => ({ golden_path: '' }),
     liveOpen: async () => ({

@@ -12,10 +12,10 @@ export const commands = {
 	open: (req: PathRequest) => typedError<SceneText_Serialize, ApiError_Serialize>(__TAURI_INVOKE("open", { req })),
 	save: (req: SaveRequest) => typedError<FileStat, ApiError_Serialize>(__TAURI_INVOKE("save", { req })),
 	stat: (req: PathRequest) => typedError<FileStat, ApiError_Serialize>(__TAURI_INVOKE("stat", { req })),
-	render: (req: RenderRequest_Deserialize) => typedError<RenderResponse, ApiError_Serialize>(__TAURI_INVOKE("render", { req })),
+	render: (req: RenderRequest_Deserialize) => typedError<RenderResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("render", { req })),
 	validate: (req: ValidateRequest) => typedError<ValidateResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("validate", { req })),
 	rules: () => typedError<RulesResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("rules")),
-	run: (req: RunRequest_Deserialize) => typedError<RunResponse, ApiError_Serialize>(__TAURI_INVOKE("run", { req })),
+	run: (req: RunRequest_Deserialize) => typedError<RunResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("run", { req })),
 	check: (req: CheckRequest) => typedError<CheckResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("check", { req })),
 	approve: (req: ApproveRequest) => typedError<ApproveResponse, ApiError_Serialize>(__TAURI_INVOKE("approve", { req })),
 	template: (req: TemplateRequest) => typedError<TemplateResponse, ApiError_Serialize>(__TAURI_INVOKE("template", { req })),
@@ -182,12 +182,77 @@ export type CheckedScene_Serialize = {
 	error: ApiError_Serialize | null,
 };
 
+export type Diagnostic = Diagnostic_Serialize | Diagnostic_Deserialize;
+
+export type Diagnostic_Deserialize = {
+	level: Level,
+	/**  Stable code (see docs/diagnostics.md). */
+	code: string,
+	message: string,
+	tool?: string | null,
+	segment?: string | null,
+	/**  The configured prompt's index in its segment, for configuration diagnostics. */
+	prompt?: number | null,
+};
+
+export type Diagnostic_Serialize = {
+	level: Level,
+	/**  Stable code (see docs/diagnostics.md). */
+	code: string,
+	message: string,
+	tool?: string,
+	segment?: string,
+	/**  The configured prompt's index in its segment, for configuration diagnostics. */
+	prompt?: number,
+};
+
 export type EngineName = "fstring" | "jinja2";
 
 /**  What went wrong, as a stable name the UI can switch on. */
 export type ErrorCode = "load_error" | "io_error" | "template_error" | "no_run" | "invalid_argument" | "bad_request" | "unknown_operation" | "unauthorized" | "forbidden_host" | "too_large" | "method_not_allowed" | "not_found" | 
 /**  A live edit was made on another revision, or the document is gone: open it again. */
 "stale_document" | "internal";
+
+/**  The figures of one request against the previous one (all `None` for the first request). */
+export type Figures = Figures_Serialize | Figures_Deserialize;
+
+/**  The figures of one request against the previous one (all `None` for the first request). */
+export type Figures_Deserialize = {
+	/**  The system message is byte-identical to the previous request's. */
+	system_identical?: boolean | null,
+	common_prefix_bytes?: number | null,
+	/**  Tokens of the common prefix (cut back to a character boundary). */
+	common_prefix_tokens?: number | null,
+	/**  The size of this request. */
+	request_bytes: number,
+	request_tokens: number,
+	/**  OpenAI's automatic cache: tokens served from the cache (1,024 then 128-token steps). */
+	openai_cached_tokens?: number | null,
+	/**
+	 *  Anthropic with xbot's one breakpoint (the `static` system message): its tokens when it is
+	 *  unchanged and long enough to be cached, else 0.
+	 */
+	anthropic_cached_tokens?: number | null,
+};
+
+/**  The figures of one request against the previous one (all `None` for the first request). */
+export type Figures_Serialize = {
+	/**  The system message is byte-identical to the previous request's. */
+	system_identical: boolean | null,
+	common_prefix_bytes: number | null,
+	/**  Tokens of the common prefix (cut back to a character boundary). */
+	common_prefix_tokens: number | null,
+	/**  The size of this request. */
+	request_bytes: number,
+	request_tokens: number,
+	/**  OpenAI's automatic cache: tokens served from the cache (1,024 then 128-token steps). */
+	openai_cached_tokens: number | null,
+	/**
+	 *  Anthropic with xbot's one breakpoint (the `static` system message): its tokens when it is
+	 *  unchanged and long enough to be cached, else 0.
+	 */
+	anthropic_cached_tokens: number | null,
+};
 
 /**  Enough to notice that a file changed on disk since it was read or written. */
 export type FileStat = {
@@ -196,6 +261,59 @@ export type FileStat = {
 	/**  Bytes. */
 	size: number | null,
 };
+
+export type FunctionJson = {
+	name: string,
+	arguments: unknown,
+};
+
+export type IterationOut = IterationOut_Serialize | IterationOut_Deserialize;
+
+export type IterationOut_Deserialize = {
+	/**  The messages sent for this round. */
+	request: RunMessageJson_Deserialize[],
+	/**  The blocks appended to the last message after this round, in order. */
+	injected: string[],
+	/**  This request against the previous one. */
+	cache: Figures_Deserialize,
+	/**  The model's answer (recorded). */
+	assistant: RunMessageJson_Deserialize,
+	/**  This round's tool names, in call order (`本轮使用`). */
+	tools: string[],
+	/**  The directory the injector saw after this round (xbot's `getCWD()`). */
+	cwd: string,
+	/**
+	 *  What the injector did: `baseline`, `unchanged` or `changed`; `null` when the round had no
+	 *  tool calls (the injector does not run).
+	 */
+	dynamic_context?: string | null,
+	/**  The role of the message the blocks were appended to (the newest one, whatever its role). */
+	appended_to?: string | null,
+};
+
+export type IterationOut_Serialize = {
+	/**  The messages sent for this round. */
+	request: RunMessageJson_Serialize[],
+	/**  The blocks appended to the last message after this round, in order. */
+	injected: string[],
+	/**  This request against the previous one. */
+	cache: Figures_Serialize,
+	/**  The model's answer (recorded). */
+	assistant: RunMessageJson_Serialize,
+	/**  This round's tool names, in call order (`本轮使用`). */
+	tools: string[],
+	/**  The directory the injector saw after this round (xbot's `getCWD()`). */
+	cwd: string,
+	/**
+	 *  What the injector did: `baseline`, `unchanged` or `changed`; `null` when the round had no
+	 *  tool calls (the injector does not run).
+	 */
+	dynamic_context: string | null,
+	/**  The role of the message the blocks were appended to (the newest one, whatever its role). */
+	appended_to: string | null,
+};
+
+export type Level = "error" | "warning" | "info";
 
 export type LiveCloseRequest = {
 	doc: number,
@@ -306,6 +424,44 @@ export type LogEvent = {
 	time_ms: number | null,
 };
 
+export type MessageOut = MessageOut_Serialize | MessageOut_Deserialize;
+
+export type MessageOut_Deserialize = {
+	role: string,
+	/**  A string, or the list of parts as written. */
+	content: unknown,
+	segment?: string | null,
+	name?: string | null,
+	tool_call_id?: string | null,
+	tool_calls?: unknown | null,
+	/**  Tokens of the message's text (a string content, or its text parts joined with `\n`). */
+	tokens?: number | null,
+};
+
+export type MessageOut_Serialize = {
+	role: string,
+	/**  A string, or the list of parts as written. */
+	content: unknown,
+	segment?: string,
+	name?: string,
+	tool_call_id?: string,
+	tool_calls?: unknown,
+	/**  Tokens of the message's text (a string content, or its text parts joined with `\n`). */
+	tokens?: number,
+};
+
+/**  The injection metrics (TFRobot's observability figures, docs/rules.md). */
+export type Metrics = {
+	/**  Tools of this call that declare `prompt_position` (valid, distinct). */
+	tools_total: number,
+	/**  Tools whose contribution rendered non-empty. */
+	tools_rendered: number,
+	/**  Bytes of all rendered tool text. */
+	bytes: number,
+	/**  Contributing tools per segment (non-zero segments only). */
+	positions: { [key in string]: number },
+};
+
 /**  Whether a template belongs to the LLM's configuration or to a tool. */
 export type Owner = "config" | "tool";
 
@@ -324,6 +480,38 @@ export type PathRequest = {
 
 /**  One step of a path: an object key or an array index. */
 export type PathStep = string | number;
+
+export type PieceOut = PieceOut_Serialize | PieceOut_Deserialize;
+
+export type PieceOut_Deserialize = {
+	source: Source,
+	/**  The tool's name, for tool pieces. */
+	tool?: string | null,
+	/**  The configured prompt's index in its segment list. */
+	index?: number | null,
+	text: string,
+	/**  The prompt's attachments (image parts) as written; they never change the text. */
+	attachments: unknown[],
+	/**  Byte range of this piece in the segment's `text`. */
+	range: [number, number],
+	/**  Tokens of this piece's text on its own. */
+	tokens?: number | null,
+};
+
+export type PieceOut_Serialize = {
+	source: Source,
+	/**  The tool's name, for tool pieces. */
+	tool?: string,
+	/**  The configured prompt's index in its segment list. */
+	index?: number,
+	text: string,
+	/**  The prompt's attachments (image parts) as written; they never change the text. */
+	attachments?: unknown[],
+	/**  Byte range of this piece in the segment's `text`. */
+	range: [number, number],
+	/**  Tokens of this piece's text on its own. */
+	tokens?: number,
+};
 
 /**  A chat provider whose request body the chat report adds. */
 export type Provider = "openai" | "anthropic";
@@ -355,8 +543,64 @@ export type RenderRequest_Serialize = {
 };
 
 /**  The JSON report (docs/cli.md), as the JSON text the core wrote. */
-export type RenderResponse = {
-	report: unknown,
+export type RenderResponse = RenderResponse_Serialize | RenderResponse_Deserialize;
+
+/**  The JSON report (docs/cli.md), as the JSON text the core wrote. */
+export type RenderResponse_Deserialize = {
+	/**  Passed on as the text the core wrote; its TypeScript type is the report's own. */
+	report: Report_Deserialize,
+};
+
+/**  The JSON report (docs/cli.md), as the JSON text the core wrote. */
+export type RenderResponse_Serialize = {
+	/**  Passed on as the text the core wrote; its TypeScript type is the report's own. */
+	report: Report_Serialize,
+};
+
+export type Report = Report_Serialize | Report_Deserialize;
+
+export type Report_Deserialize = {
+	/**  `chat` or `desk`. */
+	llm: string,
+	/**
+	 *  The encoding the `tokens` fields were counted with (`o200k_base`, `cl100k_base`); absent
+	 *  when tokens were not counted.
+	 */
+	tokenizer?: string | null,
+	/**  The final messages (chat). */
+	messages?: MessageOut_Deserialize[] | null,
+	/**
+	 *  The provider request body (see docs/providers.md): for desk, the adapter's; for chat,
+	 *  only when a provider was asked for (`Options::chat_provider`).
+	 */
+	request?: unknown | null,
+	/**  The segments of the family, in assembly order. */
+	segments: SegmentOut_Deserialize[],
+	tools: ToolOut_Deserialize[],
+	diagnostics: Diagnostic_Deserialize[],
+	metrics: Metrics,
+};
+
+export type Report_Serialize = {
+	/**  `chat` or `desk`. */
+	llm: string,
+	/**
+	 *  The encoding the `tokens` fields were counted with (`o200k_base`, `cl100k_base`); absent
+	 *  when tokens were not counted.
+	 */
+	tokenizer?: string,
+	/**  The final messages (chat). */
+	messages?: MessageOut_Serialize[],
+	/**
+	 *  The provider request body (see docs/providers.md): for desk, the adapter's; for chat,
+	 *  only when a provider was asked for (`Options::chat_provider`).
+	 */
+	request?: unknown,
+	/**  The segments of the family, in assembly order. */
+	segments: SegmentOut_Serialize[],
+	tools: ToolOut_Serialize[],
+	diagnostics: Diagnostic_Serialize[],
+	metrics: Metrics,
 };
 
 export type RuleInfo = {
@@ -379,6 +623,71 @@ export type RulesResponse_Serialize = {
 	rules: RuleInfo[],
 };
 
+export type RunMessageJson = RunMessageJson_Serialize | RunMessageJson_Deserialize;
+
+export type RunMessageJson_Deserialize = {
+	/**  `system`, `user`, `assistant` or `tool`. */
+	role: string,
+	content: string,
+	name?: string | null,
+	tool_call_id?: string | null,
+	/**  Present when the message calls tools, in the form they were recorded in. */
+	tool_calls?: ToolCallJson[] | null,
+	/**  `static` on the pipeline's system message. */
+	cache_hint?: string | null,
+};
+
+export type RunMessageJson_Serialize = {
+	/**  `system`, `user`, `assistant` or `tool`. */
+	role: string,
+	content: string,
+	name?: string | null,
+	tool_call_id?: string | null,
+	/**  Present when the message calls tools, in the form they were recorded in. */
+	tool_calls?: ToolCallJson[] | null,
+	/**  `static` on the pipeline's system message. */
+	cache_hint?: string | null,
+};
+
+/**  What `prompt-inspector run --format json` prints (docs/run-loop.md; fields may be added). */
+export type RunReport = RunReport_Serialize | RunReport_Deserialize;
+
+/**  What `prompt-inspector run --format json` prints (docs/run-loop.md; fields may be added). */
+export type RunReport_Deserialize = {
+	/**  The directory the run starts in. */
+	initial_cwd: string,
+	/**  How the system message was built. */
+	system: SystemOut,
+	iterations: IterationOut_Deserialize[],
+	/**
+	 *  The request the loop sends next when the recording ends after a round with tool calls
+	 *  (the blocks injected after the last round are only seen here).
+	 */
+	next_request?: RunMessageJson_Deserialize[] | null,
+	/**  Recorded rounds after the first round without tool calls: the loop never reaches them. */
+	ignored_iterations: number,
+	/**  History messages with role `system`, dropped (the pipeline's system message is sent). */
+	dropped_system_messages: number,
+};
+
+/**  What `prompt-inspector run --format json` prints (docs/run-loop.md; fields may be added). */
+export type RunReport_Serialize = {
+	/**  The directory the run starts in. */
+	initial_cwd: string,
+	/**  How the system message was built. */
+	system: SystemOut,
+	iterations: IterationOut_Serialize[],
+	/**
+	 *  The request the loop sends next when the recording ends after a round with tool calls
+	 *  (the blocks injected after the last round are only seen here).
+	 */
+	next_request?: RunMessageJson_Serialize[],
+	/**  Recorded rounds after the first round without tool calls: the loop never reaches them. */
+	ignored_iterations: number,
+	/**  History messages with role `system`, dropped (the pipeline's system message is sent). */
+	dropped_system_messages: number,
+};
+
 export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;
 
 export type RunRequest_Deserialize = {
@@ -394,8 +703,18 @@ export type RunRequest_Serialize = {
 };
 
 /**  The run report (docs/run-loop.md), as the JSON text the core wrote. */
-export type RunResponse = {
-	report: unknown,
+export type RunResponse = RunResponse_Serialize | RunResponse_Deserialize;
+
+/**  The run report (docs/run-loop.md), as the JSON text the core wrote. */
+export type RunResponse_Deserialize = {
+	/**  Passed on as the text the core wrote; its TypeScript type is the run report's own. */
+	report: RunReport_Deserialize,
+};
+
+/**  The run report (docs/run-loop.md), as the JSON text the core wrote. */
+export type RunResponse_Serialize = {
+	/**  Passed on as the text the core wrote; its TypeScript type is the run report's own. */
+	report: RunReport_Serialize,
 };
 
 /**
@@ -429,7 +748,7 @@ export type SegmentInfo = SegmentInfo_Serialize | SegmentInfo_Deserialize;
 export type SegmentInfo_Deserialize = {
 	name: string,
 	/**  `chat` or `desk`. */
-	family: string,
+	family: Llm,
 	/**  0-based assembly order within its family. */
 	order: number,
 	legal: boolean,
@@ -442,7 +761,7 @@ export type SegmentInfo_Deserialize = {
 export type SegmentInfo_Serialize = {
 	name: string,
 	/**  `chat` or `desk`. */
-	family: string,
+	family: Llm,
 	/**  0-based assembly order within its family. */
 	order: number,
 	legal: boolean,
@@ -450,6 +769,63 @@ export type SegmentInfo_Serialize = {
 	/**  The rule forbidding tools here, for forbidden segments. */
 	rule?: string,
 	reason?: string,
+};
+
+export type SegmentOut = SegmentOut_Serialize | SegmentOut_Deserialize;
+
+export type SegmentOut_Deserialize = {
+	name: string,
+	legal: boolean,
+	rule?: string | null,
+	/**
+	 *  The segment's text as the model sees it: non-empty pieces joined with `\n`. Empty for
+	 *  the message streams (`conversation_msgs`, `intermediate_msgs`), whose messages are in the
+	 *  report's `messages`, tagged with this segment.
+	 */
+	text: string,
+	/**  Bytes the model sees from this segment (for a message stream: its messages' text). */
+	bytes: number,
+	/**  Tokens of `text` as a whole (for a message stream: the sum over its messages). */
+	tokens?: number | null,
+	/**  For a message stream: how many messages it contributes. */
+	messages?: number | null,
+	pieces: PieceOut_Deserialize[],
+};
+
+export type SegmentOut_Serialize = {
+	name: string,
+	legal: boolean,
+	rule?: string,
+	/**
+	 *  The segment's text as the model sees it: non-empty pieces joined with `\n`. Empty for
+	 *  the message streams (`conversation_msgs`, `intermediate_msgs`), whose messages are in the
+	 *  report's `messages`, tagged with this segment.
+	 */
+	text: string,
+	/**  Bytes the model sees from this segment (for a message stream: its messages' text). */
+	bytes: number,
+	/**  Tokens of `text` as a whole (for a message stream: the sum over its messages). */
+	tokens?: number,
+	/**  For a message stream: how many messages it contributes. */
+	messages?: number,
+	pieces: PieceOut_Serialize[],
+};
+
+export type Source = 
+/**  One of the LLM's configured prompts. */
+"config" | 
+/**  A tool's contribution. */
+"tool";
+
+export type Status = "injected" | "rendered_empty" | "empty" | "silent" | "undeclared" | "invalid" | "error" | "protocol_error";
+
+export type SystemOut = {
+	/**  The parts used, in the order they were joined (sorted by key as plain strings). */
+	parts: string[],
+	/**  Parts skipped because they are empty. */
+	skipped: string[],
+	/**  xbot marks the system message `static`: the provider may cache it. */
+	cache_hint: string,
 };
 
 export type TemplateCheck = TemplateCheck_Serialize | TemplateCheck_Deserialize;
@@ -533,6 +909,12 @@ export type TextEdit = {
 /**  A tokenizer, by tiktoken's name. */
 export type Tokenizer = "o200k_base" | "cl100k_base";
 
+export type ToolCallJson = 
+/**  `{id, name, arguments}` (xbot's own `llm.ToolCall`). */
+({ id: string; name: string; arguments: unknown }) & { function?: never; type?: never } | 
+/**  OpenAI's `{id, type: "function", function: {name, arguments}}`. */
+({ id: string; type: string; function: FunctionJson }) & { arguments?: never; name?: never };
+
 /**  One entry of the scene's `tools` array and the error TFRobot raises at class definition. */
 export type ToolCheck = ToolCheck_Serialize | ToolCheck_Deserialize;
 
@@ -574,6 +956,22 @@ export type ToolCheck_Serialize = {
 	/**  `chat` or `desk`, for an error about one side of the position. */
 	family?: string,
 	message?: string,
+};
+
+export type ToolOut = ToolOut_Serialize | ToolOut_Deserialize;
+
+export type ToolOut_Deserialize = {
+	name: string,
+	status: Status,
+	/**  The segment the tool targets in this family, when it declares one. */
+	position?: string | null,
+};
+
+export type ToolOut_Serialize = {
+	name: string,
+	status: Status,
+	/**  The segment the tool targets in this family, when it declares one. */
+	position?: string,
 };
 
 export type ValidateRequest = {

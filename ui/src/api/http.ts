@@ -31,13 +31,13 @@ export async function toApiError(res: Response | null, cause?: unknown): Promise
     b = null;
   }
   if (b && typeof b.message === 'string') {
-    const e: ApiError = { code: typeof b.code === 'string' ? b.code : `http_${res.status}`, message: b.message };
+    const e: ApiError = { code: typeof b.code === 'string' ? (b.code as ApiError['code']) : `http_${res.status}`, message: b.message };
     for (const k of ['kind', 'file', 'field'] as const) if (typeof b[k] === 'string') e[k] = b[k] as string;
     for (const k of ['line', 'column'] as const) if (typeof b[k] === 'number') e[k] = b[k] as number;
     if (Array.isArray(b.range) && b.range.length === 2) e.range = [Number(b.range[0]), Number(b.range[1])];
     return e;
   }
-  const code =
+  const code: ApiError['code'] =
     res.status === 401
       ? 'unauthorized'
       : res.status === 403

@@ -26,7 +26,7 @@ type Result<T, E> = { status: 'ok'; data: T } | { status: 'error'; error: E };
 export function toApiError(e: unknown): ApiError {
   if (typeof e === 'object' && e !== null && typeof (e as ApiError).code === 'string' && typeof (e as ApiError).message === 'string') {
     const src = e as Record<string, unknown>;
-    const out: ApiError = { code: src.code as string, message: src.message as string };
+    const out: ApiError = { code: src.code as ApiError['code'], message: src.message as string };
     for (const k of ['kind', 'file', 'field'] as const) if (typeof src[k] === 'string') out[k] = src[k] as string;
     for (const k of ['line', 'column'] as const) if (typeof src[k] === 'number') out[k] = src[k] as number;
     if (Array.isArray(src.range) && src.range.length === 2) out.range = [Number(src.range[0]), Number(src.range[1])];

@@ -133,7 +133,7 @@ export class LiveClient {
           this.onError(u.load_error, text);
           continue;
         }
-        if (this.tree) this.onResult({ tree: this.tree, text, coreMs: u.core_ms, roundTripMs: performance.now() - t0 });
+        if (this.tree) this.onResult({ tree: this.tree, text, coreMs: u.core_ms ?? 0, roundTripMs: performance.now() - t0 });
       }
     } finally {
       this.busy = false;

@@ -114,7 +114,7 @@ export class Session {
     if (path) rememberRecent(path);
     if (path) {
       try {
-        this.diskModified = (await this.api.stat(path)).modified_ms;
+        this.diskModified = (await this.api.stat(path)).modified_ms ?? 0;
       } catch {
         this.diskModified = 0;
       }
@@ -152,7 +152,7 @@ export class Session {
       const st = await this.api.save(path, this.text);
       this.savedText = this.text;
       this.path = path;
-      this.diskModified = st.modified_ms;
+      this.diskModified = st.modified_ms ?? 0;
       this.fileError = null;
       this.diskConflict = false;
       this.notice = `Saved ${path}`;
@@ -278,7 +278,7 @@ export class Session {
     if (!this.path) return 'same';
     try {
       const st = await this.api.stat(this.path);
-      return st.modified_ms !== this.diskModified ? 'changed' : 'same';
+      return (st.modified_ms ?? 0) !== this.diskModified ? 'changed' : 'same';
     } catch {
       return 'gone';
     }
@@ -294,7 +294,7 @@ export class Session {
       this.fileError = `The file changed on disk but does not load: ${errorText(e)}`;
       this.diskConflict = false;
       try {
-        this.diskModified = (await this.api.stat(this.path)).modified_ms;
+        this.diskModified = (await this.api.stat(this.path)).modified_ms ?? 0;
       } catch {
         /* keep */
       }
@@ -305,7 +305,7 @@ export class Session {
 
   /** Acknowledge an outside change without loading it (keep the edits). */
   async ignoreDisk() {
-    if (this.path) this.diskModified = (await this.api.stat(this.path)).modified_ms;
+    if (this.path) this.diskModified = (await this.api.stat(this.path)).modified_ms ?? 0;
     this.diskConflict = false;
     this.changed();
   }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText } from '../api/api';
-import type { RunIteration, RunReport } from '../api/types';
+import type { RunIteration, RunMessage, RunReport } from '../api/types';
 import { dirOf, resolvePath } from '../lib/paths';
 import type { Session } from '../lib/session';
 // The example run, compiled into the page from the fixture itself (one source): `run` takes scene
@@ -9,40 +9,10 @@ import exampleRunText from '../../../fixtures/run/cd-round-2.scene.json?raw';
 
 export const EXAMPLE_RUN = { name: 'cd-round-2.scene.json', text: exampleRunText };
 
-// The run report as `prompt-inspector run --format json` prints it (src/runloop/replay.rs).
-interface ToolCallIn {
-  id?: string;
-  name?: string;
-  arguments?: unknown;
-  type?: string;
-  function?: { name?: string; arguments?: unknown };
-}
-export interface RunMsg {
-  role: string;
-  content: unknown;
-  name?: string;
-  tool_call_id?: string;
-  tool_calls?: ToolCallIn[];
-  cache_hint?: string;
-}
-export interface RunIter {
-  request: RunMsg[];
-  injected: string[];
-  cache: RunIteration['cache'];
-  assistant: RunMsg;
-  tools: string[];
-  cwd: string;
-  dynamic_context: 'baseline' | 'unchanged' | 'changed' | null;
-  appended_to: string | null;
-}
-export interface FullRunReport {
-  initial_cwd: string;
-  system: { parts: string[]; skipped: string[]; cache_hint: string };
-  iterations: RunIter[];
-  next_request?: RunMsg[];
-  ignored_iterations: number;
-  dropped_system_messages: number;
-}
+// The run report as `prompt-inspector run --format json` prints it, in the core's own types.
+export type RunMsg = RunMessage;
+export type RunIter = RunIteration;
+export type FullRunReport = RunReport;
 
 function contentText(c: unknown): string {
   return typeof c === 'string' ? c : JSON.stringify(c, null, 2);
@@ -390,7 +360,7 @@ function RoundView({ r, v, i, final }: { r: FullRunReport; v: RequestView; i: nu
 }
 
 export function RunReportView({ report, source }: { report: RunReport; source: string }) {
-  const r = report as unknown as FullRunReport;
+  const r = report;
   const views = requestViews(r);
   const fin = finalRound(r);
   const next = r.next_request ? views[views.length - 1] : null;
