@@ -185,7 +185,7 @@ export type CheckedScene_Serialize = {
 export type EngineName = "fstring" | "jinja2";
 
 /**  What went wrong, as a stable name the UI can switch on. */
-export type ErrorCode = "load_error" | "io_error" | "template_error" | "no_run" | "invalid_argument" | "bad_request" | "unknown_operation" | "unauthorized" | "forbidden_host" | "too_large" | "method_not_allowed" | "not_found" | 
+export type ErrorCode = "load_error" | "io_error" | "template_error" | "no_run" | "invalid_argument" | "bad_request" | "unknown_operation" | 
 /**  A live edit was made on another revision, or the document is gone: open it again. */
 "stale_document" | "internal";
 
