@@ -1,5 +1,6 @@
-//! The app's Tauri commands: one per operation of `prompt_inspector::api` (docs/api.md), generated from
-//! the core's table of operations (same names, same JSON), plus the few things only a desktop shell does (system dialogs, the unsaved-edits guard).
+//! The app's Tauri commands: one per operation of `prompt_inspector::api` (docs/api.md), generated
+//! from the core's table of operations (same names, same JSON), plus the few things only a desktop
+//! shell does (system dialogs, the unsaved-edits guard).
 //!
 //! They live in a module rather than lib.rs because a `#[tauri::command]` defined in the crate root
 //! collides with the macro's own helper (E0255). Every core call runs on the blocking thread pool:
@@ -9,10 +10,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use prompt_inspector::api;
 // The operations' request and response types, which the table names bare; the commands defined
 // here shadow the core's functions of the same names.
-use prompt_inspector::api;
-#[allow(clippy::wildcard_imports)]
 use prompt_inspector::api::*;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager, Runtime, State};
