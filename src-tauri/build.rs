@@ -2,6 +2,18 @@
 //! manifest makes each one a permission (`allow-render`, ...) that capabilities/main.json must grant:
 //! a command left out of the capability cannot be called from the web view at all.
 
+// The core's table of operations (`for_each_operation!`), expanded here into `OPERATIONS`: the
+// same names the core and commands.rs get from it.
+include!("../src/api/operations.rs");
+
+macro_rules! operation_names {
+    ([] $( $(#[$doc:meta])* $name:ident ( $($req:ty)? ) -> $resp:ty = $handler:expr ; )*) => {
+        const OPERATIONS: [&str; [$(stringify!($name)),*].len()] = [$(stringify!($name)),*];
+    };
+}
+
+for_each_operation!([operation_names]);
+
 include!("src/command_names.rs");
 
 fn main() {

@@ -1,10 +1,9 @@
 // The app's commands by name, included by build.rs (each becomes a permission, `allow-<name>` with
 // dashes, that capabilities/main.json must grant) and by commands.rs. One list, so the ACL and the
 // handler cannot drift apart; tests/it.rs checks it against the capability and the bindings.
-
-// The core's operations (`OPERATIONS`), read from the core's own file: build.rs cannot depend on
-// the core crate.
-include!("../../src/api/operations.rs");
+//
+// `OPERATIONS` comes from the core's table of operations (src/api/operations.rs): commands.rs takes
+// the core's, build.rs (which cannot depend on the core crate) includes the table and expands it.
 
 /// What only the desktop shell does: system dialogs, the close guard's flag and the page's answer
 /// to its Save, app info.

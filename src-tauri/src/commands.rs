@@ -1,5 +1,6 @@
-//! The app's Tauri commands: one per operation of `prompt_inspector::api` (docs/api.md), same names and
-//! same JSON, plus the few things only a desktop shell does (system dialogs, the unsaved-edits guard).
+//! The app's Tauri commands: one per operation of `prompt_inspector::api` (docs/api.md), generated
+//! from the core's table of operations (same names, same JSON), plus the few things only a desktop
+//! shell does (system dialogs, the unsaved-edits guard).
 //!
 //! They live in a module rather than lib.rs because a `#[tauri::command]` defined in the crate root
 //! collides with the macro's own helper (E0255). Every core call runs on the blocking thread pool:
@@ -9,12 +10,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use prompt_inspector::api::{
-    self, ApiError, ApproveRequest, ApproveResponse, CheckRequest, CheckResponse, ErrorCode,
-    FileStat, Live, LiveCloseRequest, LiveEditRequest, LiveOpenRequest, LiveUpdate, PathRequest,
-    RenderRequest, RenderResponse, RulesResponse, RunRequest, RunResponse, SaveRequest, SceneText,
-    TemplateRequest, TemplateResponse, ValidateRequest, ValidateResponse,
-};
+use prompt_inspector::api;
+// The operations' request and response types, which the table names bare; the commands defined
+// here shadow the core's functions of the same names.
+use prompt_inspector::api::*;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
@@ -34,7 +33,8 @@ pub struct AppState {
     pub live: Arc<Live>,
 }
 
-// `COMMANDS`: the names of the commands below, shared with build.rs.
+// `COMMANDS`: the names of the commands below (the operations, then the shell's), shared with
+// build.rs.
 include!("command_names.rs");
 
 /// When set, the file dialogs show nothing and answer with this path. Only the real-window
@@ -71,101 +71,31 @@ where
     result
 }
 
-#[tauri::command]
-#[specta::specta]
-pub async fn default_scene() -> Result<SceneText, ApiError> {
-    off_ui_thread("default_scene", || Ok(api::default_scene())).await
+// One command per operation of the core's table (src/api/operations.rs): same name, the request
+// as the argument `req`, the core's `api::op::<name>` run off the UI thread.
+macro_rules! operation_commands {
+    ([] $( $(#[$doc:meta])* $name:ident ( $($req:ty)? ) -> $resp:ty = $handler:expr ; )*) => {
+        $( operation_commands!(@command $name ($($req)?) -> $resp); )*
+    };
+    (@command $name:ident () -> $resp:ty) => {
+        #[tauri::command]
+        #[specta::specta]
+        pub async fn $name(state: State<'_, AppState>) -> Result<$resp, ApiError> {
+            let live = Arc::clone(&state.live);
+            off_ui_thread(stringify!($name), move || api::op::$name(&live)).await
+        }
+    };
+    (@command $name:ident ($req:ty) -> $resp:ty) => {
+        #[tauri::command]
+        #[specta::specta]
+        pub async fn $name(state: State<'_, AppState>, req: $req) -> Result<$resp, ApiError> {
+            let live = Arc::clone(&state.live);
+            off_ui_thread(stringify!($name), move || api::op::$name(&live, req)).await
+        }
+    };
 }
 
-#[tauri::command]
-#[specta::specta]
-pub async fn open(req: PathRequest) -> Result<SceneText, ApiError> {
-    tracing::info!(path = %req.path, "opening scene");
-    off_ui_thread("open", move || api::open(&req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn save(req: SaveRequest) -> Result<FileStat, ApiError> {
-    off_ui_thread("save", move || api::save(&req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn stat(req: PathRequest) -> Result<FileStat, ApiError> {
-    off_ui_thread("stat", move || api::stat(&req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn render(req: RenderRequest) -> Result<RenderResponse, ApiError> {
-    off_ui_thread("render", move || api::render(&req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn validate(req: ValidateRequest) -> Result<ValidateResponse, ApiError> {
-    off_ui_thread("validate", move || Ok(api::validate(&req))).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn rules() -> Result<RulesResponse, ApiError> {
-    off_ui_thread("rules", || Ok(api::rules())).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn run(req: RunRequest) -> Result<RunResponse, ApiError> {
-    off_ui_thread("run", move || api::run(&req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn check(req: CheckRequest) -> Result<CheckResponse, ApiError> {
-    tracing::info!(folder = %req.folder, "checking scenes against goldens");
-    off_ui_thread("check", move || api::check(&req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn approve(req: ApproveRequest) -> Result<ApproveResponse, ApiError> {
-    tracing::info!(scene = %req.scene_path, "approving golden");
-    off_ui_thread("approve", move || api::approve(&req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn template(req: TemplateRequest) -> Result<TemplateResponse, ApiError> {
-    off_ui_thread("template", move || api::template(&req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn live_open(
-    state: State<'_, AppState>,
-    req: LiveOpenRequest,
-) -> Result<LiveUpdate, ApiError> {
-    let live = Arc::clone(&state.live);
-    off_ui_thread("live_open", move || live.open(req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn live_edit(
-    state: State<'_, AppState>,
-    req: LiveEditRequest,
-) -> Result<LiveUpdate, ApiError> {
-    let live = Arc::clone(&state.live);
-    off_ui_thread("live_edit", move || live.edit(req)).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn live_close(state: State<'_, AppState>, req: LiveCloseRequest) -> Result<(), ApiError> {
-    state.live.close(&req);
-    Ok(())
-}
+prompt_inspector::for_each_operation!([operation_commands]);
 
 /// Which system dialog to show.
 #[derive(Clone, Copy)]

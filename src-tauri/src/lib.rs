@@ -13,7 +13,9 @@ use commands::AppState;
 use logging::LogEvent;
 
 /// The commands and events the web view sees, with their TypeScript types, for the runtime `$r`
-/// (`tauri::Wry` in the app, `tauri::test::MockRuntime` in the tests).
+/// (`tauri::Wry` in the app, `tauri::test::MockRuntime` in the tests): one command per operation of
+/// the core's table (`prompt_inspector::for_each_operation!`, src/api/operations.rs), then the
+/// shell's own.
 ///
 /// A macro rather than a generic function: specta describes each command inside a nested item,
 /// which cannot name a generic parameter of an enclosing function (E0401), so the runtime has to be
@@ -21,22 +23,18 @@ use logging::LogEvent;
 #[macro_export]
 macro_rules! specta_builder {
     ($r:ty) => {
+        $crate::__private::prompt_inspector::for_each_operation!([$crate::__specta_builder] $r)
+    };
+}
+
+/// [`specta_builder!`]'s expansion of the operations table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __specta_builder {
+    ([$r:ty] $( $(#[$doc:meta])* $name:ident ( $($req:ty)? ) -> $resp:ty = $handler:expr ; )*) => {
         $crate::__private::tauri_specta::Builder::<$r>::new()
             .commands($crate::__private::tauri_specta::collect_commands![
-                $crate::commands::default_scene,
-                $crate::commands::open,
-                $crate::commands::save,
-                $crate::commands::stat,
-                $crate::commands::render,
-                $crate::commands::validate,
-                $crate::commands::rules,
-                $crate::commands::run,
-                $crate::commands::check,
-                $crate::commands::approve,
-                $crate::commands::template,
-                $crate::commands::live_open,
-                $crate::commands::live_edit,
-                $crate::commands::live_close,
+                $( $crate::commands::$name, )*
                 $crate::commands::pick_open_path::<$r>,
                 $crate::commands::pick_save_path::<$r>,
                 $crate::commands::pick_folder::<$r>,
@@ -54,6 +52,7 @@ macro_rules! specta_builder {
 /// What [`specta_builder!`] expands to needs, reachable from other crates.
 #[doc(hidden)]
 pub mod __private {
+    pub use prompt_inspector;
     pub use tauri_specta;
 }
 

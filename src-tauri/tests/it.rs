@@ -397,6 +397,31 @@ fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
     assert_eq!(invocations, COMMANDS.len(), "one binding per command");
 }
 
+/// Every operation of the core's table (src/api/operations.rs) is a command the handler knows,
+/// and so is nothing the core does not declare but the shell's own commands: the commands, the
+/// specta builder and the command list are all expanded from that one table.
+#[test]
+fn the_commands_are_the_declared_operations_and_the_shell_commands() {
+    let (_app, w) = app();
+    let operations = prompt_inspector::api::OPERATIONS;
+    assert_eq!(COMMANDS[..operations.len()], operations);
+    for op in operations {
+        // No arguments: the operations without a request answer, the others want `req`.
+        match invoke(&w, op, json!({})) {
+            Ok(_) => assert!(
+                matches!(op, "default_scene" | "rules"),
+                "{op} ran without req"
+            ),
+            Err(e) => {
+                let e = e.to_string();
+                assert!(e.contains("req"), "{op}: {e}");
+            }
+        }
+    }
+    let e = invoke(&w, "nope", json!({})).expect_err("an undeclared command");
+    assert!(!e.to_string().contains("req"), "{e}");
+}
+
 #[test]
 fn committed_bindings_are_current() {
     let out = scratch().join("bindings.ts");

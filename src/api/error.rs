@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::scene::SceneError;
 use crate::template::TemplateError;
 
+// The codes the operations give in every front end. What only HTTP can go wrong with (a token, a
+// Host header, a body size, a method, a static file) has its codes in `serve` (docs/api.md,
+// "Errors"), sent in the same `{code, message}` shape.
 /// What went wrong, as a stable name the UI can switch on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -19,13 +22,10 @@ pub enum ErrorCode {
     TemplateError,
     NoRun,
     InvalidArgument,
+    // The request is not JSON of the operation's request type (`dispatch`, serve).
     BadRequest,
+    // No operation of that name (`dispatch`, serve).
     UnknownOperation,
-    Unauthorized,
-    ForbiddenHost,
-    TooLarge,
-    MethodNotAllowed,
-    NotFound,
     /// A live edit was made on another revision, or the document is gone: open it again.
     StaleDocument,
     Internal,

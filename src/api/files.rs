@@ -54,6 +54,7 @@ pub fn default_scene() -> SceneText {
 
 /// Reads a scene file and checks that it loads; on failure nothing is returned but the error.
 pub fn open(req: &PathRequest) -> Result<SceneText, ApiError> {
+    tracing::info!(path = %req.path, "opening scene");
     let path = Path::new(&req.path);
     // Read once and load from memory, so the text returned is the text checked; bounded like
     // `scene::load_file` (a recording gone wrong is refused, not read into memory).

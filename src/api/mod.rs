@@ -37,42 +37,58 @@ pub use validate::{
     validate, Owner, TemplateCheck, TemplateProblem, ToolCheck, ValidateRequest, ValidateResponse,
 };
 
-// `OPERATIONS`: the operations by name. Its own file, so that the app's build script, which
-// cannot depend on the core, lists the same names (src-tauri/src/command_names.rs).
-include!("operations.rs");
+#[macro_use]
+mod operations;
 
-/// Calls an operation by name with its request as JSON text, returning the response as JSON
-/// text. Used by `prompt-inspector serve`; a bad body is `bad_request`, an unknown name
-/// `unknown_operation`. Operations without a request ignore the body. The `live_*` operations
-/// work on the documents of `live`.
-pub fn dispatch(live: &Live, operation: &str, body: &str) -> Result<String, ApiError> {
-    match operation {
-        "live_open" => to_json(&live.open(parse(body)?)?),
-        "live_edit" => to_json(&live.edit(parse(body)?)?),
-        "live_close" => {
-            live.close(&parse(body)?);
-            to_json(&())
+// The core's expansion of the operations table (operations.rs): `op`, `OPERATIONS`, `dispatch`.
+macro_rules! core_operations {
+    ([] $( $(#[$doc:meta])* $name:ident ( $($req:ty)? ) -> $resp:ty = $handler:expr ; )*) => {
+        /// Every operation with the one signature the front ends call: the shared state (the live
+        /// documents), the request if it has one, and the response or an [`ApiError`]. Generated
+        /// from the table in `src/api/operations.rs` (`for_each_operation!`).
+        pub mod op {
+            use super::*;
+            $( core_operations!(@op $(#[$doc])* $name ($($req)?) -> $resp = $handler); )*
         }
-        "default_scene" => to_json(&default_scene()),
-        "open" => to_json(&open(&parse(body)?)?),
-        "save" => to_json(&save(&parse(body)?)?),
-        "stat" => to_json(&stat(&parse(body)?)?),
-        "render" => to_json(&render(&parse(body)?)?),
-        "validate" => to_json(&validate(&parse(body)?)),
-        "rules" => to_json(&rules()),
-        "run" => to_json(&run(&parse(body)?)?),
-        "check" => to_json(&check(&parse(body)?)?),
-        "approve" => to_json(&approve(&parse(body)?)?),
-        "template" => to_json(&template(&parse(body)?)?),
-        other => Err(ApiError::new(
-            ErrorCode::UnknownOperation,
-            format!(
-                "no operation {other:?}; the operations are {}",
-                OPERATIONS.join(", ")
-            ),
-        )),
-    }
+
+        /// The operations, by the names `POST /api/<operation>` and the Tauri commands use.
+        pub const OPERATIONS: [&str; [$(stringify!($name)),*].len()] = [$(stringify!($name)),*];
+
+        /// Calls an operation by name with its request as JSON text, returning the response as
+        /// JSON text. Used by `prompt-inspector serve`; a bad body is `bad_request`, an unknown
+        /// name `unknown_operation`. Operations without a request ignore the body.
+        pub fn dispatch(live: &Live, operation: &str, body: &str) -> Result<String, ApiError> {
+            match operation {
+                $( stringify!($name) => to_json(&core_operations!(@call live body $name ($($req)?))?), )*
+                other => Err(ApiError::new(
+                    ErrorCode::UnknownOperation,
+                    format!(
+                        "no operation {other:?}; the operations are {}",
+                        OPERATIONS.join(", ")
+                    ),
+                )),
+            }
+        }
+    };
+    (@op $(#[$doc:meta])* $name:ident () -> $resp:ty = $handler:expr) => {
+        $(#[$doc])*
+        pub fn $name(live: &Live) -> Result<$resp, ApiError> {
+            let handler: fn(&Live) -> Result<$resp, ApiError> = $handler;
+            handler(live)
+        }
+    };
+    (@op $(#[$doc:meta])* $name:ident ($req:ty) -> $resp:ty = $handler:expr) => {
+        $(#[$doc])*
+        pub fn $name(live: &Live, req: $req) -> Result<$resp, ApiError> {
+            let handler: fn(&Live, $req) -> Result<$resp, ApiError> = $handler;
+            handler(live, req)
+        }
+    };
+    (@call $live:ident $body:ident $name:ident ()) => { op::$name($live) };
+    (@call $live:ident $body:ident $name:ident ($req:ty)) => { op::$name($live, parse($body)?) };
 }
+
+for_each_operation!([core_operations]);
 
 fn parse<T: DeserializeOwned>(body: &str) -> Result<T, ApiError> {
     serde_json::from_str(body).map_err(|e| {
@@ -115,32 +131,18 @@ mod specta_export {
         }
     }
 
+    // Registers every request and response type of the operations table.
+    macro_rules! register_operation_types {
+        ([$types:expr] $( $(#[$doc:meta])* $name:ident ( $($req:ty)? ) -> $resp:ty = $handler:expr ; )*) => {
+            $types $( $( .register::<$req>() )? .register::<$resp>() )*
+        };
+    }
+
     #[test]
     fn every_transport_type_exports() {
         use super::*;
-        let types = Types::default()
-            .register::<ApiError>()
-            .register::<SceneText>()
-            .register::<PathRequest>()
-            .register::<SaveRequest>()
-            .register::<FileStat>()
-            .register::<RenderRequest>()
-            .register::<RenderResponse>()
-            .register::<RunRequest>()
-            .register::<RunResponse>()
-            .register::<ValidateRequest>()
-            .register::<ValidateResponse>()
-            .register::<RulesResponse>()
-            .register::<CheckRequest>()
-            .register::<CheckResponse>()
-            .register::<ApproveRequest>()
-            .register::<ApproveResponse>()
-            .register::<TemplateRequest>()
-            .register::<TemplateResponse>()
-            .register::<LiveOpenRequest>()
-            .register::<LiveEditRequest>()
-            .register::<LiveCloseRequest>()
-            .register::<LiveUpdate>();
+        let types =
+            for_each_operation!([register_operation_types] Types::default().register::<ApiError>());
         let ts = specta_typescript::Typescript::default()
             .export(&types, AsDeclared)
             .unwrap_or_else(|e| panic!("export failed: {e}"));
@@ -150,5 +152,44 @@ mod specta_export {
         assert!(ts.contains("report: RunReport"), "{ts}");
         assert!(ts.contains("export type SegmentOut"), "{ts}");
         assert!(ts.contains("export type IterationOut"), "{ts}");
+        for t in [
+            "SceneText",
+            "FileStat",
+            "LiveCloseRequest",
+            "TemplateResponse",
+        ] {
+            assert!(ts.contains(&format!("export type {t} ")), "{t}: {ts}");
+        }
+    }
+}
+
+/// The table drives the core's lists: `OPERATIONS` and `op` have its names, in its order, and
+/// `dispatch` routes each of them and nothing else.
+#[cfg(test)]
+mod table {
+    macro_rules! names {
+        ([] $( $(#[$doc:meta])* $name:ident ( $($req:ty)? ) -> $resp:ty = $handler:expr ; )*) => {
+            [$(stringify!($name)),*]
+        };
+    }
+
+    #[test]
+    fn operations_dispatch_and_op_follow_the_table() {
+        let declared = for_each_operation!([names]);
+        assert_eq!(super::OPERATIONS, declared);
+        assert_eq!(declared.len(), 14);
+        let live = super::Live::new();
+        for op in declared {
+            let e = super::dispatch(&live, op, "[]").err();
+            assert_ne!(
+                e.map(|e| e.code),
+                Some(super::ErrorCode::UnknownOperation),
+                "{op}"
+            );
+        }
+        for name in ["nope", "op", "dispatch", "Open", "live"] {
+            let e = super::dispatch(&live, name, "{}").expect_err(name);
+            assert_eq!(e.code, super::ErrorCode::UnknownOperation, "{name}");
+        }
     }
 }

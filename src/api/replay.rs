@@ -70,6 +70,7 @@ pub struct ApproveResponse {
 
 /// Checks every scene under `folder` against its golden.
 pub fn check(req: &CheckRequest) -> Result<CheckResponse, ApiError> {
+    tracing::info!(folder = %req.folder, "checking scenes against goldens");
     let folder = PathBuf::from(&req.folder);
     let scenes = check::discover(std::slice::from_ref(&folder))
         .map_err(|e| ApiError::io(&e.path, &e.error))?;
@@ -145,6 +146,7 @@ fn raw_json_text(text: &str) -> Result<Box<RawValue>, ApiError> {
 
 /// Writes the golden of one scene, as it is on disk now.
 pub fn approve(req: &ApproveRequest) -> Result<ApproveResponse, ApiError> {
+    tracing::info!(scene = %req.scene_path, "approving golden");
     let path = Path::new(&req.scene_path);
     let scene = scene::load_file(path)?;
     let golden = check::golden_path(path);

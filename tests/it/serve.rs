@@ -273,3 +273,56 @@ fn serve_refuses_a_ui_folder_without_index_html() {
     );
     assert!(out.stdout.is_empty(), "no URL is printed");
 }
+
+/// serve routes exactly the operations of the core's table (src/api/operations.rs): each one is
+/// there (a bad body is the operation's `bad_request`, never a 404), any other name is 404. What
+/// only HTTP refuses has serve's own codes, in the same `{code, message}` shape.
+#[test]
+fn serve_routes_exactly_the_declared_operations() {
+    let ui = ui_dir();
+    let s = serve(&ui);
+    let bearer = format!("Bearer {}", s.token);
+    let auth = [("Authorization", bearer.as_str())];
+    for op in prompt_inspector::api::OPERATIONS {
+        let r = request(s.port, "POST", &format!("/api/{op}"), &auth, "{not json");
+        if matches!(op, "default_scene" | "rules") {
+            assert_eq!(r.status, 200, "{op} takes no request: {}", r.body);
+        } else {
+            assert_eq!(r.status, 400, "{op}: {}", r.body);
+            assert_eq!(json(&r.body)["code"], "bad_request", "{op}");
+        }
+    }
+    for undeclared in ["nope", "dispatch", "op", "pick_folder", "app_info"] {
+        let r = request(s.port, "POST", &format!("/api/{undeclared}"), &auth, "{}");
+        assert_eq!(r.status, 404, "{undeclared}");
+        assert_eq!(json(&r.body)["code"], "unknown_operation", "{undeclared}");
+    }
+    let shape = |r: &Reply| {
+        let e = json(&r.body);
+        let mut keys: Vec<&str> = e
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["code", "message"], "{}", r.body);
+        e["code"].as_str().expect("code").to_owned()
+    };
+    let r = request(s.port, "POST", "/api/rules", &[], "");
+    assert_eq!((r.status, shape(&r).as_str()), (401, "unauthorized"));
+    let r = request(
+        s.port,
+        "POST",
+        "/api/rules",
+        &[("Host", "evil.example:80")],
+        "",
+    );
+    assert_eq!((r.status, shape(&r).as_str()), (403, "forbidden_host"));
+    let r = request(s.port, "GET", "/api/rules", &auth, "");
+    assert_eq!((r.status, shape(&r).as_str()), (405, "method_not_allowed"));
+    let r = request(s.port, "DELETE", "/", &[], "");
+    assert_eq!((r.status, shape(&r).as_str()), (405, "method_not_allowed"));
+    let r = request(s.port, "GET", "/missing.js", &[], "");
+    assert_eq!((r.status, shape(&r).as_str()), (404, "not_found"));
+}

@@ -209,7 +209,7 @@ export type Diagnostic_Serialize = {
 export type EngineName = "fstring" | "jinja2";
 
 /**  What went wrong, as a stable name the UI can switch on. */
-export type ErrorCode = "load_error" | "io_error" | "template_error" | "no_run" | "invalid_argument" | "bad_request" | "unknown_operation" | "unauthorized" | "forbidden_host" | "too_large" | "method_not_allowed" | "not_found" | 
+export type ErrorCode = "load_error" | "io_error" | "template_error" | "no_run" | "invalid_argument" | "bad_request" | "unknown_operation" | 
 /**  A live edit was made on another revision, or the document is gone: open it again. */
 "stale_document" | "internal";
 
@@ -616,11 +616,15 @@ export type RulesResponse = RulesResponse_Serialize | RulesResponse_Deserialize;
 export type RulesResponse_Deserialize = {
 	segments: SegmentInfo_Deserialize[],
 	rules: RuleInfo[],
+	/**  The DeskLLM adapters a scene may name, the default (`openai_desk`) first. */
+	adapters: string[],
 };
 
 export type RulesResponse_Serialize = {
 	segments: SegmentInfo_Serialize[],
 	rules: RuleInfo[],
+	/**  The DeskLLM adapters a scene may name, the default (`openai_desk`) first. */
+	adapters: string[],
 };
 
 export type RunMessageJson = RunMessageJson_Serialize | RunMessageJson_Deserialize;

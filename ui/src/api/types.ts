@@ -28,10 +28,10 @@ export type CheckScene = B.CheckedScene_Serialize;
 export type CheckResponse = B.CheckResponse_Serialize;
 /** The core's errors, and the two a transport raises itself: the server unreachable (`network`)
  *  or the desktop shell's IPC failing (`ipc`). */
+/** The core's errors, with the codes a transport adds: the server's HTTP-only ones (its own
+ *  list, docs/api.md), an unreachable server (`network`), the shell's IPC failing (`ipc`). */
 export type ApiError = Omit<B.ApiError_Serialize, 'code'> & { code: B.ErrorCode | TransportErrorCode };
-/** Errors only a transport can have: no server (`network`), the shell's IPC failing (`ipc`), an
- *  HTTP status without a body the core wrote (`http_404`). */
-export type TransportErrorCode = 'network' | 'ipc' | `http_${number}`;
+export type TransportErrorCode = string;
 
 export type LiveOptions = B.LiveOptions_Serialize;
 export type TextEdit = B.TextEdit;

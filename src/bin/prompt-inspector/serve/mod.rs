@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use prompt_inspector::api::{self, ApiError, ErrorCode};
+use serde::Serialize;
 use tiny_http::{Header, Method, Request, Response, Server};
 
 /// Request bodies above this are refused: a scene is large, but not this large.
@@ -126,20 +127,64 @@ impl Reply {
     }
 
     fn error(e: &ApiError) -> Reply {
-        let body = serde_json::to_string(e).unwrap_or_else(|_| {
-            r#"{"code":"internal","message":"the error could not be serialised"}"#.to_owned()
-        });
-        Reply::json(status_of(e.code), body)
+        Reply::json(status_of(e.code), error_json(e))
     }
+
+    /// A request refused before it reaches an operation, as `{code, message}` like an [`ApiError`].
+    fn refused(code: HttpCode, message: impl Into<String>) -> Reply {
+        let body = error_json(&HttpError {
+            code,
+            message: message.into(),
+        });
+        Reply::json(code.status(), body)
+    }
+}
+
+fn error_json(e: &impl Serialize) -> String {
+    serde_json::to_string(e).unwrap_or_else(|_| {
+        r#"{"code":"internal","message":"the error could not be serialised"}"#.to_owned()
+    })
+}
+
+/// What only HTTP can go wrong with. The operations' own codes are [`ErrorCode`]; these join them on
+/// the wire (docs/api.md, "Errors") in the same shape, and never reach another front end.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum HttpCode {
+    /// Missing or wrong token.
+    Unauthorized,
+    /// The `Host` header is not this server's.
+    ForbiddenHost,
+    /// The body is larger than [`MAX_BODY`].
+    TooLarge,
+    /// Not `POST` on `/api/...`, not `GET`/`HEAD` elsewhere.
+    MethodNotAllowed,
+    /// No such static file.
+    NotFound,
+}
+
+impl HttpCode {
+    fn status(self) -> u16 {
+        match self {
+            HttpCode::Unauthorized => 401,
+            HttpCode::ForbiddenHost => 403,
+            HttpCode::NotFound => 404,
+            HttpCode::MethodNotAllowed => 405,
+            HttpCode::TooLarge => 413,
+        }
+    }
+}
+
+/// The body of a [`Reply::refused`]: an [`ApiError`] with a code of serve's own.
+#[derive(Serialize)]
+struct HttpError {
+    code: HttpCode,
+    message: String,
 }
 
 fn status_of(code: ErrorCode) -> u16 {
     match code {
-        ErrorCode::Unauthorized => 401,
-        ErrorCode::ForbiddenHost => 403,
-        ErrorCode::UnknownOperation | ErrorCode::NotFound => 404,
-        ErrorCode::MethodNotAllowed => 405,
-        ErrorCode::TooLarge => 413,
+        ErrorCode::UnknownOperation => 404,
         ErrorCode::Internal => 500,
         ErrorCode::StaleDocument => 409,
         ErrorCode::LoadError
@@ -188,39 +233,39 @@ impl State {
 
     fn route(&self, request: &mut Request, method: &Method, path: &str, query: &str) -> Reply {
         if !self.host_ok(request) {
-            return Reply::error(&ApiError::new(
-                ErrorCode::ForbiddenHost,
+            return Reply::refused(
+                HttpCode::ForbiddenHost,
                 format!(
                     "the Host header must be 127.0.0.1:{0} or localhost:{0}",
                     self.port
                 ),
-            ));
+            );
         }
         let Some(operation) = path.strip_prefix("/api/") else {
             if !matches!(method, Method::Get | Method::Head) {
-                return Reply::error(&ApiError::new(
-                    ErrorCode::MethodNotAllowed,
+                return Reply::refused(
+                    HttpCode::MethodNotAllowed,
                     "only GET and HEAD serve the UI",
-                ));
+                );
             }
             return static_files::serve(self.ui.as_deref(), path);
         };
         if !self.token_ok(request, query) {
-            return Reply::error(&ApiError::new(
-                ErrorCode::Unauthorized,
+            return Reply::refused(
+                HttpCode::Unauthorized,
                 "missing or wrong token: send `Authorization: Bearer <token>` or `?token=<token>` \
                  (the token is in the URL serve printed)",
-            ));
+            );
         }
         if *method != Method::Post {
-            return Reply::error(&ApiError::new(
-                ErrorCode::MethodNotAllowed,
+            return Reply::refused(
+                HttpCode::MethodNotAllowed,
                 "API operations take POST with a JSON body",
-            ));
+            );
         }
         let body = match read_body(request) {
             Ok(b) => b,
-            Err(e) => return Reply::error(&e),
+            Err(reply) => return reply,
         };
         // The core does not panic on any input it is tested with; should it ever, the server
         // answers 500 and goes on serving instead of taking the UI down with it.
@@ -273,14 +318,15 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The body as UTF-8 text, at most [`MAX_BODY`] bytes.
-fn read_body(request: &mut Request) -> Result<String, ApiError> {
+/// The body as UTF-8 text, at most [`MAX_BODY`] bytes; the refusal otherwise.
+fn read_body(request: &mut Request) -> Result<String, Reply> {
     let too_large = || {
-        ApiError::new(
-            ErrorCode::TooLarge,
+        Reply::refused(
+            HttpCode::TooLarge,
             format!("the request body is larger than {MAX_BODY} bytes"),
         )
     };
+    let bad = |message: String| Reply::error(&ApiError::new(ErrorCode::BadRequest, message));
     if request.body_length().is_some_and(|n| n as u64 > MAX_BODY) {
         return Err(too_large());
     }
@@ -289,12 +335,11 @@ fn read_body(request: &mut Request) -> Result<String, ApiError> {
         .as_reader()
         .take(MAX_BODY + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| ApiError::new(ErrorCode::BadRequest, format!("reading the body: {e}")))?;
+        .map_err(|e| bad(format!("reading the body: {e}")))?;
     if bytes.len() as u64 > MAX_BODY {
         return Err(too_large());
     }
-    String::from_utf8(bytes)
-        .map_err(|_| ApiError::new(ErrorCode::BadRequest, "the request body is not UTF-8"))
+    String::from_utf8(bytes).map_err(|_| bad("the request body is not UTF-8".to_owned()))
 }
 
 /// 32 random bytes from the OS, as 64 hex digits.

@@ -2,17 +2,11 @@
 
 use std::path::{Component, Path};
 
-use prompt_inspector::api::{ApiError, ErrorCode};
-
-use super::Reply;
+use super::{HttpCode, Reply};
 
 pub fn serve(ui: Option<&Path>, path: &str) -> Reply {
-    let not_found = |what: &str| {
-        Reply::error(&ApiError::new(
-            ErrorCode::NotFound,
-            format!("no such file: {what}"),
-        ))
-    };
+    let not_found =
+        |what: &str| Reply::refused(HttpCode::NotFound, format!("no such file: {what}"));
     let Some(root) = ui else {
         return not_found("no UI folder (build ui/ or pass --ui DIR)");
     };
