@@ -4,6 +4,7 @@
 mod attr_table;
 pub mod attrs;
 mod dtoa;
+mod error;
 mod float;
 pub mod format;
 mod printable_table;
@@ -11,6 +12,7 @@ mod strings;
 mod value_repr;
 
 pub use dtoa::{double_to_string, DtoaFlags};
+pub use error::{check_width, PyError, PyErrorKind, MAX_WIDTH};
 pub use float::{float_repr, format_exp, format_fixed};
 pub use format::{format, write_format};
 pub use strings::{ascii_str, decimal_value, is_printable, repr_str};

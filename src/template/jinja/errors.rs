@@ -34,6 +34,13 @@ pub(crate) fn py_err(kind: ErrorKind, message: impl Into<String>) -> Error {
     Error::new(mj_kind, message.clone()).with_source(PyExc { kind, message })
 }
 
+/// A Python exception from `crate::py`, carried like our own.
+impl From<crate::py::PyError> for Error {
+    fn from(e: crate::py::PyError) -> Error {
+        py_err(e.kind.into(), e.message)
+    }
+}
+
 pub(crate) fn type_error(message: impl Into<String>) -> Error {
     py_err(ErrorKind::TypeError, message)
 }

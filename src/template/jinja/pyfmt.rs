@@ -25,16 +25,9 @@ pub(crate) struct Spec {
     ty: Option<char>,
 }
 
-/// Widths and precisions above this fail with LimitExceeded, so a format cannot allocate
-/// without bound.
-pub(crate) const MAX_WIDTH: usize = 1 << 20;
-
+/// `w` when within [`crate::py::MAX_WIDTH`], else `LimitExceeded`.
 pub(crate) fn checked_width(w: usize) -> Result<usize, Error> {
-    if w > MAX_WIDTH {
-        return Err(super::errors::limit(format!(
-            "width {w} is larger than the limit of {MAX_WIDTH}"
-        )));
-    }
+    crate::py::check_width(i64::try_from(w).unwrap_or(i64::MAX))?;
     Ok(w)
 }
 
@@ -470,7 +463,11 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
             i += 1;
             if chars.get(i) == Some(&'*') {
                 let p = args.next()?;
-                spec.precision = Some(as_int(&p).unwrap_or(0).clamp(0, MAX_WIDTH as i128) as usize);
+                spec.precision = Some(
+                    as_int(&p)
+                        .unwrap_or(0)
+                        .clamp(0, i128::from(crate::py::MAX_WIDTH)) as usize,
+                );
                 i += 1;
             } else {
                 let start = i;
