@@ -1,5 +1,8 @@
-//! Python's printing of values: `str()`, `repr()`, `ascii()`, `format()` and float formatting,
-//! shared by both template engines so that every value prints as CPython would print it.
+//! Python's printing of values (`str()`, `repr()`, `ascii()`, `format()`, float formatting) and
+//! the standard-library text helpers templates reach (`str` methods, number parsing and
+//! `round`, `textwrap`, `html.unescape`), shared by both template engines so that every value
+//! prints as CPython would print it. It depends on nothing above it: its errors are [`PyError`]s,
+//! which each engine wraps in its own.
 
 mod attr_table;
 pub mod attrs;
@@ -7,8 +10,12 @@ mod dtoa;
 mod error;
 mod float;
 pub mod format;
+pub mod html;
+pub mod numbers;
 mod printable_table;
+pub mod str_methods;
 mod strings;
+pub mod textwrap;
 mod value_repr;
 
 pub use dtoa::{double_to_string, DtoaFlags};

@@ -1073,7 +1073,7 @@ fn pp_str(out: &mut String, s: &str, indent: usize, allowance: usize, level: usi
     } else {
         (indent, allowance)
     };
-    let lines = super::filters::splitlines(s, true);
+    let lines = crate::py::str_methods::splitlines(s, true);
     let max_width = WIDTH.saturating_sub(indent);
     let mut max_width1 = max_width;
     let mut chunks = Vec::new();
@@ -1132,7 +1132,7 @@ fn split_space_runs(line: &str) -> Vec<String> {
     let mut cur = String::new();
     let mut in_space = false;
     for c in line.chars() {
-        let space = super::filters::py_isspace(c);
+        let space = crate::py::str_methods::is_space(c);
         if !space && in_space {
             parts.push(std::mem::take(&mut cur));
             in_space = false;
@@ -1146,165 +1146,4 @@ fn split_space_runs(line: &str) -> Vec<String> {
         parts.push(cur);
     }
     parts
-}
-
-/// `textwrap.wrap(line, width, expand_tabs=False, replace_whitespace=False, ...)`.
-pub(crate) fn textwrap(text: &str, width: usize, break_long: bool, hyphens: bool) -> Vec<String> {
-    let is_ws = |c: char| matches!(c, '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' ');
-    // Chunks: runs of whitespace, and words (split after hyphens between letters).
-    let mut chunks: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut cur_ws = false;
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let ws = is_ws(c);
-        if !cur.is_empty() && ws != cur_ws {
-            chunks.push(std::mem::take(&mut cur));
-        }
-        cur_ws = ws;
-        cur.push(c);
-        if hyphens && c == '-' && !ws {
-            let before: Vec<char> = cur.chars().rev().skip(1).take(2).collect();
-            let letters_before = before.len() == 2 && before.iter().all(|c| c.is_alphabetic());
-            let after_ok = chars.get(i + 1).is_some_and(|c| c.is_alphabetic());
-            if letters_before && after_ok {
-                chunks.push(std::mem::take(&mut cur));
-            }
-        }
-    }
-    if !cur.is_empty() {
-        chunks.push(cur);
-    }
-    let len = |s: &str| s.chars().count();
-    chunks.reverse();
-    let mut lines: Vec<String> = Vec::new();
-    while !chunks.is_empty() {
-        let mut cur_line: Vec<String> = Vec::new();
-        let mut cur_len = 0;
-        if chunks
-            .last()
-            .is_some_and(|c| c.trim_matches(is_ws).is_empty())
-            && !lines.is_empty()
-        {
-            chunks.pop();
-        }
-        while let Some(chunk) = chunks.last() {
-            let l = len(chunk);
-            if cur_len + l <= width {
-                cur_len += l;
-                cur_line.push(chunks.pop().unwrap_or_default());
-            } else {
-                break;
-            }
-        }
-        if chunks.last().is_some_and(|c| len(c) > width) {
-            let space_left = if width < 1 { 1 } else { width - cur_len };
-            if break_long {
-                if let Some(chunk) = chunks.pop() {
-                    let cs: Vec<char> = chunk.chars().collect();
-                    let mut end = space_left.min(cs.len());
-                    if hyphens && cs.len() > space_left {
-                        if let Some(h) = cs[..space_left.min(cs.len())]
-                            .iter()
-                            .rposition(|c| *c == '-')
-                        {
-                            if h > 0 && cs[..h].iter().any(|c| *c != '-') {
-                                end = h + 1;
-                            }
-                        }
-                    }
-                    cur_line.push(cs[..end].iter().collect());
-                    chunks.push(cs[end..].iter().collect());
-                }
-            } else if cur_line.is_empty() {
-                if let Some(chunk) = chunks.pop() {
-                    cur_line.push(chunk);
-                }
-            }
-        }
-        if cur_line
-            .last()
-            .is_some_and(|c| c.trim_matches(is_ws).is_empty())
-        {
-            cur_line.pop();
-        }
-        if !cur_line.is_empty() {
-            lines.push(cur_line.concat());
-        }
-    }
-    lines
-}
-
-/// `html.unescape` for the entities prompt text realistically contains.
-pub(crate) fn html_unescape(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_owned();
-    }
-    const NAMED: &[(&str, &str)] = &[
-        ("amp;", "&"),
-        ("lt;", "<"),
-        ("gt;", ">"),
-        ("quot;", "\""),
-        ("apos;", "'"),
-        ("nbsp;", "\u{a0}"),
-        ("copy;", "©"),
-        ("reg;", "®"),
-        ("hellip;", "…"),
-        ("mdash;", "—"),
-        ("ndash;", "–"),
-        ("laquo;", "«"),
-        ("raquo;", "»"),
-        ("lsquo;", "‘"),
-        ("rsquo;", "’"),
-        ("ldquo;", "“"),
-        ("rdquo;", "”"),
-        ("amp", "&"),
-        ("lt", "<"),
-        ("gt", ">"),
-        ("quot", "\""),
-        ("nbsp", "\u{a0}"),
-    ];
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(pos) = rest.find('&') {
-        out.push_str(&rest[..pos]);
-        let tail = &rest[pos + 1..];
-        if let Some(num) = tail.strip_prefix('#') {
-            let (hex, digits_src) = match num.strip_prefix(['x', 'X']) {
-                Some(h) => (true, h),
-                None => (false, num),
-            };
-            let n = digits_src
-                .chars()
-                .take_while(|c| {
-                    if hex {
-                        c.is_ascii_hexdigit()
-                    } else {
-                        c.is_ascii_digit()
-                    }
-                })
-                .count();
-            if n > 0 {
-                let digits = &digits_src[..n];
-                let code = u32::from_str_radix(digits, if hex { 16 } else { 10 }).unwrap_or(0xfffd);
-                out.push(
-                    char::from_u32(code)
-                        .filter(|_| code != 0)
-                        .unwrap_or('\u{fffd}'),
-                );
-                let consumed = (num.len() - digits_src.len()) + n;
-                let after = &num[consumed..];
-                rest = after.strip_prefix(';').unwrap_or(after);
-                continue;
-            }
-        } else if let Some((name, ch)) = NAMED.iter().find(|(n, _)| tail.starts_with(n)) {
-            out.push_str(ch);
-            rest = &tail[name.len()..];
-            continue;
-        }
-        out.push('&');
-        rest = tail;
-    }
-    out.push_str(rest);
-    out
 }
