@@ -129,7 +129,9 @@ pub fn format_str(out: &mut String, s: &str, spec: &str) -> Result<(), PyError> 
         _ => 0,
     };
     let rpad = total - len - lpad;
-    check_width(lpad + rpad)?;
+    if lpad + rpad > 0 {
+        check_width(spec.width)?;
+    }
     push_fill(out, spec.fill, lpad);
     out.push_str(text);
     push_fill(out, spec.fill, rpad);

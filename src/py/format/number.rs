@@ -110,7 +110,7 @@ pub(super) fn write_number(
     let padding = spec.width - (non_digit + n_grouped);
     let (mut lpad, mut spad, mut rpad) = (0, 0, 0);
     if padding > 0 {
-        check_width(padding)?;
+        check_width(spec.width)?;
         match spec.align {
             '<' => rpad = padding,
             '^' => {

@@ -31,65 +31,6 @@ pub(crate) fn checked_width(w: usize) -> Result<usize, Error> {
     Ok(w)
 }
 
-pub(crate) fn parse_spec(spec: &str) -> Result<Spec, Error> {
-    let chars: Vec<char> = spec.chars().collect();
-    let mut i = 0;
-    let mut s = Spec::default();
-    let is_align = |c: char| matches!(c, '<' | '>' | '^' | '=');
-    if chars.len() >= 2 && is_align(chars[1]) {
-        s.fill = Some(chars[0]);
-        s.align = Some(chars[1]);
-        i = 2;
-    } else if !chars.is_empty() && is_align(chars[0]) {
-        s.align = Some(chars[0]);
-        i = 1;
-    }
-    if i < chars.len() && matches!(chars[i], '+' | '-' | ' ') {
-        s.sign = Some(chars[i]);
-        i += 1;
-    }
-    if i < chars.len() && chars[i] == '#' {
-        s.alt = true;
-        i += 1;
-    }
-    if i < chars.len() && chars[i] == '0' {
-        s.zero = true;
-        i += 1;
-    }
-    let start = i;
-    while i < chars.len() && chars[i].is_ascii_digit() {
-        i += 1;
-    }
-    if i > start {
-        let w: String = chars[start..i].iter().collect();
-        s.width = checked_width(w.parse::<usize>().unwrap_or(usize::MAX))?;
-    }
-    if i < chars.len() && matches!(chars[i], ',' | '_') {
-        s.grouping = Some(chars[i]);
-        i += 1;
-    }
-    if i < chars.len() && chars[i] == '.' {
-        i += 1;
-        let start = i;
-        while i < chars.len() && chars[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == start {
-            return Err(value_error("Format specifier missing precision"));
-        }
-        let p: String = chars[start..i].iter().collect();
-        s.precision = Some(checked_width(p.parse::<usize>().unwrap_or(usize::MAX))?);
-    }
-    if i < chars.len() {
-        s.ty = Some(chars[i]);
-        i += 1;
-    }
-    if i < chars.len() {
-        return Err(value_error("Invalid format specifier"));
-    }
-    Ok(s)
-}
-
 fn group(digits: &str, sep: char, every: usize) -> String {
     let mut out = String::new();
     let n = digits.len();
@@ -212,32 +153,42 @@ fn pad(body: String, sign: &str, spec: &Spec, default_align: char, numeric: bool
     }
 }
 
-/// Python's `format(value, spec)` for str, int, float, bool and None.
-pub(crate) fn format_value(v: &JValue, spec_text: &str) -> Result<String, Error> {
-    let spec = parse_spec(spec_text)?;
-    if v.kind() == ValueKind::String
-        || (spec.ty.is_none() && as_num(v).is_none())
-        || v.kind() == ValueKind::None
-    {
-        if v.kind() != ValueKind::String && !spec_text.is_empty() {
-            return Err(type_error(format!(
-                "unsupported format string passed to {}.__format__",
-                py_type_name(v)
-            )));
-        }
-        if matches!(spec.ty, Some(t) if t != 's') {
-            return Err(value_error(format!(
-                "Unknown format code '{}' for object of type 'str'",
-                spec.ty.unwrap_or('s')
-            )));
-        }
-        let mut s = py_str(v)?;
-        if let Some(p) = spec.precision {
-            s = s.chars().take(p).collect();
-        }
-        return Ok(pad(s, "", &spec, '<', false));
+/// Python's `format(value, spec)`, by the one format-spec mini-language in [`crate::py::format`]:
+/// a str, number, bool or None formats as the JSON value it is; any other object has only
+/// `object.__format__`.
+pub(crate) fn format_value(v: &JValue, spec: &str) -> Result<String, Error> {
+    let mut out = String::new();
+    match as_py_scalar(v)? {
+        Some(scalar) => crate::py::write_format(&mut out, &scalar, spec)?,
+        None => crate::py::format::format_object(&mut out, &py_str(v)?, py_type_name(v), spec)?,
     }
-    format_number(v, &spec)
+    Ok(out)
+}
+
+/// `v` as the [`crate::value::Value`] it stands for, when it is a str, number, bool or None.
+fn as_py_scalar(v: &JValue) -> Result<Option<crate::value::Value>, Error> {
+    use crate::value::{PyInt, Value};
+    if let Some(big) = v.downcast_object_ref::<super::convert::BigIntObj>() {
+        return Ok(Some(Value::Int(PyInt::Big(big.0.clone()))));
+    }
+    Ok(match v.kind() {
+        ValueKind::None => Some(Value::None),
+        ValueKind::Bool => Some(Value::Bool(v.is_true())),
+        ValueKind::String => Some(Value::Str(v.as_str().unwrap_or_default().into())),
+        ValueKind::Number if is_float(v) => Some(Value::Float(as_num(v).unwrap_or(0.0))),
+        ValueKind::Number => {
+            let int = match as_int(v).map(i64::try_from) {
+                Some(Ok(small)) => PyInt::Small(small),
+                // Past i64 (and past i128, for a u128), the decimal text is the exact value.
+                _ => match py_str(v)?.parse::<num_bigint::BigInt>() {
+                    Ok(big) => PyInt::Big(std::sync::Arc::new(big)),
+                    Err(_) => return Ok(None),
+                },
+            };
+            Some(Value::Int(int))
+        }
+        _ => None,
+    })
 }
 
 fn format_number(v: &JValue, spec: &Spec) -> Result<String, Error> {
