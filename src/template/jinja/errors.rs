@@ -70,6 +70,12 @@ pub(crate) fn limit(message: impl Into<String>) -> Error {
     py_err(ErrorKind::LimitExceeded, message)
 }
 
+/// `w` when within [`crate::py::MAX_WIDTH`], else `LimitExceeded`.
+pub(crate) fn checked_width(w: usize) -> Result<usize, Error> {
+    crate::py::check_width(i64::try_from(w).unwrap_or(i64::MAX))?;
+    Ok(w)
+}
+
 fn own_exception(err: &Error) -> Option<&PyExc> {
     let mut source = err.source();
     while let Some(s) = source {

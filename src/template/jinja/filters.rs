@@ -4,11 +4,11 @@
 use minijinja::value::{Kwargs, Rest, Value as JValue, ValueKind};
 use minijinja::{Environment, Error, State};
 
-use super::errors::{runtime_error, type_error, value_error};
+use super::errors::{checked_width, runtime_error, type_error, value_error};
 use super::print::{as_f64, py_repr, py_str};
 use super::pyops::{as_int, as_num, index_arg, is_float, is_int, py_len, truthy};
 use super::undefined::py_type_name;
-use super::{pyfmt, seqfilters};
+use super::{json_dumps, percent, pprint, seqfilters};
 use crate::py::{float_repr, html, numbers, str_methods as pystr, textwrap};
 
 pub(crate) type FilterFn = fn(&State, &[JValue]) -> Result<JValue, Error>;
@@ -405,7 +405,7 @@ fn center(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_center", args, &["value", "width"], 1)?;
     let s = sval(&b)?;
     let width = int_arg(&arg(&b, 1, || JValue::from(80)), "width")?;
-    pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
+    checked_width(usize::try_from(width).unwrap_or(0))?;
     Ok(JValue::from(pystr::center(&s, width, ' ')))
 }
 
@@ -415,7 +415,7 @@ fn indent(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     let width = arg(&b, 1, || JValue::from(4));
     let indention = match width.as_str() {
         Some(w) => w.to_owned(),
-        None => " ".repeat(pyfmt::checked_width(
+        None => " ".repeat(checked_width(
             usize::try_from(int_arg(&width, "width")?).unwrap_or(0),
         )?),
     };
@@ -774,15 +774,15 @@ fn format(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     }
     let fmt = py_str(value)?;
     let out = match kwargs.filter(|_| has_kwargs) {
-        Some(map) => pyfmt::percent_format_map(&fmt, &map)?,
-        None => pyfmt::percent_format(&fmt, rest)?,
+        Some(map) => percent::percent_format_map(&fmt, &map)?,
+        None => percent::percent_format(&fmt, rest)?,
     };
     Ok(JValue::from(out))
 }
 
 fn pprint(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_pprint", args, &["value"], 1)?;
-    Ok(JValue::from(pyfmt::pformat(&arg(&b, 0, JValue::default))?))
+    Ok(JValue::from(pprint::pformat(&arg(&b, 0, JValue::default))?))
 }
 
 fn tojson(_: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -793,13 +793,13 @@ fn tojson(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     } else if let Some(s) = indent.as_str() {
         Some(s.to_owned())
     } else if is_int(&indent) || indent.kind() == ValueKind::Bool {
-        Some(" ".repeat(pyfmt::checked_width(
+        Some(" ".repeat(checked_width(
             usize::try_from(int_arg(&indent, "indent")?).unwrap_or(0),
         )?))
     } else {
         Some(py_str(&indent)?)
     };
-    let json = pyfmt::json_dumps(&arg(&b, 0, JValue::default), indent.as_deref())?;
+    let json = json_dumps::json_dumps(&arg(&b, 0, JValue::default), indent.as_deref())?;
     let safe = json
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")

@@ -7,8 +7,8 @@ use minijinja::{Error, ErrorKind as MjKind, State};
 use super::errors::{type_error, undefined_error, value_error};
 use super::filters::{arg, bind};
 use super::objects::{DictView, ViewKind};
-use super::pyfmt::str_format;
 use super::pyops::{index_arg, py_eq, truthy};
+use super::str_format::str_format;
 use super::undefined::{py_type_name, type_repr};
 use crate::py::str_methods as pystr;
 
@@ -335,7 +335,7 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             "center" | "ljust" | "rjust" => {
                 let b = bindp(&["self", "width", "fillchar"], 2)?;
                 let width = index_arg(&arg(&b, 1, JValue::default), "")?;
-                super::pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
+                super::errors::checked_width(usize::try_from(width).unwrap_or(0))?;
                 let fill = strs(&arg(&b, 2, || JValue::from(" ")), "fillchar")?;
                 let mut fc = fill.chars();
                 let (Some(fill), None) = (fc.next(), fc.next()) else {
@@ -355,7 +355,7 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             "zfill" => {
                 let b = bindp(&["self", "width"], 2)?;
                 let width = index_arg(&arg(&b, 1, JValue::default), "")?;
-                super::pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
+                super::errors::checked_width(usize::try_from(width).unwrap_or(0))?;
                 let len = s.chars().count() as i64;
                 let pad = (width - len).max(0) as usize;
                 let (sign, digits) = match s.strip_prefix(['-', '+']) {
