@@ -3,14 +3,14 @@
 //! `crate::py::format` implements (`%.3d` pads the digits to the precision, `%05s` pads with
 //! spaces, `*` takes a width from the arguments).
 
-use minijinja::value::{Value as JValue, ValueKind};
+use minijinja::value::Value as JValue;
 use minijinja::Error;
 
 use super::errors::{checked_width, py_err, type_error, value_error};
 use super::print::{py_repr, py_str};
 use super::pyops::{as_int, as_num, is_float};
 use super::undefined::py_type_name;
-use crate::py::float_repr;
+use crate::py::{double_to_string, DtoaFlags};
 use crate::template::ErrorKind;
 
 /// The flags, width, precision and type of one `%` conversion.
@@ -22,104 +22,7 @@ pub(crate) struct Spec {
     alt: bool,
     zero: bool,
     width: usize,
-    grouping: Option<char>,
     precision: Option<usize>,
-    ty: Option<char>,
-}
-
-fn group(digits: &str, sep: char, every: usize) -> String {
-    let mut out = String::new();
-    let n = digits.len();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (n - i).is_multiple_of(every) {
-            out.push(sep);
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `%e`-style exponent: at least two digits with a sign.
-fn fix_exp(s: &str, upper: bool) -> String {
-    let Some((m, e)) = s.split_once('e') else {
-        return s.to_owned();
-    };
-    let (sign, digits) = match e.strip_prefix('-') {
-        Some(d) => ('-', d),
-        None => ('+', e),
-    };
-    let e_char = if upper { 'E' } else { 'e' };
-    format!("{m}{e_char}{sign}{digits:0>2}")
-}
-
-fn fmt_exp(f: f64, prec: usize, upper: bool, alt: bool) -> String {
-    let s = crate::py::format_exp(f, prec);
-    let mut s = fix_exp(&s, upper);
-    if alt && prec == 0 {
-        if let Some(pos) = s.find(['e', 'E']) {
-            s.insert(pos, '.');
-        }
-    }
-    s
-}
-
-/// C's `%g`.
-fn fmt_general(f: f64, prec: usize, upper: bool, alt: bool) -> String {
-    let p = if prec == 0 { 1 } else { prec };
-    if f == 0.0 {
-        let mut s = if alt {
-            crate::py::format_fixed(0.0, p - 1)
-        } else {
-            "0".to_owned()
-        };
-        if f.is_sign_negative() {
-            s.insert(0, '-');
-        }
-        return s;
-    }
-    let e_form = crate::py::format_exp(f, p - 1);
-    let exp: i32 = e_form
-        .split_once('e')
-        .and_then(|(_, e)| e.parse().ok())
-        .unwrap_or(0);
-    let mut s = if exp < -4 || exp >= p as i32 {
-        fix_exp(&e_form, upper)
-    } else {
-        crate::py::format_fixed(f, (p as i32 - 1 - exp).max(0) as usize)
-    };
-    if !alt {
-        // Strip trailing zeros of the fraction (before any exponent).
-        let (mant, exp_part) = match s.find(['e', 'E']) {
-            Some(pos) => (s[..pos].to_owned(), s[pos..].to_owned()),
-            None => (s.clone(), String::new()),
-        };
-        let mant = if mant.contains('.') {
-            mant.trim_end_matches('0').trim_end_matches('.').to_owned()
-        } else {
-            mant
-        };
-        s = mant + &exp_part;
-    }
-    s
-}
-
-fn special_float(f: f64, upper: bool) -> Option<String> {
-    let s = if f.is_nan() {
-        "nan"
-    } else if f.is_infinite() {
-        if f > 0.0 {
-            "inf"
-        } else {
-            "-inf"
-        }
-    } else {
-        return None;
-    };
-    Some(if upper {
-        s.to_uppercase()
-    } else {
-        s.to_owned()
-    })
 }
 
 fn pad(body: String, sign: &str, spec: &Spec, default_align: char, numeric: bool) -> String {
@@ -149,32 +52,18 @@ fn pad(body: String, sign: &str, spec: &Spec, default_align: char, numeric: bool
     }
 }
 
-fn format_number(v: &JValue, spec: &Spec) -> Result<String, Error> {
-    let ty = spec.ty;
+/// One numeric conversion `ty` (`d x X o c e E f F g G`) of `v`, signed and padded per `spec`.
+fn format_number(v: &JValue, spec: &Spec, ty: char) -> Result<String, Error> {
     let int_val = as_int(v).filter(|_| !is_float(v));
     let (neg, body) = match (ty, int_val) {
-        (None | Some('d' | 'n'), Some(i)) if v.kind() != ValueKind::Bool || ty.is_some() => {
-            let digits = i.unsigned_abs().to_string();
-            (
-                i < 0,
-                match spec.grouping {
-                    Some(g) => group(&digits, g, 3),
-                    None => digits,
-                },
-            )
-        }
-        (None, Some(_)) => (false, py_str(v)?),
-        (Some(c @ ('x' | 'X' | 'o' | 'b')), Some(i)) => {
+        ('d', Some(i)) => (i < 0, i.unsigned_abs().to_string()),
+        (c @ ('x' | 'X' | 'o' | 'b'), Some(i)) => {
             let a = i.unsigned_abs();
             let (digits, prefix) = match c {
                 'x' => (format!("{a:x}"), "0x"),
                 'X' => (format!("{a:X}"), "0X"),
                 'o' => (format!("{a:o}"), "0o"),
                 _ => (format!("{a:b}"), "0b"),
-            };
-            let digits = match spec.grouping {
-                Some(g) => group(&digits, g, 4),
-                None => digits,
             };
             (
                 i < 0,
@@ -185,57 +74,25 @@ fn format_number(v: &JValue, spec: &Spec) -> Result<String, Error> {
                 },
             )
         }
-        (Some('c'), Some(i)) => {
+        ('c', Some(i)) => {
             let c = u32::try_from(i)
                 .ok()
                 .and_then(char::from_u32)
                 .ok_or_else(|| py_err(ErrorKind::OverflowError, "%c arg not in range(0x110000)"))?;
             (false, c.to_string())
         }
-        (Some(c @ ('x' | 'X' | 'o' | 'b' | 'c' | 'd')), None) => {
-            return Err(value_error(format!(
-                "Unknown format code '{c}' for object of type '{}'",
-                py_type_name(v)
-            )))
-        }
-        (Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%'), _) | (None, None) => {
+        (c @ ('e' | 'E' | 'f' | 'F' | 'g' | 'G'), _) => {
             let f = as_num(v).ok_or_else(|| type_error("must be real number"))?;
-            let upper = c_upper(c_or(ty));
-            let body = if let Some(s) = special_float(f.abs(), upper) {
-                s
-            } else {
-                let prec = spec.precision;
-                match ty {
-                    Some('e' | 'E') => fmt_exp(f.abs(), prec.unwrap_or(6), upper, spec.alt),
-                    Some('f' | 'F') => crate::py::format_fixed(f.abs(), prec.unwrap_or(6)),
-                    Some('%') => crate::py::format_fixed(f.abs() * 100.0, prec.unwrap_or(6)) + "%",
-                    Some(_) => fmt_general(f.abs(), prec.unwrap_or(6), upper, spec.alt),
-                    None => match prec {
-                        Some(p) => {
-                            let g = fmt_general(f.abs(), p, false, spec.alt);
-                            if g.contains(['.', 'e', 'n', 'i']) {
-                                g
-                            } else {
-                                g + ".0"
-                            }
-                        }
-                        None => float_repr(f.abs()),
-                    },
-                }
+            // CPython's `%` formats floats with the same PyOS_double_to_string as format().
+            let flags = DtoaFlags {
+                alt: spec.alt,
+                ..DtoaFlags::default()
             };
-            let body = match spec.grouping {
-                Some(g) if !body.contains(['e', 'n', 'i']) => {
-                    let (int_part, frac) = match body.find('.') {
-                        Some(p) => (&body[..p], &body[p..]),
-                        None => (&body[..], ""),
-                    };
-                    group(int_part, g, 3) + frac
-                }
-                _ => body,
-            };
+            let precision = spec.precision.unwrap_or(6);
+            let body = double_to_string(f.abs(), c, precision, flags).unwrap_or_default();
             (f.is_sign_negative() && !f.is_nan(), body)
         }
-        (Some(c), _) => {
+        (c, _) => {
             return Err(value_error(format!(
                 "Unknown format code '{c}' for object of type '{}'",
                 py_type_name(v)
@@ -252,14 +109,6 @@ fn format_number(v: &JValue, spec: &Spec) -> Result<String, Error> {
         }
     };
     Ok(pad(body, sign, spec, '>', true))
-}
-
-fn c_or(ty: Option<char>) -> char {
-    ty.unwrap_or('g')
-}
-
-fn c_upper(c: char) -> bool {
-    c.is_ascii_uppercase()
 }
 
 /// `fmt % tuple(args)`.
@@ -442,9 +291,8 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
                     None => JValue::from(as_num(&n).map_or(0, |f| f.trunc() as i128)),
                 };
                 let mut body_spec = spec.clone();
-                body_spec.ty = Some('d');
                 body_spec.precision = None;
-                let s = format_number(&n, &body_spec)?;
+                let s = format_number(&n, &body_spec, 'd')?;
                 apply_int_precision(s, spec.precision)
             }
             'x' | 'X' | 'o' => {
@@ -455,19 +303,12 @@ fn percent_impl(fmt: &str, mut args: Args<'_>) -> Result<String, Error> {
                         py_type_name(&v)
                     )));
                 };
-                let mut body_spec = spec.clone();
-                body_spec.ty = Some(conv);
-                format_number(&JValue::from(i), &body_spec)?
+                format_number(&JValue::from(i), &spec, conv)?
             }
             'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
                 let n = number_arg(&v, conv)?;
                 let f = as_num(&n).unwrap_or(0.0);
-                let mut body_spec = spec.clone();
-                body_spec.ty = Some(conv);
-                if body_spec.precision.is_none() {
-                    body_spec.precision = Some(6);
-                }
-                format_number(&JValue::from(f), &body_spec)?
+                format_number(&JValue::from(f), &spec, conv)?
             }
             'c' => {
                 let s = match (v.as_str(), as_int(&v)) {
