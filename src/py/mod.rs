@@ -20,7 +20,7 @@ mod value_repr;
 
 pub use dtoa::{double_to_string, DtoaFlags};
 pub use error::{check_width, PyError, PyErrorKind, MAX_WIDTH};
-pub use float::{float_repr, format_exp, format_fixed};
+pub use float::float_repr;
 pub use format::{format, write_format};
 pub use strings::{ascii_str, decimal_value, is_printable, repr_str};
 pub use value_repr::{ascii, repr, to_str, write_ascii, write_repr, write_str};
