@@ -4,6 +4,8 @@
 use std::fmt;
 use std::ops::Range;
 
+use crate::py::{PyError, PyErrorKind};
+
 /// The kind of a template error, named after the exception CPython or Jinja2 raises for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
@@ -158,6 +160,24 @@ impl fmt::Display for TemplateError {
 }
 
 impl std::error::Error for TemplateError {}
+
+impl From<PyErrorKind> for ErrorKind {
+    fn from(kind: PyErrorKind) -> ErrorKind {
+        match kind {
+            PyErrorKind::ValueError => ErrorKind::ValueError,
+            PyErrorKind::TypeError => ErrorKind::TypeError,
+            PyErrorKind::OverflowError => ErrorKind::OverflowError,
+            PyErrorKind::LimitExceeded => ErrorKind::LimitExceeded,
+        }
+    }
+}
+
+/// A Python exception raised while printing or formatting a value, without a position yet.
+impl From<PyError> for TemplateError {
+    fn from(e: PyError) -> TemplateError {
+        TemplateError::new(e.kind.into(), e.message)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -187,3 +187,47 @@ impl Template {
 pub fn escape_fstring(text: &str) -> String {
     text.replace('{', "{{").replace('}', "}}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(engine: Engine, source: &str) -> Result<String, TemplateError> {
+        let vars = Vars::new(Value::from_json_str(r#"{"x": 7, "s": "ab"}"#).expect("json"));
+        Template::compile(engine, source)?.render(&vars)
+    }
+
+    /// Both engines format through `crate::py`, so one width passes or fails in both, with the
+    /// same error.
+    #[test]
+    fn both_engines_share_one_width_limit() {
+        let max = crate::py::MAX_WIDTH;
+        for spec in [format!(">{max}"), format!("0{max}d"), format!("^{max}")] {
+            let value = if spec.ends_with('d') { "x" } else { "s" };
+            let fstring = render(Engine::Fstring, &format!("{{{value}:{spec}}}")).expect("fits");
+            let jinja = render(
+                Engine::Jinja2,
+                &format!("{{{{ '{{:{spec}}}'.format({value}) }}}}"),
+            )
+            .expect("fits");
+            assert_eq!(fstring.chars().count() as i64, max);
+            assert_eq!(fstring, jinja);
+        }
+        let over = max + 1;
+        let fstring = render(Engine::Fstring, &format!("{{s:>{over}}}")).expect_err("too wide");
+        let jinja = render(
+            Engine::Jinja2,
+            &format!("{{{{ '{{:>{over}}}'.format(s) }}}}"),
+        )
+        .expect_err("too wide");
+        assert_eq!(fstring.kind(), ErrorKind::LimitExceeded);
+        assert_eq!(
+            fstring.message(),
+            format!("width or precision {over} is larger than the limit of {max}")
+        );
+        assert_eq!(
+            (jinja.kind(), jinja.message()),
+            (fstring.kind(), fstring.message())
+        );
+    }
+}

@@ -10,23 +10,9 @@ use self::number::{write_number, Number};
 pub(crate) use self::spec::c_char;
 use self::spec::{parse, Grouping, Spec};
 use super::dtoa::{double_to_string, DtoaFlags};
+use super::error::{check_width, PyError};
 use super::value_repr::write_str;
-use crate::template::{ErrorKind, TemplateError};
 use crate::value::{PyInt, Value};
-
-/// Padding or precision beyond this many characters is refused with `LimitExceeded`: CPython
-/// would allocate it (or fail with MemoryError); an untrusted template must not make us do so.
-pub const MAX_PAD: i64 = 1 << 24;
-
-pub(super) fn check_pad(n: i64) -> Result<(), TemplateError> {
-    if n > MAX_PAD {
-        return Err(TemplateError::new(
-            ErrorKind::LimitExceeded,
-            format!("format width or precision {n} exceeds the limit of {MAX_PAD} characters"),
-        ));
-    }
-    Ok(())
-}
 
 pub(super) fn push_fill(out: &mut String, fill: char, n: i64) {
     if n > 0 {
@@ -34,12 +20,12 @@ pub(super) fn push_fill(out: &mut String, fill: char, n: i64) {
     }
 }
 
-fn value_error(message: impl Into<String>) -> TemplateError {
-    TemplateError::new(ErrorKind::ValueError, message)
+fn value_error(message: impl Into<String>) -> PyError {
+    PyError::value_error(message)
 }
 
 /// `unknown_presentation_type`.
-fn unknown_type(ty: char, type_name: &str) -> TemplateError {
+fn unknown_type(ty: char, type_name: &str) -> PyError {
     value_error(format!(
         "Unknown format code '{}' for object of type '{type_name}'",
         c_char(ty)
@@ -53,19 +39,18 @@ pub fn format_object(
     text: &str,
     type_name: &str,
     spec: &str,
-) -> Result<(), TemplateError> {
+) -> Result<(), PyError> {
     if !spec.is_empty() {
-        return Err(TemplateError::new(
-            ErrorKind::TypeError,
-            format!("unsupported format string passed to {type_name}.__format__"),
-        ));
+        return Err(PyError::type_error(format!(
+            "unsupported format string passed to {type_name}.__format__"
+        )));
     }
     out.push_str(text);
     Ok(())
 }
 
 /// Appends `format(v, spec)` to `out`.
-pub fn write_format(out: &mut String, v: &Value, spec: &str) -> Result<(), TemplateError> {
+pub fn write_format(out: &mut String, v: &Value, spec: &str) -> Result<(), PyError> {
     if spec.is_empty() {
         // Every type's __format__ with an empty spec is str(v) (bool prints 'True', not '1').
         write_str(out, v);
@@ -91,14 +76,14 @@ pub fn write_format(out: &mut String, v: &Value, spec: &str) -> Result<(), Templ
 }
 
 /// `format(v, spec)`.
-pub fn format(v: &Value, spec: &str) -> Result<String, TemplateError> {
+pub fn format(v: &Value, spec: &str) -> Result<String, PyError> {
     let mut out = String::new();
     write_format(&mut out, v, spec)?;
     Ok(out)
 }
 
 /// `str.__format__` (`format_string_internal`).
-pub fn format_str(out: &mut String, s: &str, spec: &str) -> Result<(), TemplateError> {
+pub fn format_str(out: &mut String, s: &str, spec: &str) -> Result<(), PyError> {
     if spec.is_empty() {
         out.push_str(s);
         return Ok(());
@@ -144,7 +129,9 @@ pub fn format_str(out: &mut String, s: &str, spec: &str) -> Result<(), TemplateE
         _ => 0,
     };
     let rpad = total - len - lpad;
-    check_pad(lpad + rpad)?;
+    if lpad + rpad > 0 {
+        check_width(spec.width)?;
+    }
     push_fill(out, spec.fill, lpad);
     out.push_str(text);
     push_fill(out, spec.fill, rpad);
@@ -152,12 +139,7 @@ pub fn format_str(out: &mut String, s: &str, spec: &str) -> Result<(), TemplateE
 }
 
 /// `int.__format__` (and bool's, which is int's with `type_name` `bool`).
-fn format_int(
-    out: &mut String,
-    i: &PyInt,
-    type_name: &str,
-    spec: &str,
-) -> Result<(), TemplateError> {
+fn format_int(out: &mut String, i: &PyInt, type_name: &str, spec: &str) -> Result<(), PyError> {
     let spec = parse(spec, type_name, 'd', '>')?;
     match spec.ty {
         'b' | 'c' | 'd' | 'o' | 'x' | 'X' | 'n' => format_long(out, i, &spec),
@@ -167,23 +149,20 @@ fn format_int(
 }
 
 /// `float(int)`: correctly rounded (ties to even), OverflowError past the largest float.
-pub fn int_to_float(i: &PyInt) -> Result<f64, TemplateError> {
+pub fn int_to_float(i: &PyInt) -> Result<f64, PyError> {
     let x = match i {
         PyInt::Small(v) => *v as f64,
         // Decimal text parsing is correctly rounded, exactly like CPython's int-to-float.
         PyInt::Big(b) => b.to_string().parse::<f64>().unwrap_or(f64::INFINITY),
     };
     if x.is_infinite() {
-        return Err(TemplateError::new(
-            ErrorKind::OverflowError,
-            "int too large to convert to float",
-        ));
+        return Err(PyError::overflow_error("int too large to convert to float"));
     }
     Ok(x)
 }
 
 /// `format_long_internal`.
-fn format_long(out: &mut String, i: &PyInt, spec: &Spec) -> Result<(), TemplateError> {
+fn format_long(out: &mut String, i: &PyInt, spec: &Spec) -> Result<(), PyError> {
     if spec.precision != -1 {
         return Err(value_error(
             "Precision not allowed in integer format specifier",
@@ -206,16 +185,12 @@ fn format_long(out: &mut String, i: &PyInt, spec: &Spec) -> Result<(), TemplateE
             ));
         }
         let Some(code) = i.as_i64() else {
-            return Err(TemplateError::new(
-                ErrorKind::OverflowError,
+            return Err(PyError::overflow_error(
                 "Python int too large to convert to C long",
             ));
         };
         if !(0..=0x10ffff).contains(&code) {
-            return Err(TemplateError::new(
-                ErrorKind::OverflowError,
-                "%c arg not in range(0x110000)",
-            ));
+            return Err(PyError::overflow_error("%c arg not in range(0x110000)"));
         }
         // A lone surrogate (U+D800..U+DFFF) cannot live in a Rust string; CPython would produce
         // one (and fail to encode it later). We print U+FFFD instead.
@@ -267,11 +242,11 @@ fn format_long(out: &mut String, i: &PyInt, spec: &Spec) -> Result<(), TemplateE
 }
 
 /// `format_float_internal`.
-fn format_float(out: &mut String, x: f64, spec: &Spec) -> Result<(), TemplateError> {
+fn format_float(out: &mut String, x: f64, spec: &Spec) -> Result<(), PyError> {
     if spec.precision > i64::from(i32::MAX) {
         return Err(value_error("precision too big"));
     }
-    check_pad(spec.precision)?;
+    check_width(spec.precision)?;
     let mut flags = DtoaFlags {
         alt: spec.alternate,
         no_neg_0: spec.no_neg_0,

@@ -5,9 +5,9 @@
 
 use std::borrow::Cow;
 
+use super::push_fill;
 use super::spec::Spec;
-use super::{check_pad, push_fill};
-use crate::template::TemplateError;
+use crate::py::error::{check_width, PyError};
 
 /// A number already rendered as text, split the way CPython splits it.
 pub(super) struct Number<'a> {
@@ -80,7 +80,7 @@ pub(super) fn write_number(
     spec: &Spec,
     sep: Option<(char, i64)>,
     upper: bool,
-) -> Result<(), TemplateError> {
+) -> Result<(), PyError> {
     let (n_sign, sign) = match (spec.sign, n.negative) {
         (_, true) => (1, '-'),
         ('+', false) => (1, '+'),
@@ -92,7 +92,7 @@ pub(super) fn write_number(
     let n_remainder = n.remainder.chars().count() as i64;
     let non_digit = n_sign + n_prefix + n_decimal + n_remainder;
     let min_width = if spec.fill == '0' && spec.align == '=' {
-        check_pad(spec.width)?;
+        check_width(spec.width)?;
         spec.width - non_digit
     } else {
         0
@@ -110,7 +110,7 @@ pub(super) fn write_number(
     let padding = spec.width - (non_digit + n_grouped);
     let (mut lpad, mut spad, mut rpad) = (0, 0, 0);
     if padding > 0 {
-        check_pad(padding)?;
+        check_width(spec.width)?;
         match spec.align {
             '<' => rpad = padding,
             '^' => {

@@ -2,7 +2,7 @@
 //! mini-language `[[fill]align][sign]["z"]["#"]["0"][width][grouping]["." precision][type]`.
 
 use crate::py::decimal_value;
-use crate::template::{ErrorKind, TemplateError};
+use crate::py::error::PyError;
 
 /// Thousands separators requested by the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +44,8 @@ pub(super) struct Spec {
     pub ty: char,
 }
 
-fn value_error(message: impl Into<String>) -> TemplateError {
-    TemplateError::new(ErrorKind::ValueError, message)
+fn value_error(message: impl Into<String>) -> PyError {
+    PyError::value_error(message)
 }
 
 /// `%c` of a code point in CPython's messages: the character when printable ASCII, else `\xNN`.
@@ -59,7 +59,7 @@ pub(crate) fn c_char(c: char) -> String {
 }
 
 /// `get_integer`: reads Unicode decimal digits at `pos`; `Ok(None)` when there are none.
-fn get_integer(chars: &[char], pos: &mut usize) -> Result<Option<i64>, TemplateError> {
+fn get_integer(chars: &[char], pos: &mut usize) -> Result<Option<i64>, PyError> {
     let mut acc: i64 = 0;
     let start = *pos;
     while let Some(d) = chars.get(*pos).and_then(|&c| decimal_value(c)) {
@@ -84,7 +84,7 @@ pub(super) fn parse(
     type_name: &str,
     default_type: char,
     default_align: char,
-) -> Result<Spec, TemplateError> {
+) -> Result<Spec, PyError> {
     // Specs are short: decode into a stack buffer, falling back to the heap for long ones.
     let mut buf = ['\0'; 32];
     let heap: Vec<char>;
@@ -211,8 +211,7 @@ mod tests {
     fn err(spec: &str, ty: &str, default: char) -> String {
         parse(spec, ty, default, '>')
             .expect_err("invalid spec")
-            .message()
-            .to_owned()
+            .message
     }
 
     #[test]

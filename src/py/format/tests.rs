@@ -18,8 +18,8 @@ fn format_matches_cpython_grid() {
             Ok(s) => format!("OK {}", serde_json::to_string(&s).expect("json")),
             Err(e) => format!(
                 "ERR {} {}",
-                e.kind(),
-                serde_json::to_string(e.message()).expect("json")
+                e.kind.python_name(),
+                serde_json::to_string(&e.message).expect("json")
             ),
         };
         // serde_json escapes like Python's json.dumps(ensure_ascii=False) for these strings,

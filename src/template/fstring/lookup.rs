@@ -90,7 +90,7 @@ impl<'a> Obj<'a> {
     }
 
     /// Appends `format(obj, spec)`.
-    pub(super) fn format_into(&self, out: &mut String, spec: &str) -> Result<(), TemplateError> {
+    pub(super) fn format_into(&self, out: &mut String, spec: &str) -> Result<(), py::PyError> {
         match self.value() {
             Some(v) => py::write_format(out, v, spec),
             None => format_object(out, &self.describe(), self.type_name(), spec),

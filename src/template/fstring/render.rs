@@ -105,5 +105,5 @@ fn render_field(
         Some(text) => format_str(out, text, &spec),
         None => obj.format_into(out, &spec),
     };
-    result.map_err(|e| at(e, field))
+    result.map_err(|e| at(e.into(), field))
 }

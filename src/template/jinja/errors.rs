@@ -34,6 +34,13 @@ pub(crate) fn py_err(kind: ErrorKind, message: impl Into<String>) -> Error {
     Error::new(mj_kind, message.clone()).with_source(PyExc { kind, message })
 }
 
+/// A Python exception from `crate::py`, carried like our own.
+impl From<crate::py::PyError> for Error {
+    fn from(e: crate::py::PyError) -> Error {
+        py_err(e.kind.into(), e.message)
+    }
+}
+
 pub(crate) fn type_error(message: impl Into<String>) -> Error {
     py_err(ErrorKind::TypeError, message)
 }
@@ -61,6 +68,12 @@ pub(crate) fn undefined_use(v: &minijinja::Value) -> Error {
 
 pub(crate) fn limit(message: impl Into<String>) -> Error {
     py_err(ErrorKind::LimitExceeded, message)
+}
+
+/// `w` when within [`crate::py::MAX_WIDTH`], else `LimitExceeded`.
+pub(crate) fn checked_width(w: usize) -> Result<usize, Error> {
+    crate::py::check_width(i64::try_from(w).unwrap_or(i64::MAX))?;
+    Ok(w)
 }
 
 fn own_exception(err: &Error) -> Option<&PyExc> {

@@ -4,12 +4,12 @@
 use minijinja::value::{Kwargs, Rest, Value as JValue, ValueKind};
 use minijinja::{Environment, Error, State};
 
-use super::errors::{runtime_error, type_error, value_error};
+use super::errors::{checked_width, runtime_error, type_error, value_error};
 use super::print::{as_f64, py_repr, py_str};
 use super::pyops::{as_int, as_num, index_arg, is_float, is_int, py_len, truthy};
 use super::undefined::py_type_name;
-use super::{pyfmt, seqfilters};
-use crate::py::float_repr;
+use super::{json_dumps, percent, pprint, seqfilters};
+use crate::py::{float_repr, html, numbers, str_methods as pystr, textwrap};
 
 pub(crate) type FilterFn = fn(&State, &[JValue]) -> Result<JValue, Error>;
 
@@ -176,74 +176,11 @@ pub(crate) fn int_arg(v: &JValue, _name: &str) -> Result<i64, Error> {
     index_arg(v, "")
 }
 
-pub(crate) fn py_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
-}
-
-/// Python's `str.splitlines()` boundaries.
-pub(crate) fn splitlines(s: &str, keepends: bool) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        let is_break = matches!(
-            c,
-            '\n' | '\r'
-                | '\x0b'
-                | '\x0c'
-                | '\x1c'
-                | '\x1d'
-                | '\x1e'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        );
-        if is_break {
-            let mut end = String::from(c);
-            if c == '\r' && chars.peek() == Some(&'\n') {
-                chars.next();
-                end.push('\n');
-            }
-            if keepends {
-                cur.push_str(&end);
-            }
-            out.push(std::mem::take(&mut cur));
-        } else {
-            cur.push(c);
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-pub(crate) fn py_upper(s: &str) -> String {
-    s.to_uppercase()
-}
-
-pub(crate) fn py_lower(s: &str) -> String {
-    s.to_lowercase()
-}
-
-/// Python's `str.capitalize()` (first character upper, the rest lower).
-pub(crate) fn py_capitalize(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(first) => {
-            let mut out: String = first.to_uppercase().collect();
-            out.push_str(&chars.as_str().to_lowercase());
-            out
-        }
-        None => String::new(),
-    }
-}
-
 fn upper(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_upper", args, &["s"], 1)?;
     Ok(keep_safety(
         &arg(&b, 0, JValue::default),
-        py_upper(&sval(&b)?),
+        pystr::upper(&sval(&b)?),
     ))
 }
 
@@ -251,7 +188,7 @@ fn lower(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_lower", args, &["s"], 1)?;
     Ok(keep_safety(
         &arg(&b, 0, JValue::default),
-        py_lower(&sval(&b)?),
+        pystr::lower(&sval(&b)?),
     ))
 }
 
@@ -259,7 +196,7 @@ fn capitalize(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_capitalize", args, &["s"], 1)?;
     Ok(keep_safety(
         &arg(&b, 0, JValue::default),
-        py_capitalize(&sval(&b)?),
+        pystr::capitalize(&sval(&b)?),
     ))
 }
 
@@ -284,21 +221,6 @@ fn title(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     Ok(keep_safety(&arg(&b, 0, JValue::default), out))
 }
 
-pub(crate) fn py_strip<'a>(s: &'a str, chars: Option<&str>, left: bool, right: bool) -> &'a str {
-    let pred = |c: char| match chars {
-        Some(set) => set.contains(c),
-        None => py_isspace(c),
-    };
-    let mut out = s;
-    if left {
-        out = out.trim_start_matches(pred);
-    }
-    if right {
-        out = out.trim_end_matches(pred);
-    }
-    out
-}
-
 fn trim(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_trim", args, &["value", "chars"], 1)?;
     let s = sval(&b)?;
@@ -315,7 +237,7 @@ fn trim(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     };
     Ok(keep_safety(
         &arg(&b, 0, JValue::default),
-        py_strip(&s, chars.as_deref(), true, true).to_owned(),
+        pystr::strip(&s, chars.as_deref(), true, true).to_owned(),
     ))
 }
 
@@ -417,33 +339,8 @@ fn replace(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     )?;
     Ok(keep_safety(
         &arg(&b, 0, JValue::default),
-        py_replace(&s, &old, &new, count),
+        pystr::replace(&s, &old, &new, count),
     ))
-}
-
-/// Python's `str.replace(old, new, count)`; an empty `old` inserts between characters.
-pub(crate) fn py_replace(s: &str, old: &str, new: &str, count: i64) -> String {
-    let limit = if count < 0 {
-        usize::MAX
-    } else {
-        count as usize
-    };
-    if old.is_empty() {
-        let mut out = String::new();
-        let mut n = 0;
-        for c in s.chars() {
-            if n < limit {
-                out.push_str(new);
-                n += 1;
-            }
-            out.push(c);
-        }
-        if n < limit {
-            out.push_str(new);
-        }
-        return out;
-    }
-    s.replacen(old, new, limit)
 }
 
 fn truncate(state: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -508,23 +405,8 @@ fn center(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_center", args, &["value", "width"], 1)?;
     let s = sval(&b)?;
     let width = int_arg(&arg(&b, 1, || JValue::from(80)), "width")?;
-    pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
-    Ok(JValue::from(py_center(&s, width, ' ')))
-}
-
-pub(crate) fn py_center(s: &str, width: i64, fill: char) -> String {
-    let len = s.chars().count() as i64;
-    let marg = width - len;
-    if marg <= 0 {
-        return s.to_owned();
-    }
-    let left = marg / 2 + (marg & width & 1);
-    let right = marg - left;
-    let mut out = String::new();
-    out.extend(std::iter::repeat_n(fill, left as usize));
-    out.push_str(s);
-    out.extend(std::iter::repeat_n(fill, right as usize));
-    out
+    checked_width(usize::try_from(width).unwrap_or(0))?;
+    Ok(JValue::from(pystr::center(&s, width, ' ')))
 }
 
 fn indent(state: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -533,14 +415,14 @@ fn indent(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     let width = arg(&b, 1, || JValue::from(4));
     let indention = match width.as_str() {
         Some(w) => w.to_owned(),
-        None => " ".repeat(pyfmt::checked_width(
+        None => " ".repeat(checked_width(
             usize::try_from(int_arg(&width, "width")?).unwrap_or(0),
         )?),
     };
     let first = truthy(&arg(&b, 2, || JValue::from(false)));
     let blank = truthy(&arg(&b, 3, || JValue::from(false)));
     s.push('\n');
-    let lines = splitlines(&s, false);
+    let lines = pystr::splitlines(&s, false);
     ensure_size(
         state,
         s.len()
@@ -598,9 +480,9 @@ fn wordwrap(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     if width <= 0 {
         return Err(value_error(format!("invalid width {width} (must be > 0)")));
     }
-    let paragraphs: Vec<String> = splitlines(&s, false)
+    let paragraphs: Vec<String> = pystr::splitlines(&s, false)
         .iter()
-        .map(|line| pyfmt::textwrap(line, width as usize, break_long, hyphens).join(&wrapstring))
+        .map(|line| textwrap::wrap(line, width as usize, break_long, hyphens).join(&wrapstring))
         .collect();
     Ok(JValue::from(paragraphs.join(&wrapstring)))
 }
@@ -635,11 +517,11 @@ fn striptags(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         value
     };
     let collapsed = value
-        .split(py_isspace)
+        .split(pystr::is_space)
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    Ok(JValue::from(pyfmt::html_unescape(&collapsed)))
+    Ok(JValue::from(html::unescape(&collapsed)))
 }
 
 fn urlencode(_: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -711,64 +593,6 @@ fn abs(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     )))
 }
 
-/// Python's `int(str, base)` parsing (whitespace, sign, underscores between digits).
-pub(crate) fn parse_py_int(s: &str, base: u32) -> Option<i128> {
-    let t = s.trim_matches(py_isspace);
-    let (neg, digits) = match t.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
-    let mut base = base;
-    let mut digits = digits;
-    let lower = digits.to_ascii_lowercase();
-    for (prefix, b) in [("0x", 16), ("0o", 8), ("0b", 2)] {
-        if lower.starts_with(prefix) && (base == b || base == 0) {
-            base = b;
-            digits = &digits[2..];
-            digits = digits.strip_prefix('_').unwrap_or(digits);
-        }
-    }
-    if base == 0 {
-        base = 10;
-    }
-    if digits.is_empty()
-        || digits.starts_with('_')
-        || digits.ends_with('_')
-        || digits.contains("__")
-    {
-        return None;
-    }
-    let clean: String = digits.chars().filter(|c| *c != '_').collect();
-    let v = i128::from_str_radix(&clean, base).ok()?;
-    Some(if neg { -v } else { v })
-}
-
-/// Python's `float(str)`.
-pub(crate) fn parse_py_float(s: &str) -> Option<f64> {
-    let t = s.trim_matches(py_isspace);
-    let lower = t.to_ascii_lowercase();
-    let unsigned = lower.trim_start_matches(['+', '-']);
-    if matches!(unsigned, "inf" | "infinity" | "nan") {
-        let v = if unsigned == "nan" {
-            f64::NAN
-        } else {
-            f64::INFINITY
-        };
-        return Some(if lower.starts_with('-') { -v } else { v });
-    }
-    if t.is_empty() || t.starts_with('_') || t.ends_with('_') || t.contains("__") {
-        return None;
-    }
-    let clean: String = t.chars().filter(|c| *c != '_').collect();
-    if !clean
-        .chars()
-        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
-    {
-        return None;
-    }
-    clean.parse::<f64>().ok()
-}
-
 fn int(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_int", args, &["value", "default", "base"], 1)?;
     let v = arg(&b, 0, JValue::default);
@@ -778,11 +602,11 @@ fn int(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         if let Some(i) = u32::try_from(base)
             .ok()
             .filter(|b| *b == 0 || (2..=36).contains(b))
-            .and_then(|b| parse_py_int(s, b))
+            .and_then(|b| numbers::parse_int(s, b))
         {
             return Ok(JValue::from(i));
         }
-        return Ok(match parse_py_float(s) {
+        return Ok(match numbers::parse_float(s) {
             Some(f) if f.is_finite() => float_to_int(f),
             _ => default,
         });
@@ -825,7 +649,7 @@ fn float(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let v = arg(&b, 0, JValue::default);
     let default = arg(&b, 1, || JValue::from(0.0));
     if let Some(s) = v.as_str() {
-        return Ok(parse_py_float(s).map_or(default, JValue::from));
+        return Ok(numbers::parse_float(s).map_or(default, JValue::from));
     }
     match as_num(&v) {
         Some(f) => Ok(JValue::from(f)),
@@ -865,7 +689,7 @@ fn round(_: &State, args: &[JValue]) -> Result<JValue, Error> {
                 py_type_name(&v)
             )));
         };
-        return Ok(JValue::from(py_round(f, precision)));
+        return Ok(JValue::from(numbers::round(f, precision)));
     }
     let Some(f) = as_num(&v) else {
         return Err(type_error(format!(
@@ -883,32 +707,11 @@ fn round(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     Ok(JValue::from(r / scale))
 }
 
-/// Python's `round(float, ndigits)`: correctly rounded, ties to even on the exact value.
-pub(crate) fn py_round(f: f64, ndigits: i64) -> f64 {
-    if !f.is_finite() {
-        return f;
-    }
-    if ndigits >= 0 {
-        let n = ndigits.min(400) as usize;
-        let s = format!("{f:.n$}");
-        return s.parse::<f64>().unwrap_or(f);
-    }
-    let scale = 10f64.powi((-ndigits).min(400) as i32);
-    let y = f / scale;
-    let r = y.round();
-    let r = if (y - y.trunc()).abs() == 0.5 {
-        2.0 * (y / 2.0).round()
-    } else {
-        r
-    };
-    r * scale
-}
-
 fn filesizeformat(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_filesizeformat", args, &["value", "binary"], 1)?;
     let v = arg(&b, 0, JValue::default);
     let bytes = match v.as_str() {
-        Some(s) => parse_py_float(s).ok_or_else(|| {
+        Some(s) => numbers::parse_float(s).ok_or_else(|| {
             value_error(format!(
                 "could not convert string to float: {}",
                 py_repr(&v).unwrap_or_default()
@@ -971,15 +774,15 @@ fn format(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     }
     let fmt = py_str(value)?;
     let out = match kwargs.filter(|_| has_kwargs) {
-        Some(map) => pyfmt::percent_format_map(&fmt, &map)?,
-        None => pyfmt::percent_format(&fmt, rest)?,
+        Some(map) => percent::percent_format_map(&fmt, &map)?,
+        None => percent::percent_format(&fmt, rest)?,
     };
     Ok(JValue::from(out))
 }
 
 fn pprint(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_pprint", args, &["value"], 1)?;
-    Ok(JValue::from(pyfmt::pformat(&arg(&b, 0, JValue::default))?))
+    Ok(JValue::from(pprint::pformat(&arg(&b, 0, JValue::default))?))
 }
 
 fn tojson(_: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -990,13 +793,13 @@ fn tojson(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     } else if let Some(s) = indent.as_str() {
         Some(s.to_owned())
     } else if is_int(&indent) || indent.kind() == ValueKind::Bool {
-        Some(" ".repeat(pyfmt::checked_width(
+        Some(" ".repeat(checked_width(
             usize::try_from(int_arg(&indent, "indent")?).unwrap_or(0),
         )?))
     } else {
         Some(py_str(&indent)?)
     };
-    let json = pyfmt::json_dumps(&arg(&b, 0, JValue::default), indent.as_deref())?;
+    let json = json_dumps::json_dumps(&arg(&b, 0, JValue::default), indent.as_deref())?;
     let safe = json
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")

@@ -5,13 +5,12 @@ use minijinja::value::{Value as JValue, ValueKind};
 use minijinja::{Error, ErrorKind as MjKind, State};
 
 use super::errors::{type_error, undefined_error, value_error};
-use super::filters::{
-    arg, bind, py_capitalize, py_center, py_isspace, py_replace, py_strip, splitlines,
-};
+use super::filters::{arg, bind};
 use super::objects::{DictView, ViewKind};
-use super::pyfmt::str_format;
 use super::pyops::{index_arg, py_eq, truthy};
+use super::str_format::str_format;
 use super::undefined::{py_type_name, type_repr};
+use crate::py::str_methods as pystr;
 
 pub(crate) fn call_method(
     state: &mut State,
@@ -92,15 +91,15 @@ fn py_split(s: &str, sep: Option<&str>, maxsplit: i64) -> Result<Vec<String>, Er
         }
         None => {
             let mut out = Vec::new();
-            let mut rest = s.trim_start_matches(py_isspace);
+            let mut rest = s.trim_start_matches(pystr::is_space);
             while !rest.is_empty() {
                 if out.len() == limit {
                     out.push(rest.to_owned());
                     break;
                 }
-                let end = rest.find(py_isspace).unwrap_or(rest.len());
+                let end = rest.find(pystr::is_space).unwrap_or(rest.len());
                 out.push(rest[..end].to_owned());
-                rest = rest[end..].trim_start_matches(py_isspace);
+                rest = rest[end..].trim_start_matches(pystr::is_space);
             }
             Ok(out)
         }
@@ -123,17 +122,17 @@ fn py_rsplit(s: &str, sep: Option<&str>, maxsplit: i64) -> Result<Vec<String>, E
         }
         None => {
             let mut out = Vec::new();
-            let mut rest = s.trim_end_matches(py_isspace);
+            let mut rest = s.trim_end_matches(pystr::is_space);
             while !rest.is_empty() {
                 if out.len() as i64 == maxsplit {
                     out.push(rest.to_owned());
                     break;
                 }
-                let start = rest.rfind(py_isspace).map_or(0, |i| {
+                let start = rest.rfind(pystr::is_space).map_or(0, |i| {
                     i + rest[i..].chars().next().map_or(1, char::len_utf8)
                 });
                 out.push(rest[start..].to_owned());
-                rest = rest[..start].trim_end_matches(py_isspace);
+                rest = rest[..start].trim_end_matches(pystr::is_space);
             }
             out.reverse();
             Ok(out)
@@ -233,7 +232,7 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             }
             "capitalize" => {
                 bindp(&["self"], 1)?;
-                JValue::from(py_capitalize(s))
+                JValue::from(pystr::capitalize(s))
             }
             "title" => {
                 bindp(&["self"], 1)?;
@@ -247,7 +246,7 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
                     "lstrip" => (true, false),
                     _ => (false, true),
                 };
-                JValue::from(py_strip(s, chars.as_deref(), l, r))
+                JValue::from(pystr::strip(s, chars.as_deref(), l, r))
             }
             "split" | "rsplit" => {
                 let b = bindp(&["self", "sep", "maxsplit"], 1)?;
@@ -267,14 +266,17 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             }
             "splitlines" => {
                 let b = bindp(&["self", "keepends"], 1)?;
-                str_list(splitlines(s, truthy(&arg(&b, 1, || JValue::from(false)))))
+                str_list(pystr::splitlines(
+                    s,
+                    truthy(&arg(&b, 1, || JValue::from(false))),
+                ))
             }
             "replace" => {
                 let b = bindp(&["self", "old", "new", "count"], 3)?;
                 let old = strs(&arg(&b, 1, JValue::default), "replace() argument 1")?;
                 let new = strs(&arg(&b, 2, JValue::default), "replace() argument 2")?;
                 let count = index_arg(&arg(&b, 3, || JValue::from(-1)), "")?;
-                JValue::from(py_replace(s, &old, &new, count))
+                JValue::from(pystr::replace(s, &old, &new, count))
             }
             "startswith" | "endswith" => {
                 let b = bindp(&["self", "prefix", "start", "end"], 2)?;
@@ -333,7 +335,7 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             "center" | "ljust" | "rjust" => {
                 let b = bindp(&["self", "width", "fillchar"], 2)?;
                 let width = index_arg(&arg(&b, 1, JValue::default), "")?;
-                super::pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
+                super::errors::checked_width(usize::try_from(width).unwrap_or(0))?;
                 let fill = strs(&arg(&b, 2, || JValue::from(" ")), "fillchar")?;
                 let mut fc = fill.chars();
                 let (Some(fill), None) = (fc.next(), fc.next()) else {
@@ -345,7 +347,7 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
                 let pad = (width - len).max(0) as usize;
                 let fills = |n: usize| std::iter::repeat_n(fill, n).collect::<String>();
                 JValue::from(match method {
-                    "center" => py_center(s, width, fill),
+                    "center" => pystr::center(s, width, fill),
                     "ljust" => format!("{s}{}", fills(pad)),
                     _ => format!("{}{s}", fills(pad)),
                 })
@@ -353,7 +355,7 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             "zfill" => {
                 let b = bindp(&["self", "width"], 2)?;
                 let width = index_arg(&arg(&b, 1, JValue::default), "")?;
-                super::pyfmt::checked_width(usize::try_from(width).unwrap_or(0))?;
+                super::errors::checked_width(usize::try_from(width).unwrap_or(0))?;
                 let len = s.chars().count() as i64;
                 let pad = (width - len).max(0) as usize;
                 let (sign, digits) = match s.strip_prefix(['-', '+']) {
@@ -391,7 +393,7 @@ fn str_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValue
             }
             "isspace" => {
                 one(method)?;
-                JValue::from(!s.is_empty() && s.chars().all(py_isspace))
+                JValue::from(!s.is_empty() && s.chars().all(pystr::is_space))
             }
             _ => return Err(Error::from(MjKind::UnknownMethod)),
         })

@@ -9,14 +9,17 @@ mod convert;
 mod env;
 mod errors;
 mod filters;
+mod json_dumps;
 mod methods;
 mod objects;
 mod ops;
+mod percent;
+mod pprint;
 mod print;
-mod pyfmt;
 mod pyops;
 mod seqfilters;
 mod source;
+mod str_format;
 mod tests_builtin;
 mod undefined;
 

@@ -402,9 +402,9 @@ fn modulo(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
             vec![b.clone()]
         };
         return if b.kind() == ValueKind::Map {
-            super::pyfmt::percent_format_map(fmt, b).map(JValue::from)
+            super::percent::percent_format_map(fmt, b).map(JValue::from)
         } else {
-            super::pyfmt::percent_format(fmt, &args).map(JValue::from)
+            super::percent::percent_format(fmt, &args).map(JValue::from)
         };
     }
     Err(unsupported("%", a, b))
