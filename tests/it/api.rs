@@ -554,3 +554,26 @@ fn io_errors_name_the_path_once() {
     .expect_err("missing folder");
     assert_eq!(e.to_string().matches(&path_str(&folder)).count(), 1, "{e}");
 }
+
+/// `fixtures/rules.json` is what the core's `rules` operation answers (the UI's tests adopt the
+/// segment and adapter lists from it, as the app does from the operation at start-up).
+#[test]
+fn the_rules_fixture_is_the_cores_answer() {
+    let path = fixture("rules.json");
+    let on_disk: Json =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixtures/rules.json"))
+            .expect("JSON");
+    let now = serde_json::to_value(api::rules()).expect("rules serialise");
+    assert_eq!(
+        on_disk, now,
+        "fixtures/rules.json is stale: regenerate it with `prompt-inspector rules --format json > fixtures/rules.json`"
+    );
+    let adapters: Vec<&str> = now["adapters"]
+        .as_array()
+        .expect("adapters")
+        .iter()
+        .filter_map(|a| a.as_str())
+        .collect();
+    assert_eq!(adapters.first(), Some(&"openai_desk"), "the default first");
+    assert_eq!(adapters.len(), 8);
+}

@@ -85,8 +85,10 @@ fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: 
     }
 }
 
-fn ui_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pi-serve-ui-{}", std::process::id()));
+/// A UI folder of the test's own: tests run in parallel, and one rewriting a shared
+/// index.html while another's server reads it made the read come back empty.
+fn ui_dir(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pi-serve-ui-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("ui dir");
     std::fs::write(
         d.join("index.html"),
@@ -102,7 +104,7 @@ fn json(body: &str) -> serde_json::Value {
 
 #[test]
 fn serve_guards_the_api_and_answers_operations() {
-    let ui = ui_dir();
+    let ui = ui_dir("serve_guards_the_api_and_answers_operations");
     let s = serve(&ui);
     let bearer = format!("Bearer {}", s.token);
     let auth = [("Authorization", bearer.as_str())];
@@ -201,7 +203,7 @@ fn serve_guards_the_api_and_answers_operations() {
 
 #[test]
 fn serve_refuses_bodies_over_the_limit() {
-    let ui = ui_dir();
+    let ui = ui_dir("serve_refuses_bodies_over_the_limit");
     let s = serve(&ui);
     // Only the header claims the size: the server refuses before reading the body.
     let mut stream = TcpStream::connect(("127.0.0.1", s.port)).expect("connect");
@@ -279,7 +281,7 @@ fn serve_refuses_a_ui_folder_without_index_html() {
 /// only HTTP refuses has serve's own codes, in the same `{code, message}` shape.
 #[test]
 fn serve_routes_exactly_the_declared_operations() {
-    let ui = ui_dir();
+    let ui = ui_dir("serve_routes_exactly_the_declared_operations");
     let s = serve(&ui);
     let bearer = format!("Bearer {}", s.token);
     let auth = [("Authorization", bearer.as_str())];

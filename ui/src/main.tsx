@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { errorText } from './api/api';
 import { pickApi } from './api';
+import { adoptCoreLayout } from './lib/scene';
 import { Session } from './lib/session';
 import { App } from './app';
 import './style.css';
@@ -11,8 +12,10 @@ async function start() {
     const api = await pickApi();
     const session = new Session(api);
     (window as unknown as { __pi: Session }).__pi = session; // for the e2e test's timing probe
-    render(<App session={session} />, root);
+    // The segment and adapter lists come from the core, before anything is drawn.
     session.rules = await api.rules();
+    adoptCoreLayout(session.rules);
+    render(<App session={session} />, root);
     const open = new URLSearchParams(location.search).get('open');
     if (!(open && (await session.open(open)))) await session.openDefault();
   } catch (e) {

@@ -3,6 +3,7 @@ import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { ContextPanel } from '../src/views/Context';
 import type { Api } from '../src/api/api';
+import type { Rules } from '../src/api/types';
 import { Session } from '../src/lib/session';
 import { SceneWriter } from '../src/lib/writer';
 import { parseScene, position, setPosition, setTemplateText, toolByName, toolTemplate } from '../src/lib/scene';
@@ -10,6 +11,7 @@ import { type JObject, stringifyJson } from '../src/lib/json';
 
 // The repository's default scene fixture (the same text the core embeds).
 import DEFAULT from '../../fixtures/default.scene.json?raw';
+import RULES from '../../fixtures/rules.json';
 
 /** A transport double for the session's file logic (the real core is exercised by the e2e journey). */
 function fakeApi(files: Record<string, string>): Api {
@@ -35,7 +37,7 @@ function fakeApi(files: Record<string, string>): Api {
     stat: async () => ({ modified_ms: 1, size: 1 }),
     render: async () => report as never,
     validate: async () => ({ load_error: null, templates: [], tools: [] }),
-    rules: async () => ({ segments: [], rules: [] }),
+    rules: async () => RULES as Rules,
     run: async () => ({
       initial_cwd: '',
       system: { parts: [], skipped: [], cache_hint: 'static' },

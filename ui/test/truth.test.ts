@@ -46,6 +46,7 @@ const RULES: Rules = {
       segments: ['reformat_input_prompt', 'purpose_prompt', 'prefix_prompt'],
     },
   ],
+  adapters: [],
 };
 // As `prompt-inspector render fixtures/default.scene.json --format json` and validate answer.
 const GOAL_REWRITER: ToolValidity = {

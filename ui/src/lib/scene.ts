@@ -1,35 +1,48 @@
 // Structured edits of a scene held losslessly (lib/json.ts). The UI edits the parsed tree and
 // re-serialises it; numbers keep their source text, keys their order.
+import type { Rules } from '../api/types';
 import { JObject, RawNumber, type JValue, parseJson, stringifyJson } from './json';
 
-export const CHAT_SEGMENTS = [
-  'system_msg_prompt',
-  'conversation_msgs',
-  'before_input_msg_prompt',
-  'reformat_input_prompt',
-  'after_input_msg_prompt',
-  'intermediate_msgs',
-  'after_intermediate_msg_prompt',
-];
-export const DESK_SEGMENTS = [
-  'system_prompt',
-  'instruction_prompt',
-  'original_desk_screenshot_prompt',
-  'intermediate_prompt',
-  'current_desk_screenshot_prompt',
-  'purpose_prompt',
-  'prefix_prompt',
-];
-export const ADAPTERS = [
-  'openai_desk',
-  'claude_desk',
-  'gemini_desk',
-  'deepseek_desk',
-  'ollama_desk',
-  'sglang_desk',
-  'openai_gen_desk',
-  'tencent_ds_desk',
-];
+/**
+ * The segments of each family in assembly order, the ones holding configured prompts, and the desk
+ * adapters: the core's own lists (its `rules` operation), set once at start-up before a scene
+ * opens (`adoptCoreLayout`), so the UI keeps no copy of them.
+ */
+const layout = {
+  chat: [] as string[],
+  desk: [] as string[],
+  chatPrompts: [] as string[],
+  deskPrompts: [] as string[],
+  adapters: [] as string[],
+};
+
+export function adoptCoreLayout(rules: Rules) {
+  const of = (f: string) => rules.segments.filter((x) => x.family === f).sort((a, b) => a.order - b.order);
+  // The message streams are the segments the architecture boundary closes: they hold messages,
+  // not configured prompts.
+  const prompts = (f: string) =>
+    of(f)
+      .filter((x) => x.rule !== 'architecture_boundary')
+      .map((x) => x.name);
+  layout.chat = of('chat').map((x) => x.name);
+  layout.desk = of('desk').map((x) => x.name);
+  layout.chatPrompts = prompts('chat');
+  layout.deskPrompts = prompts('desk');
+  layout.adapters = [...rules.adapters];
+}
+
+/** A family's segments in assembly order. */
+export function segmentsOf(f: Family): readonly string[] {
+  return f === 'chat' ? layout.chat : layout.desk;
+}
+/** A family's segments that hold configured prompts (the two message streams hold none). */
+export function promptSegmentsOf(f: Family): readonly string[] {
+  return f === 'chat' ? layout.chatPrompts : layout.deskPrompts;
+}
+/** The DeskLLM adapters a scene may name, the default first. */
+export function adapters(): readonly string[] {
+  return layout.adapters;
+}
 
 export type Scene = JObject;
 
@@ -135,15 +148,11 @@ export function setPath(s: JValue, path: (string | number)[], v: JValue) {
 
 // ---- configured prompts (chat_llm / desk_llm segment lists) ----
 
-/** The chat segments that hold configured prompts (the two message streams hold none). */
-export const CHAT_PROMPT_SEGMENTS = CHAT_SEGMENTS.filter((s) => s !== 'conversation_msgs' && s !== 'intermediate_msgs');
-export const DESK_PROMPT_SEGMENTS = DESK_SEGMENTS;
-
 export type Family = 'chat' | 'desk';
 
 /** Which LLM a segment belongs to (the two families share no segment name). */
 export function familyOf(segment: string): Family | null {
-  return CHAT_SEGMENTS.includes(segment) ? 'chat' : DESK_SEGMENTS.includes(segment) ? 'desk' : null;
+  return layout.chat.includes(segment) ? 'chat' : layout.desk.includes(segment) ? 'desk' : null;
 }
 
 /** A configured prompt: the `index`th entry of a segment list of `chat_llm` or `desk_llm`. */
@@ -171,8 +180,8 @@ export function promptTemplatePath(r: PromptRef): string {
 export function configuredPrompts(s: Scene): ConfiguredPrompt[] {
   const out: ConfiguredPrompt[] = [];
   for (const [family, segs] of [
-    ['chat', CHAT_PROMPT_SEGMENTS],
-    ['desk', DESK_PROMPT_SEGMENTS],
+    ['chat', layout.chatPrompts],
+    ['desk', layout.deskPrompts],
   ] as const) {
     const block = s.get(blockOf(family));
     if (!(block instanceof JObject)) continue;
@@ -232,7 +241,7 @@ export function addConfiguredPrompt(s: Scene, segment: string, prompt: JObject =
   if (!Array.isArray(list)) {
     list = [];
     // A new list goes in assembly order among the block's other segment lists.
-    const order = f === 'chat' ? CHAT_SEGMENTS : DESK_SEGMENTS;
+    const order = segmentsOf(f);
     const entries = (block as JObject).entries;
     const at = entries.findIndex(([k]) => order.indexOf(k) > order.indexOf(segment));
     if (at < 0) entries.push([segment, list]);

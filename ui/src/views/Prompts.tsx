@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { pieceColor } from '../lib/colors';
 import {
-  CHAT_PROMPT_SEGMENTS,
-  DESK_PROMPT_SEGMENTS,
   addConfiguredPrompt,
   configuredPrompt,
   configuredPrompts,
   familyOf,
+  promptSegmentsOf,
   promptTemplate,
   promptTemplatePath,
   removeConfiguredPrompt,
@@ -114,7 +113,7 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
   useEffect(() => {
     if (!current && (list.length || selected)) onSelect(list.length ? { segment: list[0].segment, index: list[0].index } : null);
   });
-  const [addTo, setAddTo] = useState(CHAT_PROMPT_SEGMENTS[0]);
+  const [addTo, setAddTo] = useState(promptSegmentsOf('chat')[0]);
   const add = () => {
     let index = 0;
     session.edit((s) => {
@@ -184,14 +183,14 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
           onChange={(e) => setAddTo((e.target as HTMLSelectElement).value)}
         >
           <optgroup label="ChatLLM">
-            {CHAT_PROMPT_SEGMENTS.map((s) => (
+            {promptSegmentsOf('chat').map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
             ))}
           </optgroup>
           <optgroup label="DeskLLM">
-            {DESK_PROMPT_SEGMENTS.map((s) => (
+            {promptSegmentsOf('desk').map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>

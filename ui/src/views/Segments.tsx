@@ -2,7 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { Component } from 'preact';
 import type { Llm, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines } from '../lib/colors';
-import { ADAPTERS } from '../lib/scene';
+import { adapters } from '../lib/scene';
 import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
 
 interface Props {
@@ -302,7 +302,7 @@ export function Segments(p: Props) {
             </button>
             {deskView === 'request' && (
               <select aria-label="Desk adapter" value={p.adapter} onChange={(e) => p.setAdapter((e.target as HTMLSelectElement).value)}>
-                {ADAPTERS.map((a) => (
+                {adapters().map((a) => (
                   <option key={a} value={a}>
                     {a}
                   </option>

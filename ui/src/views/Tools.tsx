@@ -7,10 +7,9 @@ import type { Rules, ToolStatus, ValidateResponse } from '../api/types';
 import { Editor } from '../editor/Editor';
 import { JObject, parseJson, stringifyJson, type JValue } from '../lib/json';
 import {
-  CHAT_SEGMENTS,
-  DESK_SEGMENTS,
   RETURNS_KINDS,
   position,
+  segmentsOf,
   returnsKind,
   setPosition,
   setReturnsKind,
@@ -159,7 +158,7 @@ function PositionPicker({
 }: {
   family: 'chat' | 'desk';
   value: string | null;
-  segments: string[];
+  segments: readonly string[];
   rules: Rules | null;
   onChange: (v: string | null) => void;
 }) {
@@ -234,8 +233,20 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
           </p>
         ) : (
           <div class="pos-pair">
-            <PositionPicker family="chat" value={pos[0]} segments={CHAT_SEGMENTS} rules={session.rules} onChange={(v) => setPos(0, v)} />
-            <PositionPicker family="desk" value={pos[1]} segments={DESK_SEGMENTS} rules={session.rules} onChange={(v) => setPos(1, v)} />
+            <PositionPicker
+              family="chat"
+              value={pos[0]}
+              segments={segmentsOf('chat')}
+              rules={session.rules}
+              onChange={(v) => setPos(0, v)}
+            />
+            <PositionPicker
+              family="desk"
+              value={pos[1]}
+              segments={segmentsOf('desk')}
+              rules={session.rules}
+              onChange={(v) => setPos(1, v)}
+            />
           </div>
         )}
         {forbidden.map((x) => (
