@@ -10,6 +10,7 @@ mod env;
 mod errors;
 mod filters;
 mod methods;
+mod names;
 mod objects;
 mod ops;
 mod print;
@@ -54,7 +55,7 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
                 .map_err(|e| {
                     normalized.fix_range(errors::map_compile_error(&e, normalized.text()))
                 })?;
-        env::check_names(&template).map_err(|e| normalized.fix_range(e))?;
+        names::check(normalized.text()).map_err(|e| normalized.fix_range(e))?;
         rewrite(&mut template);
         Ok::<_, TemplateError>(template)
     })?;
