@@ -72,6 +72,7 @@ const STRING_FILTERS: &[(&str, FilterFn)] = &[
     ("truncate", truncate),
     ("upper", upper),
     ("urlencode", urlencode),
+    ("urlize", super::urlize::urlize),
     ("wordcount", wordcount),
     ("wordwrap", wordwrap),
     ("round", round),

@@ -20,6 +20,7 @@ mod seqfilters;
 mod source;
 mod tests_builtin;
 mod undefined;
+mod urlize;
 
 #[cfg(test)]
 mod tests;
