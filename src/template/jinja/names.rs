@@ -3,7 +3,8 @@
 //! `TemplateAssertionError`; inside them Jinja2 compiles a stub that raises
 //! `TemplateRuntimeError: No filter named 'f' found.` only when that branch runs (its "soft"
 //! frames). A new scope (loop body, macro, block, `{% filter %}`, `{% set %}` block, `with` body)
-//! is a fresh frame and not soft again, as in Jinja2's `Frame.inner()`.
+//! is a fresh frame and not soft again, as in Jinja2's `Frame.inner()`. Chained `is` tests, which
+//! minijinja parses and Jinja2's parser refuses, are rejected here too.
 
 use minijinja::machinery::ast::{CallArg, Expr, Stmt};
 use minijinja::machinery::{parse, Span};
@@ -141,6 +142,14 @@ fn expr(e: &Expr<'_>, soft: bool) -> Result<(), TemplateError> {
             Ok(())
         }
         Expr::Test(t) => {
+            if matches!(t.expr, Expr::Test(_)) {
+                // Jinja2's parser refuses `x is a is b` (minijinja's reads it as `(x is a) is b`).
+                return Err(TemplateError::new(
+                    ErrorKind::TemplateSyntaxError,
+                    "You cannot chain multiple tests with is",
+                )
+                .with_range(t.span().start_offset as usize..t.span().end_offset as usize));
+            }
             expr(&t.expr, soft)?;
             args(&t.args, soft)?;
             if !soft && !tests_builtin::is_test_name(t.name) {
