@@ -20,8 +20,8 @@ What "the real thing" is:
 
 Each case records `{"output": ...}` or `{"error": <exception class>, "message": str(exc)}`; Jinja2
 syntax errors (raised by `from_string`) also record `"line"`. Jinja2 exception subclasses that have
-no `ErrorKind` of their own are recorded under their base class (`TemplateAssertionError` ->
-`TemplateSyntaxError`, `FilterArgumentError` -> `TemplateRuntimeError`), with the exact class in
+no `ErrorKind` of their own are recorded under their base class (`FilterArgumentError` ->
+`TemplateRuntimeError`), with the exact class in
 `"class"`. The output is deterministic: running the script twice gives identical files.
 """
 
@@ -47,6 +47,7 @@ KNOWN_ERRORS = {
     "OverflowError",
     "ZeroDivisionError",
     "TemplateSyntaxError",
+    "TemplateAssertionError",
     "UndefinedError",
     "TemplateRuntimeError",
 }

@@ -18,6 +18,9 @@ pub enum ErrorKind {
     ZeroDivisionError,
     /// Jinja2: the template does not parse.
     TemplateSyntaxError,
+    /// Jinja2: the template parses but the compiler rejects it (an unknown filter or test, an
+    /// assignment to `loop`); a subclass of `TemplateSyntaxError` in Jinja2.
+    TemplateAssertionError,
     /// Jinja2: an undefined value was used in a way the default `Undefined` refuses.
     UndefinedError,
     /// Jinja2: any other runtime error Jinja2 itself raises (bad filter arguments and the like).
@@ -39,6 +42,7 @@ impl ErrorKind {
             ErrorKind::OverflowError => "OverflowError",
             ErrorKind::ZeroDivisionError => "ZeroDivisionError",
             ErrorKind::TemplateSyntaxError => "TemplateSyntaxError",
+            ErrorKind::TemplateAssertionError => "TemplateAssertionError",
             ErrorKind::UndefinedError => "UndefinedError",
             ErrorKind::TemplateRuntimeError => "TemplateRuntimeError",
             ErrorKind::LimitExceeded => "LimitExceeded",

@@ -4,6 +4,7 @@ mod api;
 mod cli_scene;
 mod cli_template;
 mod conformance;
+mod conformance_upstream;
 mod doc_links;
 mod escape;
 mod fixtures;

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use minijinja::machinery::{CompiledTemplate, Instruction, Instructions, TemplateConfig};
+use minijinja::machinery::TemplateConfig;
 use minijinja::value::{Kwargs, Rest, Value as JValue};
 use minijinja::{AutoEscape, Environment, Error, State, UndefinedBehavior};
 
@@ -15,7 +15,6 @@ use super::print::{py_str, write_str};
 use super::pyops::{as_int, is_float};
 use super::undefined::py_type_name;
 use super::{filters, methods, tests_builtin};
-use crate::template::{ErrorKind, TemplateError};
 
 /// Work budget per render: about this many instructions, or 64 bytes of data each.
 const FUEL: u64 = 1_000_000;
@@ -196,38 +195,4 @@ fn range(args: Rest<JValue>) -> Result<JValue, Error> {
         }
     };
     Ok(JValue::from_object(r))
-}
-
-/// Jinja2 checks filter and test names when compiling (TemplateAssertionError, a
-/// TemplateSyntaxError); minijinja only when the filter runs.
-pub(crate) fn check_names(compiled: &CompiledTemplate<'_>) -> Result<(), TemplateError> {
-    check_instructions(&compiled.instructions)?;
-    for block in compiled.blocks.values() {
-        check_instructions(block)?;
-    }
-    Ok(())
-}
-
-fn check_instructions(instrs: &Instructions<'_>) -> Result<(), TemplateError> {
-    let mut pc = 0u32;
-    while let Some(instr) = instrs.get(pc) {
-        let problem = match instr {
-            Instruction::ApplyFilter(name, ..) if filters::lookup(name).is_none() => {
-                Some(format!("No filter named '{name}'."))
-            }
-            Instruction::PerformTest(name, ..) if !tests_builtin::is_test_name(name) => {
-                Some(format!("No test named '{name}'."))
-            }
-            _ => None,
-        };
-        if let Some(message) = problem {
-            let mut err = TemplateError::new(ErrorKind::TemplateSyntaxError, message);
-            if let Some(span) = instrs.get_span(pc) {
-                err = err.with_range(span.start_offset as usize..span.end_offset as usize);
-            }
-            return Err(err);
-        }
-        pc += 1;
-    }
-    Ok(())
 }

@@ -102,13 +102,15 @@ pub(crate) fn map_error(err: &Error, undefined: impl Fn(&str) -> Option<String>)
             MjKind::SyntaxError | MjKind::BadEscape | MjKind::InvalidDelimiter => {
                 (ErrorKind::TemplateSyntaxError, syntax_message(detail))
             }
+            // Unknown names outside `if` branches failed the compile (names.rs); one that
+            // reaches the renderer sits in a branch, where Jinja2's stub raises this.
             MjKind::UnknownFilter => (
-                ErrorKind::TemplateSyntaxError,
-                format!("No filter named {}.", quoted_name(detail)),
+                ErrorKind::TemplateRuntimeError,
+                format!("No filter named {} found.", unknown_name(detail)),
             ),
             MjKind::UnknownTest => (
-                ErrorKind::TemplateSyntaxError,
-                format!("No test named {}.", quoted_name(detail)),
+                ErrorKind::TemplateRuntimeError,
+                format!("No test named {} found.", unknown_name(detail)),
             ),
             MjKind::UnknownFunction => (
                 ErrorKind::UndefinedError,
@@ -191,6 +193,17 @@ pub(crate) fn map_compile_error(err: &Error, source: &str) -> TemplateError {
     }
     let detail = err.detail().unwrap_or_default();
     let upto = err.range().map_or(source.len(), |r| r.start);
+    if detail == "cannot assign to reserved variable name loop" {
+        // Jinja2's compiler, not its parser, rejects this: its assertion-error subclass.
+        let e = TemplateError::new(
+            ErrorKind::TemplateAssertionError,
+            "Can't assign to special loop variable in for-loop target",
+        );
+        return match mapped.range() {
+            Some(range) => e.with_range(range),
+            None => e,
+        };
+    }
     let message = match detail {
         "unexpected end of comment" => Some("Missing end of comment tag".to_owned()),
         "unexpected end of raw block" => Some("Missing end of raw directive".to_owned()),
@@ -350,6 +363,11 @@ fn syntax_message(detail: &str) -> String {
     } else {
         detail.to_owned()
     }
+}
+
+/// minijinja reports an unknown name as "filter f is unknown".
+fn unknown_name(detail: &str) -> String {
+    quoted_name(detail.strip_suffix(" is unknown").unwrap_or(detail))
 }
 
 fn quoted_name(detail: &str) -> String {

@@ -72,6 +72,7 @@ const STRING_FILTERS: &[(&str, FilterFn)] = &[
     ("truncate", truncate),
     ("upper", upper),
     ("urlencode", urlencode),
+    ("urlize", super::urlize::urlize),
     ("wordcount", wordcount),
     ("wordwrap", wordwrap),
     ("round", round),
@@ -817,6 +818,17 @@ fn xmlattr(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         let value = d.get_item(&key)?;
         if value.is_none() || value.is_undefined() {
             continue;
+        }
+        if key.kind() != ValueKind::String {
+            // Jinja2 checks the key with a regex search, which refuses anything but a string
+            // (the class's short name: `Undefined`, not its module path).
+            let name = match key.kind() {
+                ValueKind::Undefined => "Undefined",
+                _ => py_type_name(&key),
+            };
+            return Err(type_error(format!(
+                "expected string or bytes-like object, got '{name}'"
+            )));
         }
         let k = py_str(&key)?;
         if k.is_empty() || k.chars().any(|c| c.is_whitespace() || "/>=".contains(c)) {

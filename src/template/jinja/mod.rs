@@ -11,6 +11,7 @@ mod errors;
 mod filters;
 mod json_dumps;
 mod methods;
+mod names;
 mod objects;
 mod ops;
 mod percent;
@@ -22,6 +23,7 @@ mod source;
 mod str_format;
 mod tests_builtin;
 mod undefined;
+mod urlize;
 
 #[cfg(test)]
 mod tests;
@@ -57,7 +59,7 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
                 .map_err(|e| {
                     normalized.fix_range(errors::map_compile_error(&e, normalized.text()))
                 })?;
-        env::check_names(&template).map_err(|e| normalized.fix_range(e))?;
+        names::check(normalized.text()).map_err(|e| normalized.fix_range(e))?;
         rewrite(&mut template);
         Ok::<_, TemplateError>(template)
     })?;

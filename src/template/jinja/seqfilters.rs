@@ -417,6 +417,11 @@ fn map(state: &State, args: &[JValue]) -> Result<JValue, Error> {
             "sync_do_map() missing 1 required positional argument: 'value'",
         ));
     };
+    // Jinja2 maps only `if value:`: a falsy value (none, an empty string) gives nothing, before
+    // the arguments are even looked at.
+    if !truthy(value) {
+        return Ok(JValue::from(Vec::<JValue>::new()));
+    }
     let items = py_list(value)?;
     if rest.is_empty() {
         if let Some(kw) = kwargs {
@@ -465,6 +470,10 @@ fn select_or_reject(
             "{fname}() missing 1 required positional argument: 'value'"
         )));
     };
+    // As `map`: Jinja2 selects only `if value:`.
+    if !truthy(value) {
+        return Ok(JValue::from(Vec::<JValue>::new()));
+    }
     let (parts, rest) = if by_attr {
         let Some((a, r)) = rest.split_first() else {
             return Err(type_error("Missing parameter for attribute name"));

@@ -222,15 +222,24 @@ fn syntax_and_loader_errors() {
     assert_eq!(
         err("{{ x|nosuch }}", "{}"),
         (
-            ErrorKind::TemplateSyntaxError,
+            ErrorKind::TemplateAssertionError,
             "No filter named 'nosuch'.".into()
         )
     );
     assert_eq!(
         err("{{ x is nosuch }}", "{}"),
         (
-            ErrorKind::TemplateSyntaxError,
+            ErrorKind::TemplateAssertionError,
             "No test named 'nosuch'.".into()
+        )
+    );
+    // Inside a branch Jinja2 defers the check to when the branch runs.
+    assert_eq!(ok("{% if x %}{{ x|nosuch }}{% endif %}", "{}"), "");
+    assert_eq!(
+        err("{{ x|nosuch if x else 1 }}", r#"{"x": 1}"#),
+        (
+            ErrorKind::TemplateRuntimeError,
+            "No filter named 'nosuch' found.".into()
         )
     );
     for src in [
