@@ -235,9 +235,10 @@ pub struct AppInfo {
 
 #[tauri::command]
 #[specta::specta]
-pub fn app_info() -> AppInfo {
+pub fn app_info<R: Runtime>(app: AppHandle<R>) -> AppInfo {
     AppInfo {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
+        // The version tauri.conf.json gives the bundle.
+        version: app.package_info().version.to_string(),
         log_file: logging::log_file().map(|p| p.display().to_string()),
         recent_logs: logging::recent(),
     }

@@ -344,13 +344,23 @@ fn app_info_and_log_lines_reach_the_panel() {
 
 #[test]
 fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
-    let (_app, w) = app();
+    let (app, w) = app();
     // A remote page may not call any command, even one the local page may.
     let remote = get_ipc_response(
         &w,
         request(&w, "default_scene", json!({}), "https://example.com"),
     );
     let denied = remote.expect_err("a remote origin reached a command");
+    assert!(denied.to_string().contains("not allowed"), "{denied}");
+    // Nor may another window of the app: the capability names the main window only.
+    let other = WebviewWindowBuilder::new(app.handle(), "other", WebviewUrl::default())
+        .build()
+        .expect("open a second window");
+    let denied = get_ipc_response(
+        &other,
+        request(&other, "default_scene", json!({}), "tauri://localhost"),
+    )
+    .expect_err("a window other than main reached a command");
     assert!(denied.to_string().contains("not allowed"), "{denied}");
     // No plugin command is granted: the dialogs are shown by the app's own commands.
     let plugin = get_ipc_response(
@@ -365,8 +375,16 @@ fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
     let denied = plugin.expect_err("the dialog plugin's command was reachable");
     assert!(denied.to_string().contains("not allowed"), "{denied}");
 
-    // capabilities/main.json grants each app command once and nothing else but event listening.
-    let cap: Value = serde_json::from_str(include_str!("../capabilities/main.json")).expect("json");
+    // The capability build.rs writes grants each app command once and nothing else but event
+    // listening, to the main window, local origin only.
+    let cap: Value = serde_json::from_str(include_str!(concat!(
+        env!("OUT_DIR"),
+        "/capabilities/main.json"
+    )))
+    .expect("json");
+    assert_eq!(cap["windows"], json!(["main"]));
+    assert_eq!(cap["local"], json!(true));
+    assert!(cap.get("remote").is_none(), "no remote origin may call in");
     let mut granted: Vec<String> = cap["permissions"]
         .as_array()
         .expect("permissions")
