@@ -149,8 +149,10 @@ pub enum Outcome {
     MissingGolden,
     /// The scene does not load.
     Unreadable(SceneError),
-    /// The golden exists but cannot be read (or, with `--bless`, written).
+    /// The golden exists but cannot be read.
     GoldenUnreadable(PathError),
+    /// `--bless` could not write the golden (nothing else was changed: no temporary file is left).
+    GoldenUnwritable(PathError),
     /// `--bless` wrote the golden.
     Blessed,
 }
@@ -169,6 +171,7 @@ impl fmt::Display for Outcome {
             Outcome::MissingGolden => "MISSING GOLDEN",
             Outcome::Unreadable(_) => "UNREADABLE",
             Outcome::GoldenUnreadable(_) => "GOLDEN UNREADABLE",
+            Outcome::GoldenUnwritable(_) => "CANNOT WRITE GOLDEN",
             Outcome::Blessed => "blessed",
         })
     }
@@ -183,15 +186,15 @@ pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
     let now = golden_text_in(&scene, scene_path.parent());
     let golden = golden_path(scene_path);
     if bless {
-        return match write_atomic(&golden, now.as_bytes()) {
+        return match crate::files::write_atomic(&golden, now.as_bytes()) {
             Ok(()) => Outcome::Blessed,
-            Err(error) => Outcome::GoldenUnreadable(PathError {
+            Err(error) => Outcome::GoldenUnwritable(PathError {
                 path: golden,
                 error,
             }),
         };
     }
-    match std::fs::read_to_string(&golden) {
+    match read_golden(&golden) {
         Ok(before) if before == now => Outcome::Match,
         Ok(before) => Outcome::Mismatch(unified_diff(&before, &now, &golden.display().to_string())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Outcome::MissingGolden,
@@ -202,6 +205,14 @@ pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
     }
 }
 
+/// A golden is the report of a scene, so it may be larger than the scene, but not without bound.
+pub const MAX_GOLDEN_BYTES: u64 = 2 * crate::scene::MAX_SCENE_BYTES;
+
+/// The text of a golden file: a regular file, UTF-8, bounded.
+pub fn read_golden(path: &Path) -> std::io::Result<String> {
+    crate::files::read_regular_text(path, MAX_GOLDEN_BYTES, "a golden")
+}
+
 /// A unified diff with 3 lines of context.
 pub fn unified_diff(before: &str, after: &str, name: &str) -> String {
     similar::TextDiff::from_lines(before, after)
@@ -209,29 +220,4 @@ pub fn unified_diff(before: &str, after: &str, name: &str) -> String {
         .context_radius(3)
         .header(&format!("{name} (golden)"), &format!("{name} (now)"))
         .to_string()
-}
-
-/// Writes through a temporary file in the same folder and renames it over the target, so a
-/// reader never sees half a file and a failed write leaves the old one.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

@@ -8,6 +8,7 @@ pub mod api;
 pub mod check;
 pub mod context;
 pub mod conversation;
+pub mod files;
 pub mod inject;
 pub mod json;
 pub mod json_out;

@@ -1,7 +1,6 @@
 //! Scene files: the embedded default, open (only what loads), atomic save, and a stat the UI
 //! polls to notice a change on disk.
 
-use std::io::Read;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
@@ -41,9 +40,6 @@ pub struct FileStat {
     pub size: f64,
 }
 
-/// The largest scene file `open` reads (the loader's bound, `scene::load_file`).
-const MAX_SCENE_BYTES: u64 = 512 * 1024 * 1024;
-
 /// The embedded default scene (TFNotes, a chat-only memo, a tool trying a forbidden position).
 pub fn default_scene() -> SceneText {
     SceneText {
@@ -56,19 +52,11 @@ pub fn default_scene() -> SceneText {
 pub fn open(req: &PathRequest) -> Result<SceneText, ApiError> {
     tracing::info!(path = %req.path, "opening scene");
     let path = Path::new(&req.path);
-    // Read once and load from memory, so the text returned is the text checked; bounded like
-    // `scene::load_file` (a recording gone wrong is refused, not read into memory).
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_SCENE_BYTES + 1).read_to_end(&mut bytes))
+    // Read once and load from memory, so the text returned is the text checked; bounded and
+    // regular files only, as `scene::load_file` reads (a recording gone wrong, a FIFO or a device
+    // is refused, not read into memory or waited on).
+    let bytes = crate::files::read_regular(path, scene::MAX_SCENE_BYTES, "a scene")
         .map_err(|e| ApiError::io(path, &e))?;
-    if bytes.len() as u64 > MAX_SCENE_BYTES {
-        return Err(ApiError::new(
-            ErrorCode::IoError,
-            format!("more than the {MAX_SCENE_BYTES} bytes a scene may have"),
-        )
-        .with_file(path));
-    }
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         // Not UTF-8: the loader says where, with the file named.
@@ -94,7 +82,7 @@ pub fn open(req: &PathRequest) -> Result<SceneText, ApiError> {
 pub fn save(req: &SaveRequest) -> Result<FileStat, ApiError> {
     scene::load_str(&req.text)?;
     let path = Path::new(&req.path);
-    crate::check::write_atomic(path, req.text.as_bytes()).map_err(|e| ApiError::io(path, &e))?;
+    crate::files::write_atomic(path, req.text.as_bytes()).map_err(|e| ApiError::io(path, &e))?;
     tracing::info!(path = %path.display(), bytes = req.text.len(), "scene saved");
     stat(&PathRequest {
         path: req.path.clone(),

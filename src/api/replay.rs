@@ -116,7 +116,7 @@ fn check_scene(path: &Path) -> Result<CheckedScene, ApiError> {
     };
     let now = check::golden_text_in(&scene, path.parent());
     entry.current = Some(raw_json_text(&now)?);
-    match std::fs::read_to_string(&golden_path) {
+    match check::read_golden(&golden_path) {
         Ok(before) => {
             // A golden that is not JSON still gets its diff; only the structured view is lost.
             entry.golden = RawValue::from_string(before.trim_end().to_owned()).ok();
@@ -151,7 +151,7 @@ pub fn approve(req: &ApproveRequest) -> Result<ApproveResponse, ApiError> {
     let scene = scene::load_file(path)?;
     let golden = check::golden_path(path);
     let text = check::golden_text_in(&scene, path.parent());
-    check::write_atomic(&golden, text.as_bytes()).map_err(|e| ApiError::io(&golden, &e))?;
+    crate::files::write_atomic(&golden, text.as_bytes()).map_err(|e| ApiError::io(&golden, &e))?;
     tracing::info!(golden = %golden.display(), "golden approved");
     Ok(ApproveResponse {
         golden_path: golden.display().to_string(),

@@ -147,13 +147,13 @@ fn read_limited(path: &str, base_dir: Option<&Path>) -> Result<Vec<u8>, Problem>
             format!("cannot read the image {}: {e}", full.display()),
         )
     };
-    let file = std::fs::File::open(&full).map_err(unreadable)?;
+    let file = crate::files::open_regular(&full).map_err(unreadable)?;
     let len = file.metadata().map_err(unreadable)?.len();
     if len > MAX_IMAGE_BYTES {
         return Err(too_large(&format!("file {path:?}"), len));
     }
     // `take` keeps the limit even if the file grows between the size check and the read.
-    let mut bytes = Vec::with_capacity(len as usize);
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     file.take(MAX_IMAGE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;

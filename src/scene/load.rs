@@ -21,17 +21,8 @@ pub const MAX_SCENE_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Reads and loads a scene file. Nothing is kept from a scene that fails to load.
 pub fn load_file(path: &Path) -> Result<Scene, SceneError> {
-    let meta = std::fs::metadata(path).map_err(|e| SceneError::io(path, e.to_string()))?;
-    if meta.len() > MAX_SCENE_BYTES {
-        return Err(SceneError::io(
-            path,
-            format!(
-                "the file has {} bytes, more than the {MAX_SCENE_BYTES} a scene may have",
-                meta.len()
-            ),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| SceneError::io(path, e.to_string()))?;
+    let bytes = crate::files::read_regular(path, MAX_SCENE_BYTES, "a scene")
+        .map_err(|e| SceneError::io(path, e.to_string()))?;
     match simdutf8::basic::from_utf8(&bytes) {
         Ok(text) => load_str(text).map_err(|e| e.in_file(path)),
         Err(_) => {

@@ -15,7 +15,7 @@ use std::ops::Range;
 use indexmap::IndexMap;
 
 pub use error::SceneError;
-pub use load::{load_file, load_reusing, load_str, ContextText};
+pub use load::{load_file, load_reusing, load_str, ContextText, MAX_SCENE_BYTES};
 
 use crate::template::Engine;
 use crate::value::Value;

@@ -464,3 +464,82 @@ fn text_numbers_from_1_and_indices_are_0_based_as_in_json() {
         "{text}"
     );
 }
+
+/// Only regular files are read: a FIFO named like a scene (which no one will ever write) and a
+/// device are refused at once, in every command that reads a file, with the kind named.
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_are_refused_at_once() {
+    let d = tempdir("fifo");
+    let fifo = d.join("stuck.scene.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let fifo = fifo.display().to_string();
+    let vars = d.join("vars.json");
+    std::fs::write(&vars, "{}").expect("write");
+    let vars = vars.display().to_string();
+    let started = std::time::Instant::now();
+    for (args, code) in [
+        (vec!["render", fifo.as_str()], 2),
+        (vec!["render", "/dev/zero"], 2),
+        (vec!["run", fifo.as_str()], 2),
+        (vec!["cache", fifo.as_str()], 2),
+        (vec!["check", fifo.as_str()], 2),
+        (vec!["check", &d.display().to_string()], 2),
+        (
+            vec![
+                "template",
+                "--engine",
+                "jinja2",
+                "--template",
+                fifo.as_str(),
+                "--vars",
+                vars.as_str(),
+            ],
+            1,
+        ),
+        (
+            vec![
+                "template",
+                "--engine",
+                "fstring",
+                "--template",
+                "/dev/zero",
+                "--vars",
+                vars.as_str(),
+            ],
+            1,
+        ),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+        let said = format!("{}{}", stdout(&o), stderr(&o));
+        assert!(
+            said.contains("not a regular file: only regular files are read")
+                && (said.contains("a FIFO (named pipe)") || said.contains("a character device")),
+            "{args:?}: {said}"
+        );
+    }
+    // Eight processes, none of which may wait for a writer.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
+
+/// A `--bless` that cannot write says so (not "unreadable"), exits 2 and leaves no temporary file.
+#[test]
+fn a_failed_bless_says_cannot_write_and_leaves_nothing_behind() {
+    let d = tempdir("bless-fails");
+    copy_fixture(&d, "raise.scene.json");
+    // A folder where the golden would go: no write can replace it.
+    std::fs::create_dir(d.join("raise.golden.json")).expect("mkdir");
+    let o = run(&["check", &d.display().to_string(), "--bless"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("CANNOT WRITE GOLDEN"), "{out}");
+    assert!(out.contains("a folder, not a regular file"), "{out}");
+    let mut names: Vec<String> = std::fs::read_dir(&d)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["raise.golden.json", "raise.scene.json"]);
+}

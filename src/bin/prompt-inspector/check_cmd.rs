@@ -13,7 +13,7 @@ use serde::Serialize;
 #[derive(Serialize)]
 struct Entry {
     path: String,
-    /// `ok`, `mismatch`, `missing_golden`, `unreadable`, `golden_unreadable` or `blessed`.
+    /// `ok`, `mismatch`, `missing_golden`, `unreadable`, `golden_unreadable`, `golden_unwritable` or `blessed`.
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     golden_path: Option<String>,
@@ -63,7 +63,9 @@ pub fn run(paths: &[PathBuf], bless: bool, as_json: bool) -> ExitCode {
                 let outcome = check::check_one(path, bless);
                 say(&outcome_text(path, &outcome));
                 match &outcome {
-                    Outcome::Unreadable(_) | Outcome::GoldenUnreadable(_) => unreadable += 1,
+                    Outcome::Unreadable(_)
+                    | Outcome::GoldenUnreadable(_)
+                    | Outcome::GoldenUnwritable(_) => unreadable += 1,
                     o if !o.ok() => failed += 1,
                     _ => {}
                 }
@@ -106,7 +108,9 @@ fn outcome_text(path: &Path, outcome: &Outcome) -> String {
             path.display(),
             check::golden_path(path).display()
         ),
-        Outcome::GoldenUnreadable(e) => format!("{status:<17} {}\n  {e}\n", path.display()),
+        Outcome::GoldenUnreadable(e) | Outcome::GoldenUnwritable(e) => {
+            format!("{status:<17} {}\n  {e}\n", path.display())
+        }
         Outcome::Match | Outcome::Blessed => format!("{status:<17} {}\n", path.display()),
     }
 }
@@ -133,6 +137,10 @@ fn entry(path: &Path, outcome: Outcome) -> Entry {
         }
         Outcome::GoldenUnreadable(err) => {
             e.status = "golden_unreadable";
+            e.error = Some(ApiError::io(&err.path, &err.error));
+        }
+        Outcome::GoldenUnwritable(err) => {
+            e.status = "golden_unwritable";
             e.error = Some(ApiError::io(&err.path, &err.error));
         }
     }

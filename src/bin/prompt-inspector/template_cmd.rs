@@ -6,13 +6,13 @@ use std::process::ExitCode;
 
 use prompt_inspector::{Engine, Template, Value, Vars};
 
-/// Reads a UTF-8 text file, naming the file in the error.
+/// A template or variables file is at most this large, like a scene.
+const MAX_TEXT_BYTES: u64 = prompt_inspector::scene::MAX_SCENE_BYTES;
+
+/// Reads a UTF-8 text file (a regular file, bounded), naming the file in the error.
 pub fn read_text(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        format!("{}: not valid UTF-8 (byte offset {at})", path.display())
-    })
+    prompt_inspector::files::read_regular_text(path, MAX_TEXT_BYTES, "a template or variables file")
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 pub fn run(engine: Engine, template_path: &Path, vars_path: &Path) -> ExitCode {

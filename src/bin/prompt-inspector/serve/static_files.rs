@@ -4,6 +4,9 @@ use std::path::{Component, Path};
 
 use super::{HttpCode, Reply};
 
+/// The largest file `--ui DIR` serves (the built UI's largest is a few MB).
+const MAX_UI_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
 pub fn serve(ui: Option<&Path>, path: &str) -> Reply {
     let not_found =
         |what: &str| Reply::refused(HttpCode::NotFound, format!("no such file: {what}"));
@@ -31,7 +34,8 @@ pub fn serve(ui: Option<&Path>, path: &str) -> Reply {
     if !inside {
         return not_found(path);
     }
-    match std::fs::read(&file) {
+    // Regular files only, bounded: a FIFO or device under DIR must not stall or bloat the server.
+    match prompt_inspector::files::read_regular(&file, MAX_UI_FILE_BYTES, "a UI file") {
         Ok(body) => Reply {
             status: 200,
             content_type: content_type(&file),
