@@ -10,6 +10,10 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
+/// The most digits an integer may have: CPython's default limit on int/str conversion
+/// (`sys.int_info.default_max_str_digits`), which `json.loads` and `json.dumps` apply.
+pub const MAX_INT_DIGITS: usize = 4300;
+
 use crate::value::{PyInt, Value};
 
 /// String values up to this many bytes are interned when read into a `Value`.
@@ -662,6 +666,18 @@ impl Parser<'_> {
                 .map(Kind::Float)
                 .map_err(|_| self.err_at(start, "invalid number"))
         } else {
+            let digits = text.trim_start_matches('-').len();
+            if digits > MAX_INT_DIGITS {
+                // Converting more digits is quadratic, and CPython refuses it too: no Python tool
+                // could have recorded such a number (json.dumps raises the same error).
+                return Err(self.err_at(
+                    start,
+                    format!(
+                        "an integer of {digits} digits: Python's json and int() refuse more than \
+                         {MAX_INT_DIGITS} (sys.get_int_max_str_digits())"
+                    ),
+                ));
+            }
             PyInt::parse(text)
                 .map(Kind::Int)
                 .ok_or_else(|| self.err_at(start, "invalid number"))
@@ -724,6 +740,25 @@ mod tests {
         assert!(matches!(items[5], Value::Float(n) if n.is_nan()));
         assert_eq!(items[6], Value::Float(f64::NEG_INFINITY));
         assert_eq!(items[7], Value::Float(200.0));
+    }
+
+    #[test]
+    fn integers_stop_at_cpythons_digit_limit() {
+        let at_limit = format!("[-{}]", "9".repeat(MAX_INT_DIGITS));
+        assert!(parse(&at_limit).is_ok());
+        let past = format!("{{\n  \"n\": {}}}", "1".repeat(MAX_INT_DIGITS + 1));
+        assert_eq!(
+            err(&past),
+            (
+                2,
+                8,
+                "an integer of 4301 digits: Python's json and int() refuse more than 4300 \
+                 (sys.get_int_max_str_digits())"
+                    .to_owned()
+            )
+        );
+        // Past the limit as a float is a float, as in json.loads.
+        assert!(parse(&format!("{}.0", "1".repeat(MAX_INT_DIGITS + 1))).is_ok());
     }
 
     #[test]
