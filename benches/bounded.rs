@@ -1,0 +1,31 @@
+//! Inputs that were superlinear, at doubling sizes: each row should take about twice the time of
+//! the one before (docs/performance.md records the figures and the command).
+//!
+//! - `wordwrap` of one long word (splitting it copied the rest of the word at every line);
+//! - a scene whose context holds one huge integer (now refused at CPython's 4,300 digits, after
+//!   a linear scan of the digits).
+
+use divan::{black_box, Bencher};
+use prompt_inspector::{Engine, Template, Value, Vars};
+
+fn main() {
+    divan::main();
+}
+
+#[divan::bench(args = [25_000, 50_000, 100_000, 200_000])]
+fn wordwrap_one_long_word(bencher: Bencher, len: usize) {
+    let template = Template::compile(Engine::Jinja2, "{{ s|wordwrap(40) }}").expect("compiles");
+    let vars = Vars::new(
+        Value::from_json_str(&format!("{{\"s\": \"{}\"}}", "x".repeat(len))).expect("vars"),
+    );
+    bencher.bench(|| template.render(black_box(&vars)).map(|s| s.len()));
+}
+
+#[divan::bench(args = [1_000_000, 2_000_000, 4_000_000])]
+fn scene_with_a_huge_integer(bencher: Bencher, digits: usize) {
+    let scene = format!(
+        "{{\"format\": \"prompt-inspector/scene@1\", \"context\": {{\"n\": {}}}}}",
+        "7".repeat(digits)
+    );
+    bencher.bench(|| prompt_inspector::scene::load_str(black_box(&scene)).is_err());
+}
