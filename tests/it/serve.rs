@@ -1,5 +1,6 @@
 //! `prompt-inspector serve`: started on port 0 in a child process, spoken to over plain
-//! `TcpStream`s: the token, the Host guard, an operation, bad JSON and the static UI.
+//! `TcpStream`s: the token, the Host and Origin guards, an operation, bad JSON and the static UI,
+//! and what a hostile local process can send without the token (docs/security.md).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -63,6 +64,14 @@ fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: 
     );
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
         req.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    // What the UI sends with every call; a test of its absence passes its own.
+    if method == "POST"
+        && !headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+    {
+        req.push_str("Content-Type: application/json\r\n");
     }
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
@@ -211,7 +220,7 @@ fn serve_refuses_bodies_over_the_limit() {
         .set_read_timeout(Some(Duration::from_secs(30)))
         .expect("timeout");
     let head = format!(
-        "POST /api/render HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        "POST /api/render HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
         s.port,
         s.token,
         65 * 1024 * 1024
@@ -327,4 +336,197 @@ fn serve_routes_exactly_the_declared_operations() {
     assert_eq!((r.status, shape(&r).as_str()), (405, "method_not_allowed"));
     let r = request(s.port, "GET", "/missing.js", &[], "");
     assert_eq!((r.status, shape(&r).as_str()), (404, "not_found"));
+}
+
+/// The server's resident memory, from /proc (Linux).
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// `GET /` answers within a few seconds: the server is neither down nor frozen.
+fn still_serving(s: &Served) {
+    let started = std::time::Instant::now();
+    let r = request(s.port, "GET", "/", &[], "");
+    assert_eq!(r.status, 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "GET / took {:?}",
+        started.elapsed()
+    );
+}
+
+/// Without the token: a Content-Length of 9e18 is refused before anything is read or allocated
+/// (the token is checked first, then the declared size), and the server goes on serving.
+#[test]
+fn a_huge_declared_length_neither_aborts_nor_allocates() {
+    let s = serve(&ui_dir("a_huge_declared_length"));
+    for (auth, expected) in [(false, "401"), (true, "413")] {
+        let mut stream = TcpStream::connect(("127.0.0.1", s.port)).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("timeout");
+        let token = if auth {
+            format!("Authorization: Bearer {}\r\n", s.token)
+        } else {
+            String::new()
+        };
+        let head = format!(
+            "POST /api/render HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{token}Content-Type: application/json\r\nContent-Length: 9000000000000000000\r\n\r\n",
+            s.port
+        );
+        stream.write_all(head.as_bytes()).expect("send");
+        let mut raw = [0u8; 512];
+        let n = stream.read(&mut raw).expect("an answer");
+        let text = String::from_utf8_lossy(&raw[..n]);
+        assert!(text.starts_with(&format!("HTTP/1.1 {expected}")), "{text}");
+    }
+    assert!(rss_kib(s.child.id()) < 200 * 1024, "the server grew");
+    still_serving(&s);
+}
+
+/// A client that sends half a body and stops holds only its own connection: other requests,
+/// `GET /` and an operation, are answered meanwhile.
+#[test]
+fn a_slow_partial_body_blocks_no_one_else() {
+    let s = serve(&ui_dir("a_slow_partial_body"));
+    let mut slow = TcpStream::connect(("127.0.0.1", s.port)).expect("connect");
+    let head = format!(
+        "POST /api/rules HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"a\":",
+        s.port, s.token
+    );
+    slow.write_all(head.as_bytes()).expect("send");
+    std::thread::sleep(Duration::from_millis(200));
+    still_serving(&s);
+    let bearer = format!("Bearer {}", s.token);
+    let r = request(
+        s.port,
+        "POST",
+        "/api/rules",
+        &[("Authorization", &bearer)],
+        "",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+/// A header that never ends is cut off at the head limit (431 or a closed connection) with the
+/// server's memory unchanged, however much the client goes on sending (128 MB here).
+#[test]
+fn a_128_mb_header_is_cut_off() {
+    let s = serve(&ui_dir("a_128_mb_header"));
+    let before = rss_kib(s.child.id());
+    let mut stream = TcpStream::connect(("127.0.0.1", s.port)).expect("connect");
+    stream
+        .set_write_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let start = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Big: ", s.port);
+    stream.write_all(start.as_bytes()).expect("send");
+    let chunk = vec![b'a'; 1024 * 1024];
+    let mut sent = 0usize;
+    while sent < 128 * 1024 * 1024 {
+        match stream.write(&chunk) {
+            Ok(n) => sent += n,
+            Err(_) => break, // the server closed the connection: what it should do
+        }
+    }
+    assert!(sent < 128 * 1024 * 1024, "the server took a 128 MB header");
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw);
+    assert!(
+        text.is_empty() || text.starts_with("HTTP/1.1 431"),
+        "{text}"
+    );
+    let after = rss_kib(s.child.id());
+    assert!(after < before + 32 * 1024, "RSS {before} → {after} KiB");
+    still_serving(&s);
+}
+
+/// A thousand connections that send nothing: the server still answers at once, and closes an idle
+/// connection after its head timeout.
+#[test]
+fn a_thousand_idle_connections_freeze_nothing() {
+    let s = serve(&ui_dir("a_thousand_idle_connections"));
+    let idle: Vec<TcpStream> = (0..1000)
+        .map(|_| TcpStream::connect(("127.0.0.1", s.port)).expect("connect"))
+        .collect();
+    still_serving(&s);
+    let mut first = &idle[0];
+    first
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let started = std::time::Instant::now();
+    let mut buf = [0u8; 16];
+    let n = first.read(&mut buf).unwrap_or(0);
+    assert_eq!(n, 0, "an idle connection got data");
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "idle connection kept open {:?}",
+        started.elapsed()
+    );
+    drop(idle);
+    still_serving(&s);
+}
+
+/// A page of another site may not use a leaked token: a foreign `Origin` is refused, and so is a
+/// call without `Content-Type: application/json` (what a cross-site form can send unasked).
+#[test]
+fn other_sites_are_refused_even_with_the_token() {
+    let s = serve(&ui_dir("other_sites_are_refused"));
+    let bearer = format!("Bearer {}", s.token);
+    for origin in ["https://evil.example", "null", "http://127.0.0.1:1"] {
+        let r = request(
+            s.port,
+            "POST",
+            "/api/rules",
+            &[("Authorization", &bearer), ("Origin", origin)],
+            "",
+        );
+        assert_eq!(r.status, 403, "{origin}: {}", r.body);
+        assert_eq!(json(&r.body)["code"], "forbidden_origin");
+    }
+    let own = format!("http://localhost:{}", s.port);
+    let r = request(
+        s.port,
+        "POST",
+        "/api/rules",
+        &[("Authorization", &bearer), ("Origin", &own)],
+        "",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    for content_type in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+    ] {
+        let r = request(
+            s.port,
+            "POST",
+            "/api/rules",
+            &[("Authorization", &bearer), ("Content-Type", content_type)],
+            "",
+        );
+        assert_eq!(r.status, 415, "{content_type}: {}", r.body);
+        assert_eq!(json(&r.body)["code"], "unsupported_media_type");
+    }
+    let r = request(
+        s.port,
+        "POST",
+        "/api/rules",
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "application/json; charset=utf-8"),
+        ],
+        "",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
 }

@@ -1,21 +1,51 @@
 //! `prompt-inspector serve`: the app API (docs/api.md) over HTTP for the browser build of the UI
-//! and its tests. Local only: bound to 127.0.0.1, a per-launch token on every API request, and a
-//! Host check against DNS rebinding. Requests are handled one at a time; the core is fast enough
-//! that a queue of one user's edits never builds up.
+//! and its tests. Local only: bound to 127.0.0.1, a per-launch token on every API request, a Host
+//! check against DNS rebinding and an Origin check against other sites (docs/security.md).
+//!
+//! Any local process can connect, token or not, so nothing a client sends may crash, freeze or
+//! bloat the server: hyper on tokio, each connection a task of its own (a slow or silent client
+//! holds only itself), headers capped in size and in time, at most [`MAX_CONNECTIONS`] at once,
+//! the token checked before a body is read, a body capped before it is allocated and in time, and
+//! operations run on the blocking pool so a long render never stalls other requests.
 
 mod static_files;
 
+use std::convert::Infallible;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
+use hyper::{Method, Request, Response};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use prompt_inspector::api::{self, ApiError, ErrorCode};
 use serde::Serialize;
-use tiny_http::{Header, Method, Request, Response, Server};
 
 /// Request bodies above this are refused: a scene is large, but not this large.
 const MAX_BODY: u64 = 64 * 1024 * 1024;
+
+/// The request line and headers together; more is refused with 431 (hyper's read buffer, which
+/// also bounds what one read of a body chunk holds).
+const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// The request line and headers must arrive within this; a connection that sends none is closed.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The whole body must arrive within this once the head is in.
+const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A connection is asked to close after this (after the request in flight, if any), and dropped
+/// [`CLOSE_GRACE`] later whatever it is doing: a client that stops reading a response cannot
+/// hold its task and buffers for ever.
+const CONNECTION_LIFETIME: Duration = Duration::from_secs(300);
+const CLOSE_GRACE: Duration = Duration::from_secs(30);
+
+/// Connections open at once; more are closed as soon as they are accepted.
+const MAX_CONNECTIONS: usize = 2048;
 
 /// The page may load only its own scripts, styles and images and talk only to this server.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
@@ -69,16 +99,33 @@ pub fn run(port: u16, ui: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let server = match listener(port).and_then(|l| Server::from_listener(l, None)) {
-        Ok(s) => s,
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the server's runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(serve(port, ui, token))
+}
+
+async fn serve(port: u16, ui: Option<PathBuf>, token: String) -> ExitCode {
+    let listener = match listener(port) {
+        Ok(l) => l,
         Err(e) => {
             eprintln!("error: cannot listen on 127.0.0.1:{port}: {e}");
             return ExitCode::from(1);
         }
     };
-    let Some(port) = server.server_addr().to_ip().map(|a| a.port()) else {
-        eprintln!("error: the server is not on an IP address");
-        return ExitCode::from(1);
+    let port = match listener.local_addr() {
+        Ok(addr) => addr.port(),
+        Err(e) => {
+            eprintln!("error: the server has no address: {e}");
+            return ExitCode::from(1);
+        }
     };
     // The one line on stdout: the URL the browser (or a test) opens.
     let mut stdout = std::io::stdout().lock();
@@ -90,16 +137,57 @@ pub fn run(port: u16, ui: Option<PathBuf>) -> ExitCode {
     }
     drop(stdout);
     tracing::info!(port, ui = ?ui.as_deref().map(Path::display), "serving");
-    let server_state = State {
+    let state = Arc::new(State {
         port,
         token,
         ui,
-        live: api::Live::new(),
-    };
-    for request in server.incoming_requests() {
-        server_state.handle(request);
+        live: Arc::new(api::Live::new()),
+    });
+    let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors, most likely: wait for connections to end, go on.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+            tracing::warn!("{MAX_CONNECTIONS} connections open: closing a new one");
+            drop(stream);
+            continue;
+        };
+        // Requests and answers are small writes; Nagle's algorithm would hold the body back for
+        // the client's delayed ACK (~40 ms per request).
+        let _ = stream.set_nodelay(true);
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            connection(stream, state).await;
+            drop(permit);
+        });
     }
-    ExitCode::SUCCESS
+}
+
+/// One connection, HTTP/1.1 with keep-alive, within the limits above.
+async fn connection(stream: tokio::net::TcpStream, state: Arc<State>) {
+    let service = hyper::service::service_fn(move |request| {
+        let state = Arc::clone(&state);
+        async move { Ok::<_, Infallible>(state.handle(request).await) }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEAD_TIMEOUT)
+        .max_buf_size(MAX_HEAD_BYTES)
+        .max_headers(100)
+        .serve_connection(TokioIo::new(stream), service);
+    let mut conn = std::pin::pin!(conn);
+    let ended = tokio::time::timeout(CONNECTION_LIFETIME, conn.as_mut()).await;
+    if ended.is_err() {
+        conn.as_mut().graceful_shutdown();
+        let _ = tokio::time::timeout(CLOSE_GRACE, conn).await;
+    }
 }
 
 struct State {
@@ -107,7 +195,7 @@ struct State {
     token: String,
     ui: Option<PathBuf>,
     /// The pages' live documents (`live_open`, `live_edit`).
-    live: api::Live,
+    live: Arc<api::Live>,
 }
 
 /// What a request turns into before it is written: status, content type and body.
@@ -161,16 +249,25 @@ enum HttpCode {
     MethodNotAllowed,
     /// No such static file.
     NotFound,
+    /// The `Origin` header names another site: a page elsewhere may not use a leaked token.
+    ForbiddenOrigin,
+    /// A state-changing call without `Content-Type: application/json` (what a cross-site form
+    /// could send without asking first).
+    UnsupportedMediaType,
+    /// The body did not arrive in time.
+    RequestTimeout,
 }
 
 impl HttpCode {
     fn status(self) -> u16 {
         match self {
             HttpCode::Unauthorized => 401,
-            HttpCode::ForbiddenHost => 403,
+            HttpCode::ForbiddenHost | HttpCode::ForbiddenOrigin => 403,
             HttpCode::NotFound => 404,
             HttpCode::MethodNotAllowed => 405,
+            HttpCode::RequestTimeout => 408,
             HttpCode::TooLarge => 413,
+            HttpCode::UnsupportedMediaType => 415,
         }
     }
 }
@@ -197,12 +294,11 @@ fn status_of(code: ErrorCode) -> u16 {
 }
 
 impl State {
-    fn handle(&self, mut request: Request) {
+    async fn handle(&self, request: Request<Incoming>) -> Response<Full<Bytes>> {
         let started = Instant::now();
         let method = request.method().clone();
-        let url = request.url().to_owned();
-        let (path, query) = url.split_once('?').unwrap_or((url.as_str(), ""));
-        let reply = self.route(&mut request, &method, path, query);
+        let path = request.uri().path().to_owned();
+        let reply = self.route(request).await;
         // The query is left out of the log: it may hold the token.
         tracing::info!(
             method = %method,
@@ -212,27 +308,24 @@ impl State {
             ms = started.elapsed().as_secs_f64() * 1000.0,
             "request"
         );
-        let mut response = Response::from_data(reply.body).with_status_code(reply.status);
-        let headers = [
-            ("Content-Type", reply.content_type),
-            ("Content-Security-Policy", CSP),
-            ("X-Content-Type-Options", "nosniff"),
-            ("Referrer-Policy", "no-referrer"),
-            ("Cache-Control", "no-store"),
-        ];
-        for (name, value) in headers {
-            // Built from constants, so this cannot fail; a failure would only drop the header.
-            if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-                response.add_header(h);
-            }
+        let mut response = Response::new(Full::new(Bytes::from(reply.body)));
+        *response.status_mut() =
+            hyper::StatusCode::from_u16(reply.status).unwrap_or(hyper::StatusCode::OK);
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(reply.content_type));
+        for (name, value) in [
+            ("content-security-policy", CSP),
+            ("x-content-type-options", "nosniff"),
+            ("referrer-policy", "no-referrer"),
+            ("cache-control", "no-store"),
+        ] {
+            headers.insert(name, HeaderValue::from_static(value));
         }
-        if let Err(e) = request.respond(response) {
-            tracing::warn!(error = %e, "the client went away before the response was sent");
-        }
+        response
     }
 
-    fn route(&self, request: &mut Request, method: &Method, path: &str, query: &str) -> Reply {
-        if !self.host_ok(request) {
+    async fn route(&self, request: Request<Incoming>) -> Reply {
+        if !self.host_ok(&request) {
             return Reply::refused(
                 HttpCode::ForbiddenHost,
                 format!(
@@ -241,49 +334,71 @@ impl State {
                 ),
             );
         }
-        let Some(operation) = path.strip_prefix("/api/") else {
-            if !matches!(method, Method::Get | Method::Head) {
+        if !self.origin_ok(&request) {
+            return Reply::refused(
+                HttpCode::ForbiddenOrigin,
+                format!(
+                    "requests from another site are refused: Origin must be http://127.0.0.1:{0} \
+                     or http://localhost:{0} when it is sent",
+                    self.port
+                ),
+            );
+        }
+        let method = request.method().clone();
+        let Some(operation) = request
+            .uri()
+            .path()
+            .strip_prefix("/api/")
+            .map(str::to_owned)
+        else {
+            if !matches!(method, Method::GET | Method::HEAD) {
                 return Reply::refused(
                     HttpCode::MethodNotAllowed,
                     "only GET and HEAD serve the UI",
                 );
             }
-            return static_files::serve(self.ui.as_deref(), path);
+            let ui = self.ui.clone();
+            let path = request.uri().path().to_owned();
+            // A file read is blocking work too.
+            return tokio::task::spawn_blocking(move || static_files::serve(ui.as_deref(), &path))
+                .await
+                .unwrap_or_else(|_| Reply::error(&internal("serving a UI file")));
         };
-        if !self.token_ok(request, query) {
+        if !self.token_ok(&request) {
             return Reply::refused(
                 HttpCode::Unauthorized,
                 "missing or wrong token: send `Authorization: Bearer <token>` or `?token=<token>` \
                  (the token is in the URL serve printed)",
             );
         }
-        if *method != Method::Post {
+        if method != Method::POST {
             return Reply::refused(
                 HttpCode::MethodNotAllowed,
                 "API operations take POST with a JSON body",
             );
         }
-        let body = match read_body(request) {
+        if !json_content_type(&request) {
+            return Reply::refused(
+                HttpCode::UnsupportedMediaType,
+                "API operations take `Content-Type: application/json`",
+            );
+        }
+        let body = match read_body(request).await {
             Ok(b) => b,
             Err(reply) => return reply,
         };
-        // The core does not panic on any input it is tested with; should it ever, the server
-        // answers 500 and goes on serving instead of taking the UI down with it.
-        let result = std::panic::catch_unwind(|| api::dispatch(&self.live, operation, &body))
-            .unwrap_or_else(|_| {
-                Err(ApiError::new(
-                    ErrorCode::Internal,
-                    format!("the operation {operation:?} panicked; see the log"),
-                ))
-            });
-        match result {
-            Ok(json) => Reply::json(200, json),
-            Err(e) => Reply::error(&e),
-        }
+        let live = Arc::clone(&self.live);
+        let name = operation.clone();
+        // On the blocking pool, so other connections go on while this one renders; a panic in
+        // the core (none is known) answers 500 and the server goes on serving.
+        tokio::task::spawn_blocking(move || api::dispatch(&live, &name, &body))
+            .await
+            .unwrap_or_else(|_| Err(internal(&format!("the operation {operation:?}"))))
+            .map_or_else(|e| Reply::error(&e), |json| Reply::json(200, json))
     }
 
-    fn host_ok(&self, request: &Request) -> bool {
-        let host = header(request, "Host").unwrap_or_default();
+    fn host_ok(&self, request: &Request<Incoming>) -> bool {
+        let host = header(request, HOST).unwrap_or_default();
         let Some((name, port)) = host.rsplit_once(':') else {
             return false;
         };
@@ -291,13 +406,28 @@ impl State {
             && (name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost"))
     }
 
-    fn token_ok(&self, request: &Request, query: &str) -> bool {
-        let from_header = header(request, "Authorization")
-            .and_then(|v| v.strip_prefix("Bearer ").map(|t| t.trim().to_owned()));
-        let from_query = query
+    /// No `Origin` (a same-origin GET, a test, curl) or this server's own.
+    fn origin_ok(&self, request: &Request<Incoming>) -> bool {
+        let Some(origin) = header(request, ORIGIN) else {
+            return request.headers().get(ORIGIN).is_none();
+        };
+        let own = [
+            format!("http://127.0.0.1:{}", self.port),
+            format!("http://localhost:{}", self.port),
+        ];
+        own.iter().any(|o| o.eq_ignore_ascii_case(origin))
+    }
+
+    fn token_ok(&self, request: &Request<Incoming>) -> bool {
+        let from_header = header(request, AUTHORIZATION)
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim);
+        let from_query = request
+            .uri()
+            .query()
+            .unwrap_or_default()
             .split('&')
-            .find_map(|kv| kv.strip_prefix("token="))
-            .map(str::to_owned);
+            .find_map(|kv| kv.strip_prefix("token="));
         [from_header, from_query]
             .into_iter()
             .flatten()
@@ -305,12 +435,23 @@ impl State {
     }
 }
 
-fn header(request: &Request, name: &'static str) -> Option<String> {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str().to_owned())
+fn internal(what: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::Internal,
+        format!("{what} panicked inside the server; see the log"),
+    )
+}
+
+/// A header's value as text; `None` when absent or not visible ASCII.
+fn header(request: &Request<Incoming>, name: hyper::header::HeaderName) -> Option<&str> {
+    request.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
+/// `application/json`, with or without parameters (`; charset=utf-8`).
+fn json_content_type(request: &Request<Incoming>) -> bool {
+    header(request, CONTENT_TYPE)
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// Compares without stopping at the first differing byte, so timing does not leak the token.
@@ -318,8 +459,10 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The body as UTF-8 text, at most [`MAX_BODY`] bytes; the refusal otherwise.
-fn read_body(request: &mut Request) -> Result<String, Reply> {
+/// The body as UTF-8 text, at most [`MAX_BODY`] bytes, within [`BODY_TIMEOUT`]; the refusal
+/// otherwise. A declared length over the limit is refused before anything is read, and the body is
+/// collected through a limit, so a lying or chunked body stops at the limit too.
+async fn read_body(request: Request<Incoming>) -> Result<String, Reply> {
     let too_large = || {
         Reply::refused(
             HttpCode::TooLarge,
@@ -327,19 +470,33 @@ fn read_body(request: &mut Request) -> Result<String, Reply> {
         )
     };
     let bad = |message: String| Reply::error(&ApiError::new(ErrorCode::BadRequest, message));
-    if request.body_length().is_some_and(|n| n as u64 > MAX_BODY) {
-        return Err(too_large());
+    let declared = header(&request, CONTENT_LENGTH).map(|v| v.trim().parse::<u64>());
+    match declared {
+        Some(Ok(n)) if n > MAX_BODY => return Err(too_large()),
+        Some(Err(_)) => return Err(bad("the Content-Length is not a number".to_owned())),
+        _ => {}
     }
-    let mut bytes = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| bad(format!("reading the body: {e}")))?;
-    if bytes.len() as u64 > MAX_BODY {
-        return Err(too_large());
-    }
-    String::from_utf8(bytes).map_err(|_| bad("the request body is not UTF-8".to_owned()))
+    let limit = usize::try_from(MAX_BODY).unwrap_or(usize::MAX);
+    let collected = tokio::time::timeout(
+        BODY_TIMEOUT,
+        Limited::new(request.into_body(), limit).collect(),
+    )
+    .await;
+    let bytes = match collected {
+        Err(_) => {
+            return Err(Reply::refused(
+                HttpCode::RequestTimeout,
+                format!(
+                    "the request body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            ))
+        }
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
+        Ok(Err(e)) => return Err(bad(format!("reading the body: {e}"))),
+        Ok(Ok(body)) => body.to_bytes(),
+    };
+    String::from_utf8(bytes.to_vec()).map_err(|_| bad("the request body is not UTF-8".to_owned()))
 }
 
 /// 32 random bytes from the OS, as 64 hex digits.
@@ -349,18 +506,10 @@ fn new_token() -> std::io::Result<String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// A listener on 127.0.0.1 with `TCP_NODELAY`, which Linux passes on to every accepted socket.
-/// tiny_http writes a response's head and body separately; with Nagle's algorithm the body waited
-/// for the client's delayed ACK, adding ~40 ms to every request from a browser or `fetch`.
-fn listener(
-    port: u16,
-) -> Result<std::net::TcpListener, Box<dyn std::error::Error + Send + Sync + 'static>> {
-    use socket2::{Domain, Protocol, Socket, Type};
-    let socket = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP))?;
-    socket.set_reuse_address(true)?;
-    socket.set_tcp_nodelay(true)?;
-    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    socket.bind(&addr.into())?;
-    socket.listen(128)?;
-    Ok(socket.into())
+/// A listener on 127.0.0.1 (the address reusable at once after a restart).
+fn listener(port: u16) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.set_reuseaddr(true)?;
+    socket.bind(std::net::SocketAddr::from(([127, 0, 0, 1], port)))?;
+    socket.listen(1024)
 }
