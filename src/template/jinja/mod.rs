@@ -10,6 +10,7 @@ mod env;
 mod errors;
 mod filters;
 mod json_dumps;
+mod markup;
 mod methods;
 mod names;
 mod objects;
@@ -60,6 +61,10 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
                     normalized.fix_range(errors::map_compile_error(&e, normalized.text()))
                 })?;
         names::check(normalized.text()).map_err(|e| normalized.fix_range(e))?;
+        markup::apply_scopes(&mut template.instructions);
+        for block in template.blocks.values_mut() {
+            markup::apply_scopes(block);
+        }
         rewrite(&mut template);
         Ok::<_, TemplateError>(template)
     })?;

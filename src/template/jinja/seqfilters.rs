@@ -111,24 +111,44 @@ fn reverse(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     }
 }
 
-fn join(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+fn join(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("sync_do_join", args, &["value", "d", "attribute"], 1)?;
-    let d = py_str(&arg(&b, 1, || JValue::from("")))?;
+    let sep = arg(&b, 1, || JValue::from(""));
     let attribute = arg(&b, 2, || JValue::from(()));
     let parts = attribute_parts(&attribute);
+    let items = py_list(&value0(&b))?
+        .iter()
+        .map(|item| {
+            if attribute.is_none() {
+                item.clone()
+            } else {
+                lookup_path(item, &parts, None)
+            }
+        })
+        .collect::<Vec<_>>();
+    // With autoescape on, Markup anywhere makes the result Markup, the rest escaped.
+    let markup =
+        super::markup::autoescape_on(state) && (sep.is_safe() || items.iter().any(JValue::is_safe));
+    let text = |v: &JValue| {
+        if markup {
+            super::markup::escaped_text(v)
+        } else {
+            py_str(v)
+        }
+    };
+    let d = text(&sep)?;
     let mut out = String::new();
-    for (i, item) in py_list(&value0(&b))?.iter().enumerate() {
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(&d);
         }
-        let item = if attribute.is_none() {
-            item.clone()
-        } else {
-            lookup_path(item, &parts, None)
-        };
-        out.push_str(&py_str(&item)?);
+        out.push_str(&text(item)?);
     }
-    Ok(JValue::from(out))
+    Ok(if markup {
+        JValue::from_safe_string(out)
+    } else {
+        JValue::from(out)
+    })
 }
 
 /// Key for sorting with `attribute` (comma separated paths) and case folding.
