@@ -219,7 +219,8 @@ fn title(_: &State, args: &[JValue]) -> Result<JValue, Error> {
             out.extend(c.to_lowercase());
         }
     }
-    Ok(keep_safety(&arg(&b, 0, JValue::default), out))
+    // Jinja2 joins the words with `"".join`: a plain str even for Markup.
+    Ok(JValue::from(out))
 }
 
 fn trim(_: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -345,9 +346,8 @@ fn replace(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     }
     let (old_v, new_v) = (arg(&b, 1, JValue::default), arg(&b, 2, JValue::default));
     if input.is_safe() || old_v.is_safe() || new_v.is_safe() {
-        // `Markup.replace` escapes its arguments; a plain `s` is escaped into Markup first.
+        // A plain `s` is escaped into Markup first; `Markup.replace` escapes the new text.
         let s = super::markup::escaped_text(&input)?;
-        let old = super::markup::escaped_text(&old_v)?;
         let new = super::markup::escaped_text(&new_v)?;
         return Ok(JValue::from_safe_string(pystr::replace(
             &s, &old, &new, count,

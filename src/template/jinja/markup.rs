@@ -61,6 +61,14 @@ pub(crate) fn escape(v: &JValue) -> Result<JValue, Error> {
     Ok(JValue::from_safe_string(html_escape(&py_str(v)?)))
 }
 
+/// `Markup(v)` without escaping (a string's character taken from a Markup).
+pub(crate) fn mark_safe(v: &JValue) -> JValue {
+    match v.as_str() {
+        Some(s) => JValue::from_safe_string(s.to_owned()),
+        None => v.clone(),
+    }
+}
+
 /// The text of `escape(v)`.
 pub(crate) fn escaped_text(v: &JValue) -> Result<String, Error> {
     if v.is_safe() {
@@ -134,8 +142,9 @@ pub(crate) fn markup_if_on(state: &State, s: String) -> JValue {
     }
 }
 
-/// Markup's own methods: `format` and `join` escape their arguments, and the `str` methods that
-/// return a string return Markup (with their string arguments escaped). `None` for the rest,
+/// Markup's own methods: `format` and `join` escape their arguments, `replace` its new text and
+/// `center`/`ljust`/`rjust` their fill character, and the `str` methods that return strings
+/// return Markup. `None` for the rest,
 /// which behave as on `str`.
 pub(crate) fn call_method(
     state: &mut State,
@@ -163,6 +172,11 @@ pub(crate) fn call_method(
         "replace",
         "removeprefix",
         "removesuffix",
+        "split",
+        "rsplit",
+        "splitlines",
+        "partition",
+        "rpartition",
     ];
     if !value.is_safe() || !WRAPPED.contains(&method) {
         return None;
@@ -188,13 +202,21 @@ pub(crate) fn call_method(
             out.extend(rest.iter().cloned());
             out
         } else {
+            // markupsafe escapes `replace`'s new text and the fill characters only.
+            let escaped_at = match method {
+                "replace" | "center" | "ljust" | "rjust" => Some(1),
+                _ => None,
+            };
             args.iter()
-                .map(|a| {
-                    if a.is_kwargs() {
-                        escape_kwargs(a)
-                    } else if method == "format" {
-                        escape_arg(a)
-                    } else if a.kind() == ValueKind::String {
+                .enumerate()
+                .map(|(i, a)| {
+                    if method == "format" {
+                        if a.is_kwargs() {
+                            escape_kwargs(a)
+                        } else {
+                            escape_arg(a)
+                        }
+                    } else if Some(i) == escaped_at && a.kind() == ValueKind::String {
                         escaped_text(a).map(JValue::from)
                     } else {
                         Ok(a.clone())
@@ -205,6 +227,15 @@ pub(crate) fn call_method(
         let rv = super::methods::call_method(state, &plain, method, &args)?;
         Ok(match rv.as_str() {
             Some(s) => JValue::from_safe_string(s.to_owned()),
+            // `split` and `partition` give lists and tuples of Markup.
+            None if rv.kind() == ValueKind::Seq => {
+                let items: Vec<JValue> = py_list(&rv)?.iter().map(mark_safe).collect();
+                if rv.is_tuple() {
+                    JValue::from(minijinja::value::Tuple::from(items))
+                } else {
+                    JValue::from(items)
+                }
+            }
             None => rv,
         })
     })())

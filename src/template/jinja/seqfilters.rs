@@ -67,6 +67,10 @@ fn last(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         return Err(type_error("'Undefined' object is not reversible"));
     }
     match v.kind() {
+        // `reversed()` indexes a string: a Markup's item is Markup.
+        ValueKind::String if v.is_safe() => Ok(py_list(&v)?
+            .pop()
+            .map_or(JValue::UNDEFINED, |c| super::markup::mark_safe(&c))),
         ValueKind::String | ValueKind::Seq | ValueKind::Map => {
             Ok(py_list(&v)?.pop().unwrap_or(JValue::UNDEFINED))
         }
@@ -98,7 +102,13 @@ fn reverse(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_reverse", args, &["value"], 1)?;
     let v = value0(&b);
     if let Some(s) = v.as_str() {
-        return Ok(JValue::from(s.chars().rev().collect::<String>()));
+        // `value[::-1]`: a Markup slice is Markup.
+        let r = s.chars().rev().collect::<String>();
+        return Ok(if v.is_safe() {
+            JValue::from_safe_string(r)
+        } else {
+            JValue::from(r)
+        });
     }
     match v.kind() {
         ValueKind::Undefined => Ok(JValue::from(Vec::<JValue>::new())),
