@@ -3,7 +3,9 @@
 //! operators, no loader, autoescape off, and bounds on the work an untrusted template may do.
 //!
 //! Templates are compiled with minijinja's machinery and their operator instructions swapped for
-//! calls to our Python implementations (`ops.rs`), then run on the shared base environment.
+//! calls to our Python implementations (`ops.rs`), then run on the shared base environment. The
+//! instruction streams that contain an `{% autoescape %}` tag are rebuilt first (`markup.rs`), so
+//! that escaping follows Jinja2's compile-time scopes.
 
 mod convert;
 mod env;
