@@ -253,4 +253,7 @@ CASES = [
     ('api.basic_streaming-1', 'tests/test_api.py::TestStreaming.test_basic_streaming', '<ul>{% for item in seq %}<li>{{ loop.index }} - {{ item }}</li>{%- endfor %}</ul>', '{}'),
     ('api.streaming_behavior-1', 'tests/test_api.py::TestStreaming.test_streaming_behavior', '', '{}'),
     ('api.dump_stream-1', 'tests/test_api.py::TestStreaming.test_dump_stream', '✓', '{}'),
+    ('ext.extend_late-1', 'tests/test_ext.py::TestExtensions.test_extend_late', '{% autoescape true %}{{ "<test>" }}{% endautoescape %}', '{}'),
+    ('ext.autoescape_macros-1', 'tests/test_ext.py::TestNewstyleInternationalization.test_autoescape_macros', '{% macro m() %}<html>{% endmacro %}{% autoescape true %}{{ m() }}{% endautoescape %}', '{}'),
+    ('ext.scoping-1', 'tests/test_ext.py::TestAutoEscape.test_scoping', '{% autoescape true %}{% set x = "<x>" %}{{ x }}{% endautoescape %}{{ x }}{{ "<y>" }}', '{"x": 1}'),
 ]

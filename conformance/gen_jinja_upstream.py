@@ -37,6 +37,7 @@ SOURCES = [
     "tests/test_lexnparse.py",
     "tests/test_regression.py",
     "tests/test_api.py",
+    "tests/test_ext.py",
 ]
 
 # A test whose source mentions any of these does not run on a default environment (or needs
@@ -44,7 +45,7 @@ SOURCES = [
 SKIP_MARKERS = [
     "env.filters", "env.tests", "env.globals", "env.policies", ".filters[", ".tests[",
     "globals", "loader", "Loader", "async", "await", "Markup", "random", "lipsum", "sandbox",
-    "Sandboxed", "extensions", "finalize", "undefined=", "Undefined", "autoescape=", "env.autoescape",
+    "Sandboxed", "extensions", "finalize", "undefined=", "Undefined", "env.autoescape",
     "trim_blocks", "lstrip_blocks", "newline", "keep_trailing", "_string=", "_start", "_end",
     "line_statement", "line_comment", "optimized", "enable_async", "pass_context", "pass_environment",
     "pass_eval_context", "contextfunction", "overlay", "env.compile", "make_module", "module",
@@ -145,6 +146,11 @@ def parametrize_sets(func):
     return sets
 
 
+def is_default_keyword(kw):
+    """`autoescape=False` is the default: `Environment(autoescape=False)` is `Environment()`."""
+    return kw.arg == "autoescape" and isinstance(kw.value, ast.Constant) and kw.value.value is False
+
+
 def is_template_source(call, env_names):
     """`env.from_string(X)` or `Template(X)` (no other arguments): X's node, else None."""
     f = call.func
@@ -207,7 +213,7 @@ def cases_of_function(func, src_text):
     # assignment to a name later used with from_string makes the function unusable.
     for node in ast.walk(func):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Environment":
-            if node.args or node.keywords:
+            if node.args or not all(is_default_keyword(kw) for kw in node.keywords):
                 return []
         if isinstance(node, ast.Assign):
             for t in node.targets:

@@ -68,6 +68,7 @@ fn build() -> Environment<'static> {
     }
     filters::register(&mut env);
     super::ops::register(&mut env);
+    super::markup::register(&mut env);
     tests_builtin::register(&mut env);
 
     env.remove_global("debug");

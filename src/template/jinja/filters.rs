@@ -219,7 +219,8 @@ fn title(_: &State, args: &[JValue]) -> Result<JValue, Error> {
             out.extend(c.to_lowercase());
         }
     }
-    Ok(keep_safety(&arg(&b, 0, JValue::default), out))
+    // Jinja2 joins the words with `"".join`: a plain str even for Markup.
+    Ok(JValue::from(out))
 }
 
 fn trim(_: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -338,10 +339,21 @@ fn replace(state: &State, args: &[JValue]) -> Result<JValue, Error> {
         state,
         s.len().saturating_add(hits.saturating_mul(new.len())),
     )?;
-    Ok(keep_safety(
-        &arg(&b, 0, JValue::default),
-        pystr::replace(&s, &old, &new, count),
-    ))
+    let input = arg(&b, 0, JValue::default);
+    if !super::markup::autoescape_on(state) {
+        // `str(s).replace(str(old), str(new))`: Markup in, plain str out.
+        return Ok(JValue::from(pystr::replace(&s, &old, &new, count)));
+    }
+    let (old_v, new_v) = (arg(&b, 1, JValue::default), arg(&b, 2, JValue::default));
+    if input.is_safe() || old_v.is_safe() || new_v.is_safe() {
+        // A plain `s` is escaped into Markup first; `Markup.replace` escapes the new text.
+        let s = super::markup::escaped_text(&input)?;
+        let new = super::markup::escaped_text(&new_v)?;
+        return Ok(JValue::from_safe_string(pystr::replace(
+            &s, &old, &new, count,
+        )));
+    }
+    Ok(JValue::from(pystr::replace(&s, &old, &new, count)))
 }
 
 fn truncate(state: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -372,19 +384,26 @@ fn truncate(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     if leeway < 0 {
         return Err(runtime_error(format!("expected leeway >= 0, got {leeway}")));
     }
+    let input = arg(&b, 0, JValue::default);
     let chars: Vec<char> = s.chars().collect();
     if chars.len() as i64 <= length.saturating_add(leeway) {
-        return Ok(JValue::from(s));
+        return Ok(keep_safety(&input, s));
     }
+    // A Markup input stays Markup, and `Markup + end` escapes `end`.
+    let end = if input.is_safe() {
+        html_escape(&end)
+    } else {
+        end
+    };
     let cut: String = chars[..(length - end_len) as usize].iter().collect();
     if killwords {
-        return Ok(JValue::from(cut + &end));
+        return Ok(keep_safety(&input, cut + &end));
     }
     let kept = match cut.rfind(' ') {
         Some(i) => &cut[..i],
         None => &cut[..],
     };
-    Ok(JValue::from(format!("{kept}{end}")))
+    Ok(keep_safety(&input, format!("{kept}{end}")))
 }
 
 fn wordcount(_: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -407,7 +426,10 @@ fn center(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let s = sval(&b)?;
     let width = int_arg(&arg(&b, 1, || JValue::from(80)), "width")?;
     checked_width(usize::try_from(width).unwrap_or(0))?;
-    Ok(JValue::from(pystr::center(&s, width, ' ')))
+    Ok(keep_safety(
+        &arg(&b, 0, JValue::default),
+        pystr::center(&s, width, ' '),
+    ))
 }
 
 fn indent(state: &State, args: &[JValue]) -> Result<JValue, Error> {
@@ -774,6 +796,16 @@ fn format(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         ));
     }
     let fmt = py_str(value)?;
+    if value.is_safe() {
+        // `Markup % args` escapes the arguments.
+        return match kwargs.filter(|_| has_kwargs) {
+            Some(map) => super::markup::percent(&fmt, &map),
+            None => super::markup::percent(
+                &fmt,
+                &JValue::from(minijinja::value::Tuple::from(rest.to_vec())),
+            ),
+        };
+    }
     let out = match kwargs.filter(|_| has_kwargs) {
         Some(map) => percent::percent_format_map(&fmt, &map)?,
         None => percent::percent_format(&fmt, rest)?,
@@ -809,7 +841,7 @@ fn tojson(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     Ok(JValue::from_safe_string(safe))
 }
 
-fn xmlattr(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+fn xmlattr(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_xmlattr", args, &["d", "autospace"], 1)?;
     let d = arg(&b, 0, JValue::default);
     let autospace = truthy(&arg(&b, 1, || JValue::from(true)));
@@ -847,5 +879,5 @@ fn xmlattr(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     if autospace && !rv.is_empty() {
         rv.insert(0, ' ');
     }
-    Ok(JValue::from_safe_string(rv))
+    Ok(super::markup::markup_if_on(state, rv))
 }

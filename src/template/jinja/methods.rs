@@ -18,6 +18,9 @@ pub(crate) fn call_method(
     method: &str,
     args: &[JValue],
 ) -> Result<JValue, Error> {
+    if let Some(rv) = super::markup::call_method(state, value, method, args) {
+        return rv;
+    }
     let rv = match value.kind() {
         ValueKind::String => str_method(value, method, args),
         ValueKind::Map if py_type_name(value) == "dict" => dict_method(value, method, args),

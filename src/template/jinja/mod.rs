@@ -3,13 +3,16 @@
 //! operators, no loader, autoescape off, and bounds on the work an untrusted template may do.
 //!
 //! Templates are compiled with minijinja's machinery and their operator instructions swapped for
-//! calls to our Python implementations (`ops.rs`), then run on the shared base environment.
+//! calls to our Python implementations (`ops.rs`), then run on the shared base environment. The
+//! instruction streams that contain an `{% autoescape %}` tag are rebuilt first (`markup.rs`), so
+//! that escaping follows Jinja2's compile-time scopes.
 
 mod convert;
 mod env;
 mod errors;
 mod filters;
 mod json_dumps;
+mod markup;
 mod methods;
 mod names;
 mod objects;
@@ -60,6 +63,10 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
                     normalized.fix_range(errors::map_compile_error(&e, normalized.text()))
                 })?;
         names::check(normalized.text()).map_err(|e| normalized.fix_range(e))?;
+        markup::apply_scopes(&mut template.instructions);
+        for block in template.blocks.values_mut() {
+            markup::apply_scopes(block);
+        }
         rewrite(&mut template);
         Ok::<_, TemplateError>(template)
     })?;

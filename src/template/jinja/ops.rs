@@ -179,12 +179,10 @@ fn add(state: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
     }
     if let (Some(x), Some(y)) = (a.as_str(), b.as_str()) {
         charge(state, x.len() + y.len())?;
-        let s = format!("{x}{y}");
-        return Ok(if a.is_safe() {
-            JValue::from_safe_string(s)
-        } else {
-            JValue::from(s)
-        });
+        if a.is_safe() || b.is_safe() {
+            return super::markup::add(a, b);
+        }
+        return Ok(JValue::from(format!("{x}{y}")));
     }
     if (is_list(a) && is_list(b)) || (a.is_tuple() && b.is_tuple()) {
         let mut items = py_list(a)?;
@@ -395,6 +393,9 @@ fn modulo(_: &State, a: &JValue, b: &JValue) -> Result<JValue, Error> {
         return Ok(JValue::from(float_div_rem(x, y).1));
     }
     if let Some(fmt) = a.as_str() {
+        if a.is_safe() {
+            return super::markup::percent(fmt, b);
+        }
         // `"%s" % x` is Python's printf operator.
         let args = if b.is_tuple() {
             py_list(b)?

@@ -67,6 +67,10 @@ fn last(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         return Err(type_error("'Undefined' object is not reversible"));
     }
     match v.kind() {
+        // `reversed()` indexes a string: a Markup's item is Markup.
+        ValueKind::String if v.is_safe() => Ok(py_list(&v)?
+            .pop()
+            .map_or(JValue::UNDEFINED, |c| super::markup::mark_safe(&c))),
         ValueKind::String | ValueKind::Seq | ValueKind::Map => {
             Ok(py_list(&v)?.pop().unwrap_or(JValue::UNDEFINED))
         }
@@ -98,7 +102,13 @@ fn reverse(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_reverse", args, &["value"], 1)?;
     let v = value0(&b);
     if let Some(s) = v.as_str() {
-        return Ok(JValue::from(s.chars().rev().collect::<String>()));
+        // `value[::-1]`: a Markup slice is Markup.
+        let r = s.chars().rev().collect::<String>();
+        return Ok(if v.is_safe() {
+            JValue::from_safe_string(r)
+        } else {
+            JValue::from(r)
+        });
     }
     match v.kind() {
         ValueKind::Undefined => Ok(JValue::from(Vec::<JValue>::new())),
@@ -111,24 +121,44 @@ fn reverse(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     }
 }
 
-fn join(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+fn join(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("sync_do_join", args, &["value", "d", "attribute"], 1)?;
-    let d = py_str(&arg(&b, 1, || JValue::from("")))?;
+    let sep = arg(&b, 1, || JValue::from(""));
     let attribute = arg(&b, 2, || JValue::from(()));
     let parts = attribute_parts(&attribute);
+    let items = py_list(&value0(&b))?
+        .iter()
+        .map(|item| {
+            if attribute.is_none() {
+                item.clone()
+            } else {
+                lookup_path(item, &parts, None)
+            }
+        })
+        .collect::<Vec<_>>();
+    // With autoescape on, Markup anywhere makes the result Markup, the rest escaped.
+    let markup =
+        super::markup::autoescape_on(state) && (sep.is_safe() || items.iter().any(JValue::is_safe));
+    let text = |v: &JValue| {
+        if markup {
+            super::markup::escaped_text(v)
+        } else {
+            py_str(v)
+        }
+    };
+    let d = text(&sep)?;
     let mut out = String::new();
-    for (i, item) in py_list(&value0(&b))?.iter().enumerate() {
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(&d);
         }
-        let item = if attribute.is_none() {
-            item.clone()
-        } else {
-            lookup_path(item, &parts, None)
-        };
-        out.push_str(&py_str(&item)?);
+        out.push_str(&text(item)?);
     }
-    Ok(JValue::from(out))
+    Ok(if markup {
+        JValue::from_safe_string(out)
+    } else {
+        JValue::from(out)
+    })
 }
 
 /// Key for sorting with `attribute` (comma separated paths) and case folding.

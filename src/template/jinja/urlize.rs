@@ -35,7 +35,7 @@ static SPACE: LazyLock<Regex> = LazyLock::new(|| re(r"\s+"));
 static HEAD: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:[(<]|&lt;)+"));
 static TAIL: LazyLock<Regex> = LazyLock::new(|| re(r"(?:[)>.,\n]|&gt;)+$"));
 
-pub(crate) fn urlize(_: &State, args: &[JValue]) -> Result<JValue, Error> {
+pub(crate) fn urlize(state: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind(
         "do_urlize",
         args,
@@ -126,7 +126,7 @@ pub(crate) fn urlize(_: &State, args: &[JValue]) -> Result<JValue, Error> {
         &schemes,
         &trim,
     ));
-    Ok(JValue::from(out))
+    Ok(super::markup::markup_if_on(state, out))
 }
 
 fn word(
