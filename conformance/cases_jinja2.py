@@ -624,3 +624,29 @@ case(
     "{%- if conversation|length > 2 %}\n- Long conversation{% endif %}\n",
     CONVERSATION,
 )
+
+# ---------------------------------------------------------------------------------------------
+# str.format: the one CPython port shared with the fstring engine (numbering, nested specs,
+# conversions, lookups and their errors)
+# ---------------------------------------------------------------------------------------------
+case("method-format-auto-nested", "{{ '{:{}}|{}'.format('a', 3, 'b') }}")
+case("method-format-manual", "{{ '{1}{0}{1}'.format(1, 2) }} {{ '{0[1]:>{1}}'.format([1, 2], 3) }}")
+case("method-format-auto-then-manual", "{{ '{}{0}'.format(1) }}")
+case("method-format-manual-then-auto", "{{ '{0}{}'.format(1) }}")
+case("method-format-index-out-of-range", "{{ '{}{}'.format(1) }}")
+case("method-format-unknown-conversion", "{{ '{0!x}'.format(1) }}")
+case("method-format-conversion-then-junk", "{{ '{0!rr}'.format(1) }}")
+case("method-format-negative-key", "{{ '{0[-1]}'.format([1, 2]) }}")
+case("method-format-list-index", "{{ '{0[5]}'.format([1, 2]) }}")
+case("method-format-tuple-index", "{{ '{0[5]}'.format((1, 2)) }}")
+case("method-format-tuple-key", "{{ '{0[x]}'.format((1, 2)) }}")
+case("method-format-str-key", "{{ '{0[1]}|{0[x]}'.format('ab') }}")
+case("method-format-none-index", "{{ '{0[0]}'.format(none) }}")
+case("method-format-dict-int-key", "{{ '{0[0]}'.format(d) }}", '{"d": {"a": 1}}')
+case("method-format-missing-keyword", "{{ '{a}'.format(b=1) }}")
+case("method-format-conversions", "{{ '{a!r:>6}|{a!a}|{a!s:^7}'.format(a='é') }}")
+case("method-format-too-deep", "{{ '{:{:{}}}'.format(1, 2, 3) }}")
+case("method-format-unclosed", "{{ '{x'.format(x=1) }}")
+case("method-format-single-brace", "{{ '}'.format() }}")
+case("method-format-nested-bad-spec", "{{ '{0:{1}d}'.format(7, 'x') }}")
+

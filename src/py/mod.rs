@@ -19,7 +19,7 @@ pub mod textwrap;
 mod value_repr;
 
 pub use dtoa::{double_to_string, DtoaFlags};
-pub use error::{check_width, PyError, PyErrorKind, MAX_WIDTH};
+pub use error::{check_width, Locate, PyError, PyErrorKind, MAX_WIDTH};
 pub use float::float_repr;
 pub use format::{format, write_format};
 pub use strings::{ascii_str, decimal_value, is_printable, repr_str};
