@@ -6,6 +6,7 @@
 use std::cmp::Ordering;
 
 use super::error::PyError;
+use crate::value::{PyInt, Value};
 
 /// The built-in type a value is, with the scalar it holds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,3 +66,101 @@ pub fn repr_of<V: PyObject>(v: &V) -> Result<String, V::Error> {
     v.write_repr(&mut out, 0)?;
     Ok(out)
 }
+
+/// The JSON values of [`crate::value`], as `json.loads` builds them.
+impl PyObject for Value {
+    type Error = PyError;
+
+    fn kind(&self) -> Kind<'_> {
+        match self {
+            Value::None => Kind::None,
+            Value::Bool(b) => Kind::Bool(*b),
+            Value::Int(PyInt::Small(i)) => Kind::Int(i128::from(*i)),
+            Value::Int(PyInt::Big(b)) => match i128::try_from(&**b) {
+                Ok(i) => Kind::Int(i),
+                Err(_) => Kind::BigInt,
+            },
+            Value::Float(f) => Kind::Float(*f),
+            Value::Str(s) => Kind::Str(s),
+            Value::List(_) => Kind::List,
+            Value::Dict(_) => Kind::Dict,
+        }
+    }
+
+    fn type_name(&self) -> &'static str {
+        Value::type_name(self)
+    }
+
+    fn items(&self) -> Result<Vec<Value>, PyError> {
+        Ok(match self {
+            Value::List(items) => items.to_vec(),
+            _ => Vec::new(),
+        })
+    }
+
+    fn dict_items(&self) -> Result<Vec<(Value, Value)>, PyError> {
+        Ok(match self {
+            Value::Dict(d) => d
+                .iter()
+                .map(|(k, v)| (Value::Str(k.clone()), v.clone()))
+                .collect(),
+            _ => Vec::new(),
+        })
+    }
+
+    fn get_str_key(&self, key: &str) -> Result<Option<Value>, PyError> {
+        Ok(match self {
+            Value::Dict(d) => d.get(key).cloned(),
+            _ => None,
+        })
+    }
+
+    fn write_str(&self, out: &mut String) -> Result<(), PyError> {
+        super::write_str(out, self);
+        Ok(())
+    }
+
+    fn write_repr(&self, out: &mut String, _depth: usize) -> Result<(), PyError> {
+        super::write_repr(out, self);
+        Ok(())
+    }
+
+    fn compare(&self, other: &Value) -> Result<Ordering, PyError> {
+        let number = |v: &Value| match v {
+            Value::Bool(b) => Some(Err(f64::from(u8::from(*b)))),
+            Value::Int(i) => Some(Ok(i.to_bigint())),
+            Value::Float(f) => Some(Err(*f)),
+            _ => None,
+        };
+        match (self, other) {
+            (Value::Str(a), Value::Str(b)) => Ok(a.cmp(b)),
+            (Value::List(a), Value::List(b)) => {
+                for (x, y) in a.iter().zip(b.iter()) {
+                    if x != y {
+                        return x.compare(y);
+                    }
+                }
+                Ok(a.len().cmp(&b.len()))
+            }
+            _ => match (number(self), number(other)) {
+                (Some(Ok(a)), Some(Ok(b))) => Ok(a.cmp(&b)),
+                (Some(a), Some(b)) => {
+                    let f = |n: Result<num_bigint::BigInt, f64>| match n {
+                        Ok(i) => i.to_string().parse::<f64>().unwrap_or(f64::INFINITY),
+                        Err(f) => f,
+                    };
+                    // NaN compares false both ways; sorting then keeps the order it has.
+                    Ok(f(a).partial_cmp(&f(b)).unwrap_or(Ordering::Equal))
+                }
+                _ => Err(PyError::type_error(format!(
+                    "'<' not supported between instances of '{}' and '{}'",
+                    self.type_name(),
+                    other.type_name()
+                ))),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
