@@ -822,3 +822,53 @@ case('ae-cycler-joiner', "{% autoescape true %}{% set j = joiner('<') %}{% for x
 case('ae-loop-cycle', "{% autoescape true %}{% for x in xs %}{{ loop.cycle('<', '>') }}{% endfor %}{% endautoescape %}", '{"xs": [1, 2]}')
 case('ae-set-block-filter', '{% autoescape true %}{% set x | upper %}<a>{{ s }}{% endset %}{{ x }}{% endautoescape %}', '{"s": "<b>"}')
 case('ae-if-in-concat', "{% autoescape true %}{{ (s if s else 'x') ~ (t|e) }}{% endautoescape %}", '{"s": "<", "t": ">"}')
+
+# ---------------------------------------------------------------------------------------------
+# str.format: the one CPython port shared with the fstring engine (numbering, nested specs,
+# conversions, lookups and their errors)
+# ---------------------------------------------------------------------------------------------
+case("method-format-auto-nested", "{{ '{:{}}|{}'.format('a', 3, 'b') }}")
+case("method-format-manual", "{{ '{1}{0}{1}'.format(1, 2) }} {{ '{0[1]:>{1}}'.format([1, 2], 3) }}")
+case("method-format-auto-then-manual", "{{ '{}{0}'.format(1) }}")
+case("method-format-manual-then-auto", "{{ '{0}{}'.format(1) }}")
+case("method-format-index-out-of-range", "{{ '{}{}'.format(1) }}")
+case("method-format-unknown-conversion", "{{ '{0!x}'.format(1) }}")
+case("method-format-conversion-then-junk", "{{ '{0!rr}'.format(1) }}")
+case("method-format-negative-key", "{{ '{0[-1]}'.format([1, 2]) }}")
+case("method-format-list-index", "{{ '{0[5]}'.format([1, 2]) }}")
+case("method-format-tuple-index", "{{ '{0[5]}'.format((1, 2)) }}")
+case("method-format-tuple-key", "{{ '{0[x]}'.format((1, 2)) }}")
+case("method-format-str-key", "{{ '{0[1]}|{0[x]}'.format('ab') }}")
+case("method-format-none-index", "{{ '{0[0]}'.format(none) }}")
+case("method-format-dict-int-key", "{{ '{0[0]}'.format(d) }}", '{"d": {"a": 1}}')
+case("method-format-missing-keyword", "{{ '{a}'.format(b=1) }}")
+case("method-format-conversions", "{{ '{a!r:>6}|{a!a}|{a!s:^7}'.format(a='é') }}")
+case("method-format-too-deep", "{{ '{:{:{}}}'.format(1, 2, 3) }}")
+case("method-format-unclosed", "{{ '{x'.format(x=1) }}")
+case("method-format-single-brace", "{{ '}'.format() }}")
+case("method-format-nested-bad-spec", "{{ '{0:{1}d}'.format(7, 'x') }}")
+
+# ---------------------------------------------------------------------------------------------
+# % formatting, tojson and pprint: py's printf layout (by format()'s padding code), json.dumps
+# and pprint.pformat
+# ---------------------------------------------------------------------------------------------
+case("percent-zero-pad-inf", "[{{ '%05f'|format(x) }}]", '{"x": 1e400}')
+case("percent-alt-hex-zero-pad", "[{{ '%#06x'|format(-31) }}] [{{ '%#5x'|format(255) }}] [{{ '%#X'|format(255) }}] [{{ '%-#8o'|format(8) }}]")
+case("percent-int-precision", "[{{ '%.3d'|format(-5) }}] [{{ '%08.3d'|format(-5) }}] [{{ '%8.3d'|format(-5) }}] [{{ '%.3x'|format(5) }}] [{{ '%#.3x'|format(5) }}]")
+case("percent-flags", "[{{ '%-05d'|format(3) }}] [{{ '%+05d'|format(3) }}] [{{ '%05s'|format('a') }}] [{{ '% d'|format(5) }}] [{{ '%05.1f'|format(-2.25) }}] [{{ '%08.2e'|format(-1234.5) }}]")
+case("percent-star", "[{{ '%*d'|format(5, 1) }}] [{{ '%-*d'|format(-5, 1) }}] [{{ '%.*f'|format(2, 3.14159) }}]")
+case("percent-big-int", "[{{ '%d'|format(x) }}] [{{ '%x'|format(x) }}] [{{ '%60d'|format(x) }}] [{{ '%f'|format(y) }}]", '{"x": 1606938044258990275541962092341162602522202993782792835301376, "y": 170141183460469231731687303715884105729}')
+case("percent-float-as-int", "[{{ '%d'|format(3.7) }}] [{{ '%d'|format(1e20) }}] [{{ '%i'|format(true) }}] [{{ '%x'|format(true) }}] [{{ '%e'|format(true) }}]")
+case("percent-conversions-ascii", "[{{ '%r'|format('é') }}] [{{ '%a'|format('é') }}] [{{ '%a'|format('a\"b\\'') }}] [{{ '%.2s'|format('abc') }}] [{{ '%5c'|format(65) }}]")
+case("percent-x-float", "{{ '%x'|format(3.5) }}")
+case("percent-c-string", "{{ '%c'|format('ab') }}")
+case("percent-c-range", "{{ '%c'|format(1114112) }}")
+case("percent-unsupported", "{{ '%z'|format(1) }}")
+case("percent-d-str", "{{ '%d'|format('x') }}")
+case("percent-x-str", "{{ '%x'|format('x') }}")
+case("percent-f-str", "{{ '%f'|format('x') }}")
+case("percent-d-inf", "{{ '%d'|format(x) }}", '{"x": 1e400}')
+case("percent-operator-mapping", "[{{ '%(a)s|%(b)05.1f' % {'a': [1], 'b': 2} }}] [{{ '%s' % {'a': 1} }}]")
+case("percent-mapping-missing", "{{ '%(it\\'s)s' % {'a': 1} }}")
+case("tojson-big-int", "{{ x|tojson }} {{ {'k': [x, 1.5, none, true]}|tojson }}", '{"x": 123456789012345678901234567890123456789012}')
+case("pprint-markup-and-tuple", "{{ ('a'|e, (1,), [('x', 'y')])|pprint }}")

@@ -2,6 +2,7 @@
 //! so that `py` depends on nothing above it; each engine wraps a [`PyError`] in its own error.
 
 use std::fmt;
+use std::ops::Range;
 
 /// The Python exception class of a [`PyError`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -9,6 +10,9 @@ pub enum PyErrorKind {
     ValueError,
     TypeError,
     OverflowError,
+    KeyError,
+    IndexError,
+    AttributeError,
     /// Our own bound on untrusted input (see [`MAX_WIDTH`]); Python has no such exception.
     LimitExceeded,
 }
@@ -20,6 +24,9 @@ impl PyErrorKind {
             PyErrorKind::ValueError => "ValueError",
             PyErrorKind::TypeError => "TypeError",
             PyErrorKind::OverflowError => "OverflowError",
+            PyErrorKind::KeyError => "KeyError",
+            PyErrorKind::IndexError => "IndexError",
+            PyErrorKind::AttributeError => "AttributeError",
             PyErrorKind::LimitExceeded => "LimitExceeded",
         }
     }
@@ -30,6 +37,9 @@ impl PyErrorKind {
 pub struct PyError {
     pub kind: PyErrorKind,
     pub message: String,
+    /// The byte range of the text being parsed that the error points at (a replacement field
+    /// of a format string), when it has one.
+    pub range: Option<Range<usize>>,
 }
 
 impl PyError {
@@ -37,7 +47,14 @@ impl PyError {
         PyError {
             kind,
             message: message.into(),
+            range: None,
         }
+    }
+
+    /// Points the error at `range` of the text being parsed.
+    pub fn with_range(mut self, range: Range<usize>) -> PyError {
+        self.range = Some(range);
+        self
     }
 
     pub fn value_error(message: impl Into<String>) -> PyError {
@@ -60,6 +77,20 @@ impl fmt::Display for PyError {
 }
 
 impl std::error::Error for PyError {}
+
+/// An error that can point at a byte range of a format string: each engine's error type, so that
+/// [`crate::py::format::fields`] can place the errors of its lookups, which the engines raise.
+pub trait Locate {
+    /// Points the error at `range` unless it already points somewhere.
+    fn or_at(self, range: Range<usize>) -> Self;
+}
+
+impl Locate for PyError {
+    fn or_at(mut self, range: Range<usize>) -> PyError {
+        self.range.get_or_insert(range);
+        self
+    }
+}
 
 /// The largest width or precision either engine formats (a format spec, `%` formatting, and
 /// the filters and methods that pad: `center`, `ljust`, `indent`, `tojson(indent=...)`).

@@ -171,15 +171,33 @@ impl From<PyErrorKind> for ErrorKind {
             PyErrorKind::ValueError => ErrorKind::ValueError,
             PyErrorKind::TypeError => ErrorKind::TypeError,
             PyErrorKind::OverflowError => ErrorKind::OverflowError,
+            PyErrorKind::KeyError => ErrorKind::KeyError,
+            PyErrorKind::IndexError => ErrorKind::IndexError,
+            PyErrorKind::AttributeError => ErrorKind::AttributeError,
             PyErrorKind::LimitExceeded => ErrorKind::LimitExceeded,
         }
     }
 }
 
-/// A Python exception raised while printing or formatting a value, without a position yet.
+/// A Python exception raised while printing or formatting a value, with its byte range in the
+/// format string when it has one.
 impl From<PyError> for TemplateError {
     fn from(e: PyError) -> TemplateError {
-        TemplateError::new(e.kind.into(), e.message)
+        let error = TemplateError::new(e.kind.into(), e.message);
+        match e.range {
+            Some(range) => error.with_range(range),
+            None => error,
+        }
+    }
+}
+
+impl crate::py::Locate for TemplateError {
+    fn or_at(self, range: Range<usize>) -> TemplateError {
+        if self.range.is_some() {
+            self
+        } else {
+            self.with_range(range)
+        }
     }
 }
 

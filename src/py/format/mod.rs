@@ -1,14 +1,16 @@
 //! `format(value, spec)`: the `__format__` of each JSON type (int, bool, float, str, and
 //! `object.__format__` for None, list and dict), with CPython's outputs and error messages.
 
+pub mod fields;
 mod number;
 mod spec;
 
 use num_traits::Signed;
 
-use self::number::{write_number, Number};
+pub(crate) use self::number::{write_number, Number};
 pub(crate) use self::spec::c_char;
-use self::spec::{parse, Grouping, Spec};
+use self::spec::parse;
+pub(crate) use self::spec::{Grouping, Spec};
 use super::dtoa::{double_to_string, DtoaFlags};
 use super::error::{check_width, PyError};
 use super::value_repr::write_str;
@@ -122,19 +124,32 @@ pub fn format_str(out: &mut String, s: &str, spec: &str) -> Result<(), PyError> 
     } else {
         (s, s.chars().count() as i64)
     };
-    let total = spec.width.max(len);
-    let lpad = match spec.align {
+    pad_str(out, text, len, spec.fill, spec.align, spec.width)
+}
+
+/// Appends `text` (`len` code points) padded with `fill` to `width` code points: on the left
+/// for `align` `>`, on both sides for `^`, else on the right.
+pub(crate) fn pad_str(
+    out: &mut String,
+    text: &str,
+    len: i64,
+    fill: char,
+    align: char,
+    width: i64,
+) -> Result<(), PyError> {
+    let total = width.max(len);
+    let lpad = match align {
         '>' => total - len,
         '^' => (total - len) / 2,
         _ => 0,
     };
     let rpad = total - len - lpad;
     if lpad + rpad > 0 {
-        check_width(spec.width)?;
+        check_width(width)?;
     }
-    push_fill(out, spec.fill, lpad);
+    push_fill(out, fill, lpad);
     out.push_str(text);
-    push_fill(out, spec.fill, rpad);
+    push_fill(out, fill, rpad);
     Ok(())
 }
 

@@ -10,7 +10,7 @@ use super::spec::Spec;
 use crate::py::error::{check_width, PyError};
 
 /// A number already rendered as text, split the way CPython splits it.
-pub(super) struct Number<'a> {
+pub(crate) struct Number<'a> {
     /// Whether the number is negative (a `-` sign is written).
     pub negative: bool,
     /// `0x`, `0o`, `0b` (alternate form), else empty.
@@ -74,7 +74,7 @@ fn group_digits(digits: &[u8], min_width: i64, sep: Option<(char, i64)>) -> Stri
 
 /// Appends `n` laid out per `spec` (with `sep` the grouping in effect), upper-casing the prefix
 /// and digits when `upper` (type `X`).
-pub(super) fn write_number(
+pub(crate) fn write_number(
     out: &mut String,
     n: &Number<'_>,
     spec: &Spec,

@@ -6,7 +6,7 @@ use crate::py::error::PyError;
 
 /// Thousands separators requested by the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Grouping {
+pub(crate) enum Grouping {
     None,
     /// `,`: every three digits.
     Comma,
@@ -17,7 +17,7 @@ pub(super) enum Grouping {
 
 impl Grouping {
     /// The separator and group size `get_locale_info` picks.
-    pub(super) fn separator(self) -> Option<(char, i64)> {
+    pub(crate) fn separator(self) -> Option<(char, i64)> {
         match self {
             Grouping::None => None,
             Grouping::Comma => Some((',', 3)),
@@ -30,7 +30,7 @@ impl Grouping {
 /// A parsed spec. Widths and precisions are `Py_ssize_t` in CPython, so `i64` here; `-1` means
 /// "not given", as in CPython, to keep the ported arithmetic identical.
 #[derive(Clone, Debug)]
-pub(super) struct Spec {
+pub(crate) struct Spec {
     pub fill: char,
     pub align: char,
     pub alternate: bool,

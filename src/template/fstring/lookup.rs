@@ -6,6 +6,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use crate::py::attrs::{self, Attr};
+use crate::py::format::fields::{Conversion, FieldValue};
 use crate::py::{self, format::format_object, repr_str};
 use crate::template::{ErrorKind, TemplateError};
 use crate::value::{PyInt, Value};
@@ -75,28 +76,6 @@ impl<'a> Obj<'a> {
         }
     }
 
-    /// Applies a conversion (`!s`, `!r`, `!a`); `None` for an unknown conversion character.
-    pub(super) fn convert(&self, conversion: char) -> Option<String> {
-        let Some(v) = self.value() else {
-            // Methods and classes print the same in str, repr and ascii (their text is ASCII).
-            return matches!(conversion, 's' | 'r' | 'a').then(|| self.describe());
-        };
-        match conversion {
-            's' => Some(py::to_str(v)),
-            'r' => Some(py::repr(v)),
-            'a' => Some(py::ascii(v)),
-            _ => None,
-        }
-    }
-
-    /// Appends `format(obj, spec)`.
-    pub(super) fn format_into(&self, out: &mut String, spec: &str) -> Result<(), py::PyError> {
-        match self.value() {
-            Some(v) => py::write_format(out, v, spec),
-            None => format_object(out, &self.describe(), self.type_name(), spec),
-        }
-    }
-
     /// Runs `f` on the value, keeping the result borrowed from the variables when it is.
     fn map_value(
         self,
@@ -135,7 +114,7 @@ impl<'a> Obj<'a> {
     }
 
     /// `obj[key]` with a string key (`getitem_str`).
-    pub(super) fn get_key(self, key: &str) -> Result<Obj<'a>, TemplateError> {
+    fn get_key(self, key: &str) -> Result<Obj<'a>, TemplateError> {
         if let Some(e) = self.non_value_subscript() {
             return Err(e);
         }
@@ -143,7 +122,7 @@ impl<'a> Obj<'a> {
     }
 
     /// `obj[index]` with an all-digits key (`getitem_sequence` or `getitem_idx`).
-    pub(super) fn get_index(self, index: i64) -> Result<Obj<'a>, TemplateError> {
+    fn get_index(self, index: i64) -> Result<Obj<'a>, TemplateError> {
         if let Some(e) = self.non_value_subscript() {
             return Err(e);
         }
@@ -161,7 +140,7 @@ impl<'a> Obj<'a> {
     }
 
     /// `getattr(obj, name)`.
-    pub(super) fn get_attr(self, name: &str) -> Result<Obj<'a>, TemplateError> {
+    fn get_attr(self, name: &str) -> Result<Obj<'a>, TemplateError> {
         match self {
             Obj::Method {
                 name: method,
@@ -189,6 +168,42 @@ impl<'a> Obj<'a> {
             },
             other => other.map_value(|v| get_attr(v, name)),
         }
+    }
+}
+
+impl FieldValue for Obj<'_> {
+    type Error = TemplateError;
+
+    fn get_attr(self, name: &str) -> Result<Self, TemplateError> {
+        Obj::get_attr(self, name)
+    }
+
+    fn get_key(self, key: &str) -> Result<Self, TemplateError> {
+        Obj::get_key(self, key)
+    }
+
+    fn get_index(self, index: i64) -> Result<Self, TemplateError> {
+        Obj::get_index(self, index)
+    }
+
+    fn convert(&self, conversion: Conversion) -> Result<String, TemplateError> {
+        let Some(v) = self.value() else {
+            // Methods and classes print the same in str, repr and ascii (their text is ASCII).
+            return Ok(self.describe());
+        };
+        Ok(match conversion {
+            Conversion::Str => py::to_str(v),
+            Conversion::Repr => py::repr(v),
+            Conversion::Ascii => py::ascii(v),
+        })
+    }
+
+    fn format_into(&self, out: &mut String, spec: &str) -> Result<(), TemplateError> {
+        let result = match self.value() {
+            Some(v) => py::write_format(out, v, spec),
+            None => format_object(out, &self.describe(), self.type_name(), spec),
+        };
+        result.map_err(TemplateError::from)
     }
 }
 

@@ -1,23 +1,22 @@
 //! Python `str.format_map` (PEP 3101) over [`Value`]s, byte-identical to CPython 3.11.
 //!
-//! [`compile`] parses once into nodes ([`parser`]); [`render`] walks them ([`render`]), looking
-//! fields up by borrowing from the variables ([`lookup`]) and formatting with
-//! [`crate::py::format`]. Errors carry the Python exception class and `str(exc)`.
+//! Parsing and rendering are [`crate::py::format::fields`], shared with the Jinja2 engine's
+//! `str.format`; this engine supplies the mapping and the Python objects `json.loads` builds
+//! ([`lookup`]). Errors carry the Python exception class and `str(exc)`.
 
 mod lookup;
-mod parser;
-mod render;
 
-use self::parser::{Node, Seq, SpecPart, TOP_DEPTH};
+use self::lookup::{get_key, Obj};
+use crate::py::format::fields::{Args, FormatString};
 use crate::template::TemplateError;
 use crate::value::Value;
 
+/// Output beyond this many bytes is refused with `LimitExceeded` (CPython would keep going).
+const MAX_OUTPUT: usize = 1 << 26;
+
 /// A parsed fstring template.
 pub struct Compiled {
-    source: Box<str>,
-    seq: Seq,
-    /// Number of replacement fields, for the output capacity guess.
-    fields: usize,
+    parsed: FormatString,
 }
 
 impl Compiled {
@@ -25,85 +24,45 @@ impl Compiled {
     /// positional field, an unknown conversion, nesting too deep), if any; unlocated: byte
     /// range only.
     pub fn syntax_error(&self) -> Option<TemplateError> {
-        first_static_error(&self.seq)
+        self.parsed.static_error().map(TemplateError::from)
     }
-}
-
-fn first_static_error(seq: &Seq) -> Option<TemplateError> {
-    for node in &seq.nodes {
-        let Node::Field(field) = node else { continue };
-        if let Err(e) = &field.first {
-            return Some(e.clone());
-        }
-        if let Some(e) = &field.accessor_error {
-            return Some(e.clone());
-        }
-        if let Some(c) = field.conversion {
-            if !matches!(c, 's' | 'r' | 'a') {
-                return Some(
-                    TemplateError::new(
-                        crate::template::ErrorKind::ValueError,
-                        format!(
-                            "Unknown conversion specifier {}",
-                            crate::py::format::c_char(c)
-                        ),
-                    )
-                    .with_range(field.range.clone()),
-                );
-            }
-        }
-        match &field.spec {
-            SpecPart::Nested(inner) => {
-                if let Some(e) = first_static_error(inner) {
-                    return Some(e);
-                }
-            }
-            SpecPart::TooDeep => {
-                return Some(
-                    TemplateError::new(
-                        crate::template::ErrorKind::ValueError,
-                        "Max string recursion exceeded",
-                    )
-                    .with_range(field.range.clone()),
-                )
-            }
-            SpecPart::Literal(_) => {}
-        }
-    }
-    seq.error.clone()
-}
-
-fn count_fields(seq: &Seq) -> usize {
-    seq.nodes
-        .iter()
-        .map(|n| match n {
-            Node::Field(f) => {
-                1 + match &f.spec {
-                    SpecPart::Nested(inner) => count_fields(inner),
-                    _ => 0,
-                }
-            }
-            Node::Lit(_) => 0,
-        })
-        .sum()
 }
 
 /// Parses `source`. Never fails: a syntax error is kept and raised when rendering reaches it.
 pub fn compile(source: &str) -> Compiled {
-    let seq = parser::parse_seq(source, 0, source.len(), TOP_DEPTH);
-    let fields = count_fields(&seq);
-    tracing::trace!(bytes = source.len(), fields, "compiled fstring template");
-    Compiled {
-        source: source.into(),
-        seq,
-        fields,
+    let parsed = FormatString::parse(source);
+    tracing::trace!(
+        bytes = source.len(),
+        fields = parsed.fields(),
+        "compiled fstring template"
+    );
+    Compiled { parsed }
+}
+
+/// `format_map`'s one argument: the variables.
+struct Mapping<'v>(&'v Value);
+
+impl<'v> Args for Mapping<'v> {
+    type Value = Obj<'v>;
+
+    fn keyword(&self, name: &str) -> Result<Obj<'v>, TemplateError> {
+        get_key(self.0, name)
+    }
+
+    fn positional_count(&self) -> Option<usize> {
+        None
+    }
+
+    fn positional(&self, _index: usize) -> Obj<'v> {
+        // Never asked: format_map has no positional arguments.
+        Obj::Owned(Value::None)
     }
 }
 
 /// `source.format_map(vars)`.
 pub fn render(c: &Compiled, vars: &Value) -> Result<String, TemplateError> {
-    let mut out = String::with_capacity(c.source.len() + c.fields * 16);
-    render::render_seq(&c.seq, &c.source, vars, &mut out)?;
+    let mut out = String::with_capacity(c.parsed.source().len() + c.parsed.fields() * 16);
+    c.parsed.render_into(&Mapping(vars), &mut out, MAX_OUTPUT)?;
     Ok(out)
 }
 

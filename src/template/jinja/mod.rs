@@ -20,6 +20,7 @@ mod ops;
 mod percent;
 mod pprint;
 mod print;
+mod pyobject;
 mod pyops;
 mod seqfilters;
 mod source;

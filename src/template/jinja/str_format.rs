@@ -3,10 +3,12 @@
 use minijinja::value::{Value as JValue, ValueKind};
 use minijinja::Error;
 
-use super::errors::{py_err, value_error};
+use super::errors::{py_err, type_error};
 use super::print::{py_repr, py_str};
 use super::pyops::{as_int, as_num, is_float};
 use super::undefined::py_type_name;
+use crate::py::format::fields::{self, Args, Conversion, FieldValue};
+use crate::py::Locate;
 use crate::template::ErrorKind;
 
 /// Python's `format(value, spec)`, by the one format-spec mini-language in [`crate::py::format`]:
@@ -56,134 +58,137 @@ fn py_ascii(v: &JValue) -> Result<String, Error> {
     }
 }
 
-/// Python's `str.format(*args, **kwargs)` for `{}`, `{0}`, `{name}`, `{x.attr}`, `{x[0]}`,
-/// conversions `!r`/`!s` and format specs.
+/// Strings built by `str.format` longer than this fail with `LimitExceeded`, as other strings
+/// a template builds do (`*`, `+`, `replace`).
+const MAX_FORMATTED: usize = 32 * 1024 * 1024;
+
+/// `format`'s arguments: the positional ones and the keyword arguments, if any.
+struct FormatArgs<'a> {
+    positional: &'a [JValue],
+    kwargs: Option<&'a JValue>,
+}
+
+impl Args for FormatArgs<'_> {
+    type Value = JValue;
+
+    fn keyword(&self, name: &str) -> Result<JValue, Error> {
+        let v = match self.kwargs {
+            Some(k) => k.get_item(&JValue::from(name))?,
+            None => JValue::UNDEFINED,
+        };
+        if v.is_undefined() {
+            return Err(py_err(ErrorKind::KeyError, crate::py::repr_str(name)));
+        }
+        Ok(v)
+    }
+
+    fn positional_count(&self) -> Option<usize> {
+        Some(self.positional.len())
+    }
+
+    fn positional(&self, index: usize) -> JValue {
+        self.positional.get(index).cloned().unwrap_or_default()
+    }
+}
+
+/// Jinja2 leaves positions to the template; a format string's byte range means nothing there.
+impl Locate for Error {
+    fn or_at(self, _range: std::ops::Range<usize>) -> Error {
+        self
+    }
+}
+
+fn not_subscriptable(v: &JValue) -> Error {
+    type_error(format!("'{}' object is not subscriptable", py_type_name(v)))
+}
+
+/// The lookups of a field name on the Python objects Jinja2 passes to `str.format`.
+impl FieldValue for JValue {
+    type Error = Error;
+
+    fn get_attr(self, name: &str) -> Result<JValue, Error> {
+        let next = JValue::get_attr(&self, name).unwrap_or_default();
+        if next.is_undefined() {
+            return Err(py_err(
+                ErrorKind::AttributeError,
+                format!("'{}' object has no attribute '{name}'", py_type_name(&self)),
+            ));
+        }
+        Ok(next)
+    }
+
+    fn get_key(self, key: &str) -> Result<JValue, Error> {
+        match self.kind() {
+            ValueKind::Seq => Err(type_error(format!(
+                "{} indices must be integers or slices, not str",
+                py_type_name(&self)
+            ))),
+            ValueKind::String => Err(type_error("string indices must be integers, not 'str'")),
+            ValueKind::None | ValueKind::Bool | ValueKind::Number => Err(not_subscriptable(&self)),
+            _ => {
+                let next = self.get_item(&JValue::from(key)).unwrap_or_default();
+                if next.is_undefined() {
+                    return Err(py_err(ErrorKind::KeyError, crate::py::repr_str(key)));
+                }
+                Ok(next)
+            }
+        }
+    }
+
+    fn get_index(self, index: i64) -> Result<JValue, Error> {
+        let out_of_range =
+            |what: &str| py_err(ErrorKind::IndexError, format!("{what} index out of range"));
+        match self.kind() {
+            ValueKind::Seq => {
+                let len = self.len().unwrap_or(0);
+                match usize::try_from(index) {
+                    Ok(i) if i < len => Ok(self.get_item(&JValue::from(i))?),
+                    _ => Err(out_of_range(py_type_name(&self))),
+                }
+            }
+            ValueKind::String => {
+                let s = self.as_str().unwrap_or_default();
+                usize::try_from(index)
+                    .ok()
+                    .and_then(|i| s.chars().nth(i))
+                    .map(|c| JValue::from(c.to_string()))
+                    .ok_or_else(|| out_of_range("string"))
+            }
+            ValueKind::None | ValueKind::Bool | ValueKind::Number => Err(not_subscriptable(&self)),
+            _ => {
+                let next = self.get_item(&JValue::from(index)).unwrap_or_default();
+                if next.is_undefined() {
+                    return Err(py_err(ErrorKind::KeyError, index.to_string()));
+                }
+                Ok(next)
+            }
+        }
+    }
+
+    fn convert(&self, conversion: Conversion) -> Result<String, Error> {
+        match conversion {
+            Conversion::Str => py_str(self),
+            Conversion::Repr => py_repr(self),
+            Conversion::Ascii => py_ascii(self),
+        }
+    }
+
+    fn format_into(&self, out: &mut String, spec: &str) -> Result<(), Error> {
+        out.push_str(&format_value(self, spec)?);
+        Ok(())
+    }
+}
+
+/// Python's `str.format(*args, **kwargs)`, by the one format-string implementation in
+/// [`crate::py::format::fields`].
 pub(crate) fn str_format(
     fmt: &str,
     args: &[JValue],
     kwargs: Option<&JValue>,
 ) -> Result<String, Error> {
-    let chars: Vec<char> = fmt.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    let mut auto = 0usize;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '{' {
-            if chars.get(i + 1) == Some(&'{') {
-                out.push('{');
-                i += 2;
-                continue;
-            }
-            let start = i + 1;
-            let mut depth = 1;
-            i += 1;
-            while i < chars.len() && depth > 0 {
-                match chars[i] {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    _ => {}
-                }
-                i += 1;
-            }
-            if depth > 0 {
-                return Err(value_error("expected '}' before end of string"));
-            }
-            let field: String = chars[start..i - 1].iter().collect();
-            let (field, spec) = match field.find(':') {
-                Some(p) => (field[..p].to_owned(), field[p + 1..].to_owned()),
-                None => (field, String::new()),
-            };
-            let (field, conv) = match field.find('!') {
-                Some(p) => (field[..p].to_owned(), Some(field[p + 1..].to_owned())),
-                None => (field, None),
-            };
-            let spec = if spec.contains('{') {
-                str_format(&spec, args, kwargs)?
-            } else {
-                spec
-            };
-            let name_end = field.find(['.', '[']).unwrap_or(field.len());
-            let name = &field[..name_end];
-            let mut v = if name.is_empty() {
-                let v = args.get(auto).cloned().ok_or_else(|| {
-                    py_err(
-                        ErrorKind::IndexError,
-                        format!("Replacement index {auto} out of range for positional args tuple"),
-                    )
-                })?;
-                auto += 1;
-                v
-            } else if let Ok(idx) = name.parse::<usize>() {
-                args.get(idx).cloned().ok_or_else(|| {
-                    py_err(
-                        ErrorKind::IndexError,
-                        format!("Replacement index {idx} out of range for positional args tuple"),
-                    )
-                })?
-            } else {
-                let v = kwargs
-                    .map(|k| k.get_item(&JValue::from(name)))
-                    .transpose()?
-                    .unwrap_or_default();
-                if v.is_undefined() {
-                    return Err(py_err(ErrorKind::KeyError, format!("'{name}'")));
-                }
-                v
-            };
-            let mut rest = &field[name_end..];
-            while !rest.is_empty() {
-                if let Some(r) = rest.strip_prefix('.') {
-                    let end = r.find(['.', '[']).unwrap_or(r.len());
-                    let attr = &r[..end];
-                    let next = v.get_attr(attr).unwrap_or_default();
-                    if next.is_undefined() {
-                        return Err(py_err(
-                            ErrorKind::AttributeError,
-                            format!("'{}' object has no attribute '{attr}'", py_type_name(&v)),
-                        ));
-                    }
-                    v = next;
-                    rest = &r[end..];
-                } else if let Some(r) = rest.strip_prefix('[') {
-                    let end = r
-                        .find(']')
-                        .ok_or_else(|| value_error("Missing ']' in format string"))?;
-                    let key = &r[..end];
-                    let k = key
-                        .parse::<i64>()
-                        .map_or_else(|_| JValue::from(key), JValue::from);
-                    let next = v.get_item(&k).unwrap_or_default();
-                    if next.is_undefined() {
-                        return Err(py_err(ErrorKind::KeyError, py_repr(&k)?));
-                    }
-                    v = next;
-                    rest = &r[end + 1..];
-                } else {
-                    break;
-                }
-            }
-            let v = match conv.as_deref() {
-                Some("r") => JValue::from(py_repr(&v)?),
-                Some("s") => JValue::from(py_str(&v)?),
-                Some("a") => JValue::from(py_ascii(&v)?),
-                Some(other) => {
-                    return Err(value_error(format!("Unknown conversion specifier {other}")))
-                }
-                None => v,
-            };
-            out.push_str(&format_value(&v, &spec)?);
-        } else if c == '}' {
-            if chars.get(i + 1) == Some(&'}') {
-                out.push('}');
-                i += 2;
-                continue;
-            }
-            return Err(value_error("Single '}' encountered in format string"));
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    Ok(out)
+    let args = FormatArgs {
+        positional: args,
+        kwargs,
+    };
+    fields::format(fmt, &args, MAX_FORMATTED)
 }
