@@ -149,6 +149,9 @@ pub(crate) fn map_error(err: &Error, undefined: impl Fn(&str) -> Option<String>)
             {
                 (ErrorKind::UndefinedError, "No caller defined".to_owned())
             }
+            MjKind::InvalidOperation if detail.ends_with(" is not callable") => {
+                (ErrorKind::TypeError, not_callable_message(detail))
+            }
             MjKind::InvalidOperation
                 if detail.contains("recursion") || detail.contains("too deeply") =>
             {
@@ -360,9 +363,30 @@ fn plain(detail: &str) -> String {
 fn syntax_message(detail: &str) -> String {
     if detail.is_empty() {
         "invalid syntax".to_owned()
+    } else if detail == "non-keyword arg after keyword arg" {
+        // Jinja2's `parse_call_args` says this for every misplaced argument.
+        "invalid syntax for function call expression".to_owned()
     } else {
         detail.to_owned()
     }
+}
+
+/// minijinja says "value of type number is not callable"; Python names the type.
+fn not_callable_message(detail: &str) -> String {
+    let kind = detail
+        .strip_prefix("value of type ")
+        .and_then(|r| r.strip_suffix(" is not callable"));
+    let name = match kind {
+        Some("none") => "NoneType",
+        Some("bool") => "bool",
+        Some("number") => "int",
+        Some("string") => "str",
+        Some("sequence") => "list",
+        Some("map") => "dict",
+        Some("iterator") => "generator",
+        _ => return plain(detail),
+    };
+    format!("'{name}' object is not callable")
 }
 
 /// minijinja reports an unknown name as "filter f is unknown".

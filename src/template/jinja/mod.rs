@@ -5,12 +5,14 @@
 //! Templates are compiled with minijinja's machinery and their operator instructions swapped for
 //! calls to our Python implementations (`ops.rs`), then run on the shared base environment.
 
+mod bound;
 mod convert;
 mod env;
 mod errors;
 mod filters;
 mod json_dumps;
 mod methods;
+mod mutable;
 mod names;
 mod objects;
 mod ops;
@@ -18,6 +20,7 @@ mod percent;
 mod pprint;
 mod print;
 mod pyops;
+mod rebuild;
 mod seqfilters;
 mod source;
 mod str_format;
@@ -28,7 +31,7 @@ mod urlize;
 #[cfg(test)]
 mod tests;
 
-use minijinja::machinery::{eval, make_string_output, CompiledTemplate};
+use minijinja::machinery::{eval, make_string_output, parse, CodeGenerator, CompiledTemplate};
 use minijinja::AutoEscape;
 
 use crate::template::{ErrorKind, TemplateError};
@@ -50,20 +53,38 @@ self_cell::self_cell!(
 /// A parsed template, reusable across renders and threads.
 pub struct Compiled {
     cell: Cell,
+    /// The template can change lists and dicts: it renders over [`mutable::MutableRoot`].
+    mutates: bool,
 }
 
 pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
+    let mut mutates = false;
     let cell = Cell::try_new(source::Normalized::new(source), |normalized| {
-        let mut template =
-            CompiledTemplate::new("<template>", normalized.text(), &env::template_config())
-                .map_err(|e| {
-                    normalized.fix_range(errors::map_compile_error(&e, normalized.text()))
-                })?;
-        names::check(normalized.text()).map_err(|e| normalized.fix_range(e))?;
+        let text = normalized.text();
+        let config = env::template_config();
+        let ast = parse(text, "<template>", config.syntax_config.clone())
+            .map_err(|e| normalized.fix_range(errors::map_compile_error(&e, text)))?;
+        names::reject_do(text).map_err(|e| normalized.fix_range(e))?;
+        names::check_ast(&ast).map_err(|e| normalized.fix_range(e))?;
+        // What `CompiledTemplate::new` does, from the tree parsed once above.
+        let mut generator = CodeGenerator::new("<template>", text);
+        generator.compile_stmt(&ast);
+        let buffer_size_hint = generator.buffer_size_hint();
+        let (instructions, blocks) = generator.finish();
+        let mut template = CompiledTemplate {
+            instructions,
+            blocks,
+            buffer_size_hint,
+            syntax_config: config.syntax_config.clone(),
+            initial_auto_escape: (config.default_auto_escape)("<template>"),
+        };
         rewrite(&mut template);
+        let plan = rebuild::plan(&ast);
+        mutates = plan.mutates();
+        rebuild::apply(&plan, &mut template.instructions, &mut template.blocks);
         Ok::<_, TemplateError>(template)
     })?;
-    Ok(Compiled { cell })
+    Ok(Compiled { cell, mutates })
 }
 
 /// Swaps minijinja's operators for calls to our Python ones, one instruction for one so that
@@ -86,13 +107,18 @@ fn rewrite(template: &mut CompiledTemplate<'_>) {
 
 pub fn render(c: &Compiled, vars: &minijinja::Value) -> Result<String, TemplateError> {
     let env = env::base();
+    let root = if c.mutates {
+        mutable::MutableRoot::wrap(vars)
+    } else {
+        vars.clone()
+    };
     let mut rendered = String::new();
     let result = c.cell.with_dependent(|_, template| {
         let mut out = make_string_output(&mut rendered);
         eval(
             env,
             &template.instructions,
-            vars.clone(),
+            root,
             &template.blocks,
             &mut out,
             AutoEscape::None,
