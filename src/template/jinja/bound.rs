@@ -64,15 +64,29 @@ pub(crate) fn is_bound_method(v: &JValue) -> bool {
     v.downcast_object_ref::<BoundMethod>().is_some()
 }
 
-/// The Python type whose methods `v` has, for the JSON types.
+/// The Python type whose methods `v` has, for the JSON types (minijinja's own, our lazily
+/// converted and our mutable lists and dicts; not ranges, views or the loop object).
 fn method_type(v: &JValue) -> Option<&'static str> {
+    use super::convert::{LazyDict, LazyList};
+    use super::mutable::{PyDict, PyList};
     match v.kind() {
         ValueKind::String => Some("str"),
         ValueKind::Seq if v.is_tuple() => Some("tuple"),
-        ValueKind::Seq | ValueKind::Map => match py_type_name(v) {
-            t @ ("list" | "dict") => Some(t),
-            _ => None,
-        },
+        ValueKind::Seq
+            if v.downcast_object_ref::<Vec<JValue>>().is_some()
+                || v.downcast_object_ref::<LazyList>().is_some()
+                || v.downcast_object_ref::<PyList>().is_some() =>
+        {
+            Some("list")
+        }
+        ValueKind::Map
+            if v.downcast_object_ref::<indexmap::IndexMap<JValue, JValue>>()
+                .is_some()
+                || v.downcast_object_ref::<LazyDict>().is_some()
+                || v.downcast_object_ref::<PyDict>().is_some() =>
+        {
+            Some("dict")
+        }
         _ => None,
     }
 }
@@ -126,9 +140,13 @@ pub(crate) fn method_of(obj: &JValue, name: &str) -> Option<JValue> {
     None
 }
 
-/// minijinja's loop object is private; it renders as `<loop i/n>`.
+/// minijinja's loop object is private; it renders as `<loop i/n>` (checked last: rendering a
+/// big object is not free).
 pub(crate) fn is_loop(v: &JValue) -> bool {
-    v.kind() == ValueKind::Plain && v.to_string().starts_with("<loop ")
+    v.as_object().is_some()
+        && !matches!(v.kind(), ValueKind::Seq | ValueKind::Iterable)
+        && method_type(v).is_none()
+        && v.to_string().starts_with("<loop ")
 }
 
 /// `obj.name` where minijinja's lookup gave `attr`: Jinja2 tries `getattr` first, so a dict's

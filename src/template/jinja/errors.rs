@@ -196,6 +196,12 @@ pub(crate) fn map_compile_error(err: &Error, source: &str) -> TemplateError {
     }
     let detail = err.detail().unwrap_or_default();
     let upto = err.range().map_or(source.len(), |r| r.start);
+    if detail == "non-keyword arg after keyword arg" {
+        // Jinja2 reports a misplaced argument at the call's opening parenthesis.
+        if let Some(paren) = open_paren(source, upto) {
+            return mapped.with_range(paren..paren + 1);
+        }
+    }
     if detail == "cannot assign to reserved variable name loop" {
         // Jinja2's compiler, not its parser, rejects this: its assertion-error subclass.
         let e = TemplateError::new(
@@ -225,6 +231,27 @@ pub(crate) fn map_compile_error(err: &Error, source: &str) -> TemplateError {
         (Some(m), None) => TemplateError::new(mapped.kind(), m),
         (None, _) => mapped,
     }
+}
+
+/// The byte offset of the innermost `(` still open at `upto`.
+fn open_paren(source: &str, upto: usize) -> Option<usize> {
+    use minijinja::machinery::{tokenize, Token};
+    let mut open = Vec::new();
+    let syntax = super::env::base().syntax().clone();
+    for item in tokenize(source, false, syntax) {
+        let (token, span) = item.ok()?;
+        if span.start_offset as usize >= upto {
+            break;
+        }
+        match token {
+            Token::ParenOpen => open.push(span.start_offset as usize),
+            Token::ParenClose => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.pop()
 }
 
 /// A block left open, as Jinja2's parser keeps it: the tag that opened it and the end tokens the

@@ -62,8 +62,17 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
     let cell = Cell::try_new(source::Normalized::new(source), |normalized| {
         let text = normalized.text();
         let config = env::template_config();
-        let ast = parse(text, "<template>", config.syntax_config.clone())
-            .map_err(|e| normalized.fix_range(errors::map_compile_error(&e, text)))?;
+        let ast = parse(text, "<template>", config.syntax_config.clone()).map_err(|e| {
+            let err = errors::map_compile_error(&e, text);
+            // minijinja parses `do` (an extension in Jinja2); an error after one is Jinja2's
+            // unknown-tag error at the `do`.
+            let at = |e: &TemplateError| e.range().map_or(usize::MAX, |r| r.start);
+            let err = match names::reject_do(text) {
+                Err(d) if at(&d) <= at(&err) => d,
+                _ => err,
+            };
+            normalized.fix_range(err)
+        })?;
         names::reject_do(text).map_err(|e| normalized.fix_range(e))?;
         names::check_ast(&ast).map_err(|e| normalized.fix_range(e))?;
         // What `CompiledTemplate::new` does, from the tree parsed once above.

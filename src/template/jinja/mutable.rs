@@ -6,7 +6,9 @@
 //! Every other template keeps minijinja's values.
 //!
 //! Locks are held only to read a snapshot or to apply one change, never while other values are
-//! compared or iterated, so a list that contains itself cannot deadlock.
+//! compared or iterated. A change that would make a list or dict contain itself fails with
+//! `LimitExceeded` (Python allows it and prints `[...]`): comparing or printing such a value would
+//! never end here.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -53,26 +55,80 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Python's `list`.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct PyList {
     items: Mutex<Vec<JValue>>,
 }
 
 /// Python's `dict`.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct PyDict {
     map: Mutex<IndexMap<JValue, JValue>>,
+}
+
+// Not derived: the contents may be large, and `Debug` is used to tell object types apart.
+impl fmt::Debug for PyList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PyList")
+    }
+}
+
+impl fmt::Debug for PyDict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PyDict")
+    }
+}
+
+/// Fails if `target` (a list or dict, by address) can be reached from `v`, which would make
+/// the container hold itself. Values are acyclic before the change, so the walk ends; it is
+/// charged to the render's fuel.
+fn check_no_cycle(state: &State, v: &JValue, target: *const ()) -> Result<(), Error> {
+    let mut stack = vec![v.clone()];
+    let mut seen = 0usize;
+    while let Some(v) = stack.pop() {
+        seen += 1;
+        if let Some(l) = v.downcast_object_ref::<PyList>() {
+            if std::ptr::eq(l as *const PyList as *const (), target) {
+                return Err(cycle());
+            }
+            stack.extend(l.snapshot());
+        } else if let Some(d) = v.downcast_object_ref::<PyDict>() {
+            if std::ptr::eq(d as *const PyDict as *const (), target) {
+                return Err(cycle());
+            }
+            stack.extend(lock(&d.map).values().cloned());
+        } else if v.is_tuple() || v.kind() == ValueKind::Seq && is_plain_list(&v) {
+            stack.extend(v.try_iter()?);
+        } else if v.kind() == ValueKind::Map && is_plain_dict(&v) {
+            for k in v.try_iter()? {
+                stack.push(v.get_item(&k).unwrap_or_default());
+            }
+        }
+    }
+    charge(state, seen)
+}
+
+fn cycle() -> Error {
+    super::errors::limit("a list or dict cannot be made to contain itself")
 }
 
 impl PyList {
     fn snapshot(&self) -> Vec<JValue> {
         lock(&self.items).clone()
     }
+
+    fn addr(&self) -> *const () {
+        self as *const PyList as *const ()
+    }
 }
 
 impl PyDict {
     fn keys(&self) -> Vec<JValue> {
         lock(&self.map).keys().cloned().collect()
+    }
+
+    fn addr(&self) -> *const () {
+        self as *const PyDict as *const ()
     }
 }
 
@@ -179,21 +235,25 @@ impl Object for PyList {
         match method {
             "append" => {
                 let b = bind(&name, &full, &["self", "object"], 2)?;
-                charge(state, 1)?;
-                lock(&self.items).push(arg(&b, 1, none));
+                let v = arg(&b, 1, none);
+                check_no_cycle(state, &v, self.addr())?;
+                lock(&self.items).push(v);
                 Ok(none())
             }
             "extend" => {
                 let b = bind(&name, &full, &["self", "iterable"], 2)?;
                 let more = py_list(&arg(&b, 1, none))?;
-                charge(state, more.len())?;
+                for v in &more {
+                    check_no_cycle(state, v, self.addr())?;
+                }
                 lock(&self.items).extend(more);
                 Ok(none())
             }
             "insert" => {
                 let b = bind(&name, &full, &["self", "index", "object"], 3)?;
                 let idx = index_arg(&arg(&b, 1, none), "")?;
-                charge(state, 1)?;
+                let v = arg(&b, 2, none);
+                check_no_cycle(state, &v, self.addr())?;
                 let mut items = lock(&self.items);
                 let len = items.len() as i64;
                 let at = if idx < 0 {
@@ -201,7 +261,7 @@ impl Object for PyList {
                 } else {
                     idx.min(len)
                 };
-                items.insert(at as usize, arg(&b, 2, none));
+                items.insert(at as usize, v);
                 Ok(none())
             }
             "pop" => {
@@ -345,9 +405,10 @@ impl Object for PyDict {
                 let b = bind(&name, &full, &["self", "key", "default"], 2)?;
                 let key = arg(&b, 1, none);
                 check_hashable(&key)?;
-                charge(state, 1)?;
+                let default = arg(&b, 2, none);
+                check_no_cycle(state, &default, self.addr())?;
                 let mut map = lock(&self.map);
-                Ok(map.entry(key).or_insert_with(|| arg(&b, 2, none)).clone())
+                Ok(map.entry(key).or_insert(default).clone())
             }
             "update" => {
                 let (positional, kwargs) = match args.split_last() {
@@ -370,9 +431,9 @@ impl Object for PyDict {
                         pairs.push((k, v));
                     }
                 }
-                charge(state, pairs.len())?;
-                for (k, _) in &pairs {
+                for (k, v) in &pairs {
                     check_hashable(k)?;
+                    check_no_cycle(state, v, self.addr())?;
                 }
                 lock(&self.map).extend(pairs);
                 Ok(none())

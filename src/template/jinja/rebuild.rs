@@ -286,11 +286,22 @@ fn expand<'s>(
     mutates: bool,
     out: &mut Vec<Entry<'s>>,
 ) -> bool {
+    expand_at(list, pc, pc as u32, mutates, out)
+}
+
+/// [`expand`] with jumps to `anchor` landing on the result.
+fn expand_at<'s>(
+    list: &[Instruction<'s>],
+    pc: usize,
+    anchor: u32,
+    mutates: bool,
+    out: &mut Vec<Entry<'s>>,
+) -> bool {
     let instr = &list[pc];
     let first = |instr: Instruction<'s>| Entry {
         instr,
         from: pc as u32,
-        anchors: vec![pc as u32],
+        anchors: vec![anchor],
     };
     let extra = |instr: Instruction<'s>| Entry {
         instr,
@@ -349,8 +360,53 @@ fn rebuild<'s>(old: &Instructions<'s>, shape: &Shape, mutates: bool) -> Option<I
     let mut entries: Vec<Entry<'s>> = Vec::with_capacity(list.len() + 8);
     let mut changed = false;
     let mut withs = shape.withs.iter();
+    let sites = recursion_sites(&list);
+    // Copies of filter loops get positions past the old end, so their jumps can be remapped.
+    let mut virtual_pcs = list.len() as u32 + 1;
     let mut pc = 0usize;
     while pc < list.len() {
+        if let Some(&(_, (from, to))) = sites.iter().find(|(site, _)| *site == pc) {
+            changed = true;
+            // x -> 0 x -> (the filter loop over x) -> filtered list, then the recursion.
+            entries.push(Entry {
+                instr: Instruction::LoadConst(JValue::from(0usize)),
+                from: pc as u32,
+                anchors: vec![pc as u32],
+            });
+            entries.push(Entry {
+                instr: Instruction::Swap,
+                from: pc as u32,
+                anchors: Vec::new(),
+            });
+            let base = virtual_pcs;
+            virtual_pcs += (to - from + 1) as u32;
+            for i in from..=to {
+                let at = entries.len();
+                expand_at(&list, i, base + (i - from) as u32, mutates, &mut entries);
+                let relocate = |t: u32| {
+                    if (from as u32..=to as u32).contains(&t) {
+                        base + (t - from as u32)
+                    } else {
+                        t
+                    }
+                };
+                for e in &mut entries[at..] {
+                    e.instr = retarget(e.instr.clone(), relocate);
+                }
+            }
+            entries.push(Entry {
+                instr: Instruction::BuildList(None),
+                from: pc as u32,
+                anchors: Vec::new(),
+            });
+            entries.push(Entry {
+                instr: list[pc].clone(),
+                from: pc as u32,
+                anchors: Vec::new(),
+            });
+            pc += 1;
+            continue;
+        }
         if let Instruction::PushWith = list[pc] {
             let header = withs
                 .next()
@@ -363,19 +419,23 @@ fn rebuild<'s>(old: &Instructions<'s>, shape: &Shape, mutates: bool) -> Option<I
                 // The values in the outer scope, then the new scope, then the stores, the
                 // last value (on top of the stack) first. Jumps to the `with` land on the
                 // first value.
-                let values_at = entries.len();
+                // A jump to the end of a value (the old position of its store, from a
+                // conditional expression) lands on what now follows the value.
+                let mut pending = vec![pc as u32];
                 for &((start, end), _) in &header {
+                    let at = entries.len();
                     for i in start..end {
                         expand(&list, i, mutates, &mut entries);
                     }
-                }
-                if let Some(e) = entries.get_mut(values_at) {
-                    e.anchors.push(pc as u32);
+                    if let Some(e) = entries.get_mut(at) {
+                        e.anchors.append(&mut pending);
+                    }
+                    pending.push(end as u32);
                 }
                 entries.push(Entry {
                     instr: Instruction::PushWith,
                     from: pc as u32,
-                    anchors: Vec::new(),
+                    anchors: pending,
                 });
                 for &(_, (start, end)) in header.iter().rev() {
                     for i in start..end {
@@ -393,7 +453,7 @@ fn rebuild<'s>(old: &Instructions<'s>, shape: &Shape, mutates: bool) -> Option<I
         return None;
     }
     // Old position -> new position; one past the end maps to one past the new end.
-    let mut map = vec![u32::MAX; list.len() + 1];
+    let mut map = vec![u32::MAX; virtual_pcs as usize];
     for (i, e) in entries.iter().enumerate() {
         for &a in &e.anchors {
             if map[a as usize] == u32::MAX {
@@ -405,20 +465,73 @@ fn rebuild<'s>(old: &Instructions<'s>, shape: &Shape, mutates: bool) -> Option<I
     let fix = |t: u32| map.get(t as usize).copied().unwrap_or(t);
     let mut out = Instructions::new(old.name(), old.source());
     for e in entries {
-        let instr = match e.instr {
-            Instruction::Jump(t) => Instruction::Jump(fix(t)),
-            Instruction::JumpIfFalse(t) => Instruction::JumpIfFalse(fix(t)),
-            Instruction::JumpIfFalseOrPop(t) => Instruction::JumpIfFalseOrPop(fix(t)),
-            Instruction::JumpIfTrueOrPop(t) => Instruction::JumpIfTrueOrPop(fix(t)),
-            Instruction::Iterate(t) => Instruction::Iterate(fix(t)),
-            Instruction::BuildMacro(name, offset, flags) => {
-                Instruction::BuildMacro(name, fix(offset), flags)
-            }
-            other => other,
-        };
+        let instr = retarget(e.instr, fix);
         add(&mut out, instr, old.get_span(e.from), old.get_line(e.from));
     }
     Some(out)
+}
+
+/// `instr` with its jump target (or macro body offset) passed through `f`.
+fn retarget<'s>(instr: Instruction<'s>, f: impl Fn(u32) -> u32) -> Instruction<'s> {
+    match instr {
+        Instruction::Jump(t) => Instruction::Jump(f(t)),
+        Instruction::JumpIfFalse(t) => Instruction::JumpIfFalse(f(t)),
+        Instruction::JumpIfFalseOrPop(t) => Instruction::JumpIfFalseOrPop(f(t)),
+        Instruction::JumpIfTrueOrPop(t) => Instruction::JumpIfTrueOrPop(f(t)),
+        Instruction::Iterate(t) => Instruction::Iterate(f(t)),
+        Instruction::BuildMacro(name, offset, flags) => {
+            Instruction::BuildMacro(name, f(offset), flags)
+        }
+        other => other,
+    }
+}
+
+/// The `loop(x)` calls of recursive loops with an `if` filter, each with the range of its
+/// loop's filter loop. minijinja filters a loop's items in a loop of its own before the real
+/// one, and recursion jumps to the real one, so `loop(x)` would skip the filter; Jinja2 applies
+/// it at every level. A copy of the filter loop before the call filters `x` the same way.
+fn recursion_sites(list: &[Instruction<'_>]) -> Vec<(usize, (usize, usize))> {
+    use minijinja::machinery::Instruction as I;
+    const RECURSIVE: u8 = 2;
+    const WITH_LOOP_VAR: u8 = 1;
+    let mut out = Vec::new();
+    for m in 2..list.len() {
+        let I::PushLoop(flags) = list[m] else {
+            continue;
+        };
+        if flags & RECURSIVE == 0
+            || !matches!(list[m - 1], I::BuildList(None))
+            || !matches!(list[m - 2], I::PopLoopFrame)
+        {
+            continue;
+        }
+        let end_filter = (m - 2) as u32;
+        let Some(f) = (0..m - 2).rev().find(|&f| {
+            matches!(list[f], I::PushLoop(0))
+                && matches!(list.get(f + 1), Some(I::Iterate(t)) if *t == end_filter)
+        }) else {
+            continue;
+        };
+        let Some(&I::Iterate(end)) = list.get(m + 1) else {
+            continue;
+        };
+        let mut pc = m + 2;
+        while pc < end as usize {
+            match &list[pc] {
+                // A nested loop with its own `loop` hides this one.
+                I::PushLoop(inner) if inner & WITH_LOOP_VAR != 0 => {
+                    if let Some(&I::Iterate(inner_end)) = list.get(pc + 1) {
+                        pc = inner_end as usize;
+                        continue;
+                    }
+                }
+                I::FastRecurse | I::CallFunction("loop", Some(1)) => out.push((pc, (f, m - 2))),
+                _ => {}
+            }
+            pc += 1;
+        }
+    }
+    out
 }
 
 fn add<'s>(

@@ -313,7 +313,8 @@ pub(crate) fn py_contains(seq: &JValue, value: &JValue) -> Result<bool, Error> {
             Some(needle) => Ok(seq.as_str().unwrap_or_default().contains(needle)),
             None => Err(type_error(format!(
                 "'in <string>' requires string as left operand, not {}",
-                py_type_name(value)
+                // Python names the class without its module here.
+                py_type_name(value).rsplit('.').next().unwrap_or_default()
             ))),
         },
         ValueKind::Map => Ok(seq.try_iter()?.any(|k| py_eq(&k, value))),
