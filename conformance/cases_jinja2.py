@@ -719,3 +719,8 @@ case("recursive-loop-filter", "{% for p in [tree] if p.name != 'skip' recursive 
 case("recursive-loop-filter-length", "{% for p in items if p.on recursive %}{{ loop.depth }}:{{ p.n }}/{{ loop.length }} {{ loop(p.c) }}{% endfor %}", '{"items": [{"n": 1, "on": true, "c": [{"n": 2, "on": false, "c": []}, {"n": 3, "on": true, "c": []}]}, {"n": 4, "on": false, "c": []}]}')
 case("do-tag-is-an-extension", "{% do x %}")
 case("do-tag-in-for", "{% for i in [1] %}{% do x %}{% endfor %}")
+case("mutate-list-append-arity", "{% set l = [] %}{{ l.append(1, 2) }}")
+case("mutate-list-insert-arity", "{% set l = [] %}{{ l.insert(1) }}")
+case("mutate-list-append-keyword", "{% set l = [] %}{{ l.append(x=1) }}")
+case("mutate-dict-pop-arity", "{% set d = {} %}{{ d.pop() }}")
+case("mutate-dict-popitem-arity", "{% set d = {} %}{{ d.popitem(1) }}")

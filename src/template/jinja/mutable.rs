@@ -191,6 +191,55 @@ fn is_plain_dict(v: &JValue) -> bool {
             .is_some()
 }
 
+/// The arguments of a builtin method that takes `min` to `max` positional ones, with Python's
+/// errors, shaped as `bind` gives them (slot 0 for the object itself).
+fn positional(
+    name: &str,
+    args: &[JValue],
+    min: usize,
+    max: usize,
+) -> Result<Vec<Option<JValue>>, Error> {
+    let short = name.rsplit('.').next().unwrap_or(name);
+    if args.iter().any(JValue::is_kwargs) {
+        return Err(type_error(format!("{name}() takes no keyword arguments")));
+    }
+    let n = args.len();
+    let plural = |k: usize| if k == 1 { "" } else { "s" };
+    if max == 0 && n > 0 {
+        return Err(type_error(format!(
+            "{name}() takes no arguments ({n} given)"
+        )));
+    }
+    if min == 1 && max == 1 && n != 1 {
+        return Err(type_error(format!(
+            "{name}() takes exactly one argument ({n} given)"
+        )));
+    }
+    if n < min && min == max {
+        return Err(type_error(format!(
+            "{short} expected {min} argument{}, got {n}",
+            plural(min)
+        )));
+    }
+    if n < min {
+        return Err(type_error(format!(
+            "{short} expected at least {min} argument{}, got {n}",
+            plural(min)
+        )));
+    }
+    if n > max {
+        return Err(type_error(format!(
+            "{short} expected at most {max} argument{}, got {n}",
+            plural(max)
+        )));
+    }
+    let mut out: Vec<Option<JValue>> = vec![None; max + 1];
+    for (slot, v) in out.iter_mut().skip(1).zip(args) {
+        *slot = Some(v.clone());
+    }
+    Ok(out)
+}
+
 fn none() -> JValue {
     JValue::from(())
 }
@@ -234,14 +283,14 @@ impl Object for PyList {
         let name = format!("list.{method}");
         match method {
             "append" => {
-                let b = bind(&name, &full, &["self", "object"], 2)?;
+                let b = positional(&name, args, 1, 1)?;
                 let v = arg(&b, 1, none);
                 check_no_cycle(state, &v, self.addr())?;
                 lock(&self.items).push(v);
                 Ok(none())
             }
             "extend" => {
-                let b = bind(&name, &full, &["self", "iterable"], 2)?;
+                let b = positional(&name, args, 1, 1)?;
                 let more = py_list(&arg(&b, 1, none))?;
                 for v in &more {
                     check_no_cycle(state, v, self.addr())?;
@@ -250,7 +299,7 @@ impl Object for PyList {
                 Ok(none())
             }
             "insert" => {
-                let b = bind(&name, &full, &["self", "index", "object"], 3)?;
+                let b = positional(&name, args, 2, 2)?;
                 let idx = index_arg(&arg(&b, 1, none), "")?;
                 let v = arg(&b, 2, none);
                 check_no_cycle(state, &v, self.addr())?;
@@ -265,7 +314,7 @@ impl Object for PyList {
                 Ok(none())
             }
             "pop" => {
-                let b = bind(&name, &full, &["self", "index"], 1)?;
+                let b = positional(&name, args, 0, 1)?;
                 let idx = match b.get(1).cloned().flatten() {
                     Some(i) => index_arg(&i, "")?,
                     None => -1,
@@ -282,7 +331,7 @@ impl Object for PyList {
                 Ok(items.remove(at as usize))
             }
             "remove" => {
-                let b = bind(&name, &full, &["self", "value"], 2)?;
+                let b = positional(&name, args, 1, 1)?;
                 let x = arg(&b, 1, none);
                 let pos = self.snapshot().iter().position(|i| py_eq(i, &x));
                 let mut items = lock(&self.items);
@@ -295,12 +344,12 @@ impl Object for PyList {
                 }
             }
             "clear" => {
-                bind(&name, &full, &["self"], 1)?;
+                positional(&name, args, 0, 0)?;
                 lock(&self.items).clear();
                 Ok(none())
             }
             "reverse" => {
-                bind(&name, &full, &["self"], 1)?;
+                positional(&name, args, 0, 0)?;
                 lock(&self.items).reverse();
                 Ok(none())
             }
@@ -328,7 +377,7 @@ impl Object for PyList {
                 Ok(none())
             }
             "copy" => {
-                bind(&name, &full, &["self"], 1)?;
+                positional(&name, args, 0, 0)?;
                 Ok(list_value(self.snapshot()))
             }
             _ => Err(Error::from(MjKind::UnknownMethod)),
@@ -384,7 +433,7 @@ impl Object for PyDict {
         let name = format!("dict.{method}");
         match method {
             "pop" => {
-                let b = bind(&name, &full, &["self", "key", "default"], 2)?;
+                let b = positional(&name, args, 1, 2)?;
                 let key = arg(&b, 1, none);
                 match lock(&self.map).shift_remove(&key) {
                     Some(v) => Ok(v),
@@ -392,7 +441,7 @@ impl Object for PyDict {
                 }
             }
             "popitem" => {
-                bind(&name, &full, &["self"], 1)?;
+                positional(&name, args, 0, 0)?;
                 match lock(&self.map).pop() {
                     Some((k, v)) => Ok(JValue::from(minijinja::value::Tuple::from([k, v]))),
                     None => Err(py_err(
@@ -402,7 +451,7 @@ impl Object for PyDict {
                 }
             }
             "setdefault" => {
-                let b = bind(&name, &full, &["self", "key", "default"], 2)?;
+                let b = positional(&name, args, 1, 2)?;
                 let key = arg(&b, 1, none);
                 check_hashable(&key)?;
                 let default = arg(&b, 2, none);
@@ -439,12 +488,12 @@ impl Object for PyDict {
                 Ok(none())
             }
             "clear" => {
-                bind(&name, &full, &["self"], 1)?;
+                positional(&name, args, 0, 0)?;
                 lock(&self.map).clear();
                 Ok(none())
             }
             "copy" => {
-                bind(&name, &full, &["self"], 1)?;
+                positional(&name, args, 0, 0)?;
                 Ok(dict_value(lock(&self.map).clone()))
             }
             _ => Err(Error::from(MjKind::UnknownMethod)),

@@ -130,10 +130,8 @@ impl Normalized {
                             tag_start = Some((span.start_offset as usize, "if 1"));
                         }
                     }
-                    "endblock" => {
-                        if blocks.pop() == Some(true) {
-                            tag_start = Some((span.start_offset as usize, "endif"));
-                        }
+                    "endblock" if blocks.pop() == Some(true) => {
+                        tag_start = Some((span.start_offset as usize, "endif"));
                     }
                     _ => {}
                 },
