@@ -164,19 +164,18 @@ fn fix_attr(obj: JValue, attr: JValue, name: JValue) -> Result<JValue, Error> {
     Ok(attr)
 }
 
-/// Jinja2's `for` calls `iter()` on its iterable: `None` and numbers raise (an undefined value
-/// iterates as empty).
+/// Jinja2's `for` (and `loop(...)`) calls `iter()` on its iterable: `None`, numbers and
+/// functions raise (an undefined value iterates as empty).
 fn check_iterable(v: JValue) -> Result<JValue, Error> {
-    let number = matches!(
+    let scalar = matches!(
         v.kind(),
-        ValueKind::None | ValueKind::Bool | ValueKind::Number
-    ) || v
-        .downcast_object_ref::<super::convert::BigIntObj>()
-        .is_some();
-    if number {
+        ValueKind::None | ValueKind::Bool | ValueKind::Number | ValueKind::Plain
+    );
+    if scalar {
+        let name = py_type_name(&v);
         return Err(type_error(format!(
             "'{}' object is not iterable",
-            py_type_name(&v)
+            name.rsplit('.').next().unwrap_or(name)
         )));
     }
     Ok(v)

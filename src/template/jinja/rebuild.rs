@@ -4,8 +4,9 @@
 //!
 //! - An attribute named like a Python method (`s.upper`, `d.keys`, `loop.cycle`) goes through
 //!   `bound::fix_attr`, which gives a bound method where Jinja2's `getattr` finds one.
-//! - The iterable of a `for` loop goes through `bound::check_iterable` first: Jinja2 raises
-//!   `TypeError` for `None` and numbers, where minijinja iterates nothing.
+//! - The iterable of a `for` loop and of `loop(...)` goes through `bound::check_iterable`
+//!   first: Jinja2 raises `TypeError` for `None` and numbers, where minijinja iterates nothing.
+//! - `loop(x)` in a recursive loop with an `if` filter filters `x` first (`recursion_sites`).
 //! - `{% with a=1, b=a %}` evaluates every right-hand side before entering the new scope, as
 //!   Jinja2 does, where minijinja assigns each before evaluating the next.
 //! - In a template that calls a list or dict method that changes its object, list and dict
@@ -317,7 +318,9 @@ fn expand_at<'s>(
             out.push(extra(Instruction::CallFunction(bound::FIX_ATTR, Some(3))));
             true
         }
-        Instruction::PushLoop(_) => {
+        Instruction::PushLoop(_)
+        | Instruction::FastRecurse
+        | Instruction::CallFunction("loop", Some(1)) => {
             out.push(first(Instruction::CallFunction(
                 bound::CHECK_ITERABLE,
                 Some(1),
