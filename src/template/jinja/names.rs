@@ -25,7 +25,7 @@ pub(crate) fn check(source: &str) -> Result<(), TemplateError> {
 /// `{% do %}` is an extension in Jinja2 (`jinja2.ext.do`), so its default environment's parser
 /// stops at the tag as at any unknown one; minijinja has it built in.
 pub(crate) fn reject_do(source: &str) -> Result<(), TemplateError> {
-    if !source.contains("do") {
+    if !has_do_tag(source) {
         return Ok(());
     }
     let mut after_start = false;
@@ -47,6 +47,15 @@ pub(crate) fn reject_do(source: &str) -> Result<(), TemplateError> {
         after_start = matches!(token, Token::BlockStart);
     }
     Ok(())
+}
+
+/// A cheap look for `{% do` (with whitespace control) before tokenizing the whole template.
+fn has_do_tag(source: &str) -> bool {
+    source.match_indices("{%").any(|(i, _)| {
+        let rest = source[i + 2..].trim_start_matches(['-', '+']).trim_start();
+        rest.strip_prefix("do")
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    })
 }
 
 /// [`check`] on a parsed template.
