@@ -69,6 +69,8 @@ fn build() -> Environment<'static> {
     filters::register(&mut env);
     super::ops::register(&mut env);
     super::markup::register(&mut env);
+    super::bound::register(&mut env);
+    super::mutable::register(&mut env);
     tests_builtin::register(&mut env);
 
     env.remove_global("debug");

@@ -149,6 +149,9 @@ pub(crate) fn map_error(err: &Error, undefined: impl Fn(&str) -> Option<String>)
             {
                 (ErrorKind::UndefinedError, "No caller defined".to_owned())
             }
+            MjKind::InvalidOperation if detail.ends_with(" is not callable") => {
+                (ErrorKind::TypeError, not_callable_message(detail))
+            }
             MjKind::InvalidOperation
                 if detail.contains("recursion") || detail.contains("too deeply") =>
             {
@@ -193,6 +196,12 @@ pub(crate) fn map_compile_error(err: &Error, source: &str) -> TemplateError {
     }
     let detail = err.detail().unwrap_or_default();
     let upto = err.range().map_or(source.len(), |r| r.start);
+    if detail == "non-keyword arg after keyword arg" {
+        // Jinja2 reports a misplaced argument at the call's opening parenthesis.
+        if let Some(paren) = open_paren(source, upto) {
+            return mapped.with_range(paren..paren + 1);
+        }
+    }
     if detail == "cannot assign to reserved variable name loop" {
         // Jinja2's compiler, not its parser, rejects this: its assertion-error subclass.
         let e = TemplateError::new(
@@ -222,6 +231,27 @@ pub(crate) fn map_compile_error(err: &Error, source: &str) -> TemplateError {
         (Some(m), None) => TemplateError::new(mapped.kind(), m),
         (None, _) => mapped,
     }
+}
+
+/// The byte offset of the innermost `(` still open at `upto`.
+fn open_paren(source: &str, upto: usize) -> Option<usize> {
+    use minijinja::machinery::{tokenize, Token};
+    let mut open = Vec::new();
+    let syntax = super::env::base().syntax().clone();
+    for item in tokenize(source, false, syntax) {
+        let (token, span) = item.ok()?;
+        if span.start_offset as usize >= upto {
+            break;
+        }
+        match token {
+            Token::ParenOpen => open.push(span.start_offset as usize),
+            Token::ParenClose => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.pop()
 }
 
 /// A block left open, as Jinja2's parser keeps it: the tag that opened it and the end tokens the
@@ -360,9 +390,30 @@ fn plain(detail: &str) -> String {
 fn syntax_message(detail: &str) -> String {
     if detail.is_empty() {
         "invalid syntax".to_owned()
+    } else if detail == "non-keyword arg after keyword arg" {
+        // Jinja2's `parse_call_args` says this for every misplaced argument.
+        "invalid syntax for function call expression".to_owned()
     } else {
         detail.to_owned()
     }
+}
+
+/// minijinja says "value of type number is not callable"; Python names the type.
+fn not_callable_message(detail: &str) -> String {
+    let kind = detail
+        .strip_prefix("value of type ")
+        .and_then(|r| r.strip_suffix(" is not callable"));
+    let name = match kind {
+        Some("none") => "NoneType",
+        Some("bool") => "bool",
+        Some("number") => "int",
+        Some("string") => "str",
+        Some("sequence") => "list",
+        Some("map") => "dict",
+        Some("iterator") => "generator",
+        _ => return plain(detail),
+    };
+    format!("'{name}' object is not callable")
 }
 
 /// minijinja reports an unknown name as "filter f is unknown".

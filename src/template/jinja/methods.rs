@@ -25,6 +25,9 @@ pub(crate) fn call_method(
         ValueKind::String => str_method(value, method, args),
         ValueKind::Map if py_type_name(value) == "dict" => dict_method(value, method, args),
         ValueKind::Seq if py_type_name(value) == "list" => list_method(value, method, args),
+        ValueKind::Seq if value.is_tuple() && matches!(method, "count" | "index") => {
+            list_method(value, method, args)
+        }
         _ => None,
     };
     match rv {
@@ -470,6 +473,7 @@ fn list_method(v: &JValue, method: &str, args: &[JValue]) -> Option<Result<JValu
             let x = arg(&b, 1, JValue::default);
             match v.try_iter()?.position(|i| py_eq(&i, &x)) {
                 Some(i) => Ok(JValue::from(i)),
+                None if v.is_tuple() => Err(value_error("tuple.index(x): x not in tuple")),
                 None => Err(value_error(format!(
                     "{} is not in list",
                     super::print::py_repr(&x)?

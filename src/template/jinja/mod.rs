@@ -7,6 +7,7 @@
 //! instruction streams that contain an `{% autoescape %}` tag are rebuilt first (`markup.rs`), so
 //! that escaping follows Jinja2's compile-time scopes.
 
+mod bound;
 mod convert;
 mod env;
 mod errors;
@@ -14,6 +15,7 @@ mod filters;
 mod json_dumps;
 mod markup;
 mod methods;
+mod mutable;
 mod names;
 mod objects;
 mod ops;
@@ -22,6 +24,7 @@ mod pprint;
 mod print;
 mod pyobject;
 mod pyops;
+mod rebuild;
 mod seqfilters;
 mod source;
 mod str_format;
@@ -32,7 +35,7 @@ mod urlize;
 #[cfg(test)]
 mod tests;
 
-use minijinja::machinery::{eval, make_string_output, CompiledTemplate};
+use minijinja::machinery::{eval, make_string_output, parse, CodeGenerator, CompiledTemplate};
 use minijinja::AutoEscape;
 
 use crate::template::{ErrorKind, TemplateError};
@@ -54,16 +57,46 @@ self_cell::self_cell!(
 /// A parsed template, reusable across renders and threads.
 pub struct Compiled {
     cell: Cell,
+    /// The template can change lists and dicts: it renders over [`mutable::MutableRoot`].
+    mutates: bool,
 }
 
 pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
+    let mut mutates = false;
     let cell = Cell::try_new(source::Normalized::new(source), |normalized| {
-        let mut template =
-            CompiledTemplate::new("<template>", normalized.text(), &env::template_config())
-                .map_err(|e| {
-                    normalized.fix_range(errors::map_compile_error(&e, normalized.text()))
-                })?;
-        names::check(normalized.text()).map_err(|e| normalized.fix_range(e))?;
+        let text = normalized.text();
+        let config = env::template_config();
+        let ast = parse(text, "<template>", config.syntax_config.clone()).map_err(|e| {
+            let err = errors::map_compile_error(&e, text);
+            // minijinja parses `do` (an extension in Jinja2); an error after one is Jinja2's
+            // unknown-tag error at the `do`.
+            let at = |e: &TemplateError| e.range().map_or(usize::MAX, |r| r.start);
+            let err = match names::reject_do(text) {
+                Err(d) if at(&d) <= at(&err) => d,
+                _ => err,
+            };
+            normalized.fix_range(err)
+        })?;
+        names::reject_do(text).map_err(|e| normalized.fix_range(e))?;
+        names::check_ast(&ast).map_err(|e| normalized.fix_range(e))?;
+        // What `CompiledTemplate::new` does, from the tree parsed once above.
+        let mut generator = CodeGenerator::new("<template>", text);
+        generator.compile_stmt(&ast);
+        let buffer_size_hint = generator.buffer_size_hint();
+        let (instructions, blocks) = generator.finish();
+        let mut template = CompiledTemplate {
+            instructions,
+            blocks,
+            buffer_size_hint,
+            syntax_config: config.syntax_config.clone(),
+            initial_auto_escape: (config.default_auto_escape)("<template>"),
+        };
+        // In this order: the rebuild counts the `with` statements' `PushWith`s, which the
+        // autoescape scopes add to; the scopes find `~` as `StringConcat`, which the operator
+        // swap replaces.
+        let plan = rebuild::plan(&ast);
+        mutates = plan.mutates();
+        rebuild::apply(&plan, &mut template.instructions, &mut template.blocks);
         markup::apply_scopes(&mut template.instructions);
         for block in template.blocks.values_mut() {
             markup::apply_scopes(block);
@@ -71,7 +104,7 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
         rewrite(&mut template);
         Ok::<_, TemplateError>(template)
     })?;
-    Ok(Compiled { cell })
+    Ok(Compiled { cell, mutates })
 }
 
 /// Swaps minijinja's operators for calls to our Python ones, one instruction for one so that
@@ -94,13 +127,18 @@ fn rewrite(template: &mut CompiledTemplate<'_>) {
 
 pub fn render(c: &Compiled, vars: &minijinja::Value) -> Result<String, TemplateError> {
     let env = env::base();
+    let root = if c.mutates {
+        mutable::MutableRoot::wrap(vars)
+    } else {
+        vars.clone()
+    };
     let mut rendered = String::new();
     let result = c.cell.with_dependent(|_, template| {
         let mut out = make_string_output(&mut rendered);
         eval(
             env,
             &template.instructions,
-            vars.clone(),
+            root,
             &template.blocks,
             &mut out,
             AutoEscape::None,

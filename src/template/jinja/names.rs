@@ -7,18 +7,60 @@
 //! minijinja parses and Jinja2's parser refuses, are rejected here too.
 
 use minijinja::machinery::ast::{CallArg, Expr, Stmt};
-use minijinja::machinery::{parse, Span};
+use minijinja::machinery::{parse, tokenize, Span, Token};
 
-use super::{filters, tests_builtin};
+use super::{errors, filters, tests_builtin};
 use crate::template::{ErrorKind, TemplateError};
 
 /// The first unknown filter or test outside a soft frame, as Jinja2's compile error.
+#[allow(dead_code)] // for callers that have only the source
 pub(crate) fn check(source: &str) -> Result<(), TemplateError> {
     // A template that does not parse has already failed to compile with its syntax error.
     let Ok(ast) = parse(source, "<template>", super::env::base().syntax().clone()) else {
         return Ok(());
     };
-    stmt(&ast, false)
+    check_ast(&ast)
+}
+
+/// `{% do %}` is an extension in Jinja2 (`jinja2.ext.do`), so its default environment's parser
+/// stops at the tag as at any unknown one; minijinja has it built in.
+pub(crate) fn reject_do(source: &str) -> Result<(), TemplateError> {
+    if !has_do_tag(source) {
+        return Ok(());
+    }
+    let mut after_start = false;
+    for item in tokenize(source, false, super::env::base().syntax().clone()) {
+        let Ok((token, span)) = item else {
+            return Ok(());
+        };
+        if after_start && matches!(token, Token::Ident("do")) {
+            let start = span.start_offset as usize;
+            let frames = errors::open_blocks(source, start)
+                .map(|scan| scan.frames)
+                .unwrap_or_default();
+            return Err(TemplateError::new(
+                ErrorKind::TemplateSyntaxError,
+                errors::unclosed_message(Some("do"), &frames),
+            )
+            .with_range(start..span.end_offset as usize));
+        }
+        after_start = matches!(token, Token::BlockStart);
+    }
+    Ok(())
+}
+
+/// A cheap look for `{% do` (with whitespace control) before tokenizing the whole template.
+fn has_do_tag(source: &str) -> bool {
+    source.match_indices("{%").any(|(i, _)| {
+        let rest = source[i + 2..].trim_start_matches(['-', '+']).trim_start();
+        rest.strip_prefix("do")
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+/// [`check`] on a parsed template.
+pub(crate) fn check_ast(ast: &Stmt<'_>) -> Result<(), TemplateError> {
+    stmt(ast, false)
 }
 
 fn fail(what: &str, name: &str, span: Span) -> Result<(), TemplateError> {
@@ -84,6 +126,7 @@ fn stmt(s: &Stmt<'_>, soft: bool) -> Result<(), TemplateError> {
         }
         Stmt::CallBlock(c) => {
             expr(&c.call.expr, soft)?;
+            call_order(&c.call.args, c.call.span())?;
             args(&c.call.args, soft)?;
             c.macro_decl
                 .defaults
@@ -93,9 +136,46 @@ fn stmt(s: &Stmt<'_>, soft: bool) -> Result<(), TemplateError> {
         }
         Stmt::Do(d) => {
             expr(&d.call.expr, soft)?;
+            call_order(&d.call.args, d.call.span())?;
             args(&d.call.args, soft)
         }
     }
+}
+
+/// The argument order Jinja2's parser accepts (`Parser.parse_call_args`): positional
+/// arguments first, at most one `*args` and one `**kwargs`, nothing after `**kwargs`, no
+/// positional argument after `*args` or a keyword. A keyword given twice is Python's
+/// `SyntaxError` when Jinja2 compiles the template; here it is a syntax error too.
+fn call_order(list: &[CallArg<'_>], span: Span) -> Result<(), TemplateError> {
+    let (mut dyn_args, mut dyn_kwargs, mut kwargs) = (false, false, false);
+    let mut names: Vec<&str> = Vec::new();
+    let fail = |message: String| {
+        Err(TemplateError::new(ErrorKind::TemplateSyntaxError, message)
+            .with_range(span.start_offset as usize..span.end_offset as usize))
+    };
+    for a in list {
+        let ok = match a {
+            CallArg::PosSplat(_) => !dyn_args && !dyn_kwargs,
+            CallArg::KwargSplat(_) | CallArg::Kwarg(..) => !dyn_kwargs,
+            CallArg::Pos(_) => !dyn_args && !dyn_kwargs && !kwargs,
+        };
+        if !ok {
+            return fail("invalid syntax for function call expression".to_owned());
+        }
+        match a {
+            CallArg::PosSplat(_) => dyn_args = true,
+            CallArg::KwargSplat(_) => dyn_kwargs = true,
+            CallArg::Kwarg(name, _) => {
+                kwargs = true;
+                if names.contains(name) {
+                    return fail(format!("keyword argument repeated: {name}"));
+                }
+                names.push(name);
+            }
+            CallArg::Pos(_) => {}
+        }
+    }
+    Ok(())
 }
 
 fn args(list: &[CallArg<'_>], soft: bool) -> Result<(), TemplateError> {
@@ -135,6 +215,7 @@ fn expr(e: &Expr<'_>, soft: bool) -> Result<(), TemplateError> {
         }
         Expr::Filter(f) => {
             opt(&f.expr, soft)?;
+            call_order(&f.args, f.span())?;
             args(&f.args, soft)?;
             if !soft && filters::lookup(f.name).is_none() {
                 return fail("filter", f.name, f.span());
@@ -151,6 +232,7 @@ fn expr(e: &Expr<'_>, soft: bool) -> Result<(), TemplateError> {
                 .with_range(t.span().start_offset as usize..t.span().end_offset as usize));
             }
             expr(&t.expr, soft)?;
+            call_order(&t.args, t.span())?;
             args(&t.args, soft)?;
             if !soft && !tests_builtin::is_test_name(t.name) {
                 return fail("test", t.name, t.span());
@@ -164,6 +246,7 @@ fn expr(e: &Expr<'_>, soft: bool) -> Result<(), TemplateError> {
         }
         Expr::Call(c) => {
             expr(&c.expr, soft)?;
+            call_order(&c.args, c.span())?;
             args(&c.args, soft)
         }
         Expr::List(l) => l.items.iter().try_for_each(|i| expr(i, soft)),

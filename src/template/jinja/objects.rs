@@ -314,6 +314,8 @@ pub(crate) fn own_type_name(v: &JValue) -> Option<&'static str> {
         Some("jinja2.utils.Cycler")
     } else if v.downcast_object_ref::<Joiner>().is_some() {
         Some("jinja2.utils.Joiner")
+    } else if super::bound::is_bound_method(v) {
+        Some("builtin_function_or_method")
     } else if v
         .downcast_object_ref::<super::convert::BigIntObj>()
         .is_some()

@@ -37,7 +37,7 @@ const GT: &str = "\u{0}gt";
 const GE: &str = "\u{0}ge";
 const CONCAT: &str = "\u{0}concat";
 const CONTAINS: &str = "\u{0}in";
-const BUILD_MAP: &str = "\u{0}dict";
+pub(crate) const BUILD_MAP: &str = "\u{0}dict";
 
 /// The replacement for a minijinja instruction, if we have one.
 pub(crate) fn replacement(instr: &Instruction<'_>) -> Option<Instruction<'static>> {
@@ -83,7 +83,10 @@ pub(crate) fn register(env: &mut Environment<'static>) {
         (GE, |_, a, b| compare(a, b, ">=", |o| o != Ordering::Less)),
         (CONCAT, concat),
         (CONTAINS, |_, v, seq| {
-            check_defined(seq)?;
+            // Jinja2's Undefined iterates as empty, so nothing is in it.
+            if seq.is_undefined() {
+                return Ok(JValue::from(false));
+            }
             py_contains(seq, v).map(JValue::from)
         }),
     ];

@@ -398,13 +398,16 @@ fn attr(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     let b = bind("do_attr", args, &["obj", "name"], 2)?;
     let obj = value0(&b);
     let name = arg(&b, 1, JValue::default);
+    let Some(n) = name.as_str() else {
+        return Ok(JValue::UNDEFINED);
+    };
+    if let Some(m) = super::bound::method_of(&obj, n) {
+        return Ok(m);
+    }
     // Jinja2's `getattr` on a dict finds its methods, never its keys.
     if obj.kind() == ValueKind::Map {
         return Ok(JValue::UNDEFINED);
     }
-    let Some(n) = name.as_str() else {
-        return Ok(JValue::UNDEFINED);
-    };
     // The numeric attributes Python's int and float have.
     if let Some(i) = super::pyops::as_int(&obj).filter(|_| obj.kind() == ValueKind::Number) {
         return Ok(match n {

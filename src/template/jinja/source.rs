@@ -1,7 +1,9 @@
 //! Source-level differences between Jinja2's lexer and minijinja's, fixed before compiling:
 //! Jinja2 turns `\r\n` and `\r` into `\n` everywhere (we do the same and map error positions
 //! back), and accepts unary `+`, which minijinja's parser does not (we blank it out: `+x` is
-//! `x` for every number).
+//! `x` for every number). Jinja2 also accepts a `{% block %}` inside a macro or call block and
+//! renders it where it stands each time the macro runs; minijinja's parser refuses it, so such
+//! a block's tags become `{% if 1 %}` and `{% endif %}` (padded to the same length).
 
 use minijinja::machinery::{tokenize, Token};
 
@@ -17,6 +19,7 @@ impl Normalized {
     pub(crate) fn new(source: &str) -> Normalized {
         let mut n = Normalized::newlines(source);
         n.blank_unary_plus();
+        n.inline_macro_blocks();
         n
     }
 
@@ -92,6 +95,69 @@ impl Normalized {
         if let Ok(text) = String::from_utf8(bytes) {
             self.text = text.into_boxed_str();
         }
+    }
+
+    /// Turns the tags of blocks inside macros into `if 1` / `endif` of the same length.
+    fn inline_macro_blocks(&mut self) {
+        if !self.text.contains("block")
+            || !self.text.contains("macro") && !self.text.contains("call")
+        {
+            return;
+        }
+        let syntax = super::env::base().syntax().clone();
+        // (start, end) of the tag's words, and the words to put there.
+        let mut swaps: Vec<(usize, usize, &str)> = Vec::new();
+        // Open macros and call blocks, and for each open block whether it is being inlined.
+        let mut macros = 0usize;
+        let mut blocks: Vec<bool> = Vec::new();
+        let mut tag_start: Option<(usize, &str)> = None;
+        let mut after_block_start = false;
+        for item in tokenize(&self.text, false, syntax) {
+            let Ok((token, span)) = item else {
+                break;
+            };
+            match token {
+                Token::BlockStart => {
+                    after_block_start = true;
+                    continue;
+                }
+                Token::Ident(word) if after_block_start => match word {
+                    "macro" | "call" => macros += 1,
+                    "endmacro" | "endcall" => macros = macros.saturating_sub(1),
+                    "block" => {
+                        blocks.push(macros > 0);
+                        if macros > 0 {
+                            tag_start = Some((span.start_offset as usize, "if 1"));
+                        }
+                    }
+                    "endblock" if blocks.pop() == Some(true) => {
+                        tag_start = Some((span.start_offset as usize, "endif"));
+                    }
+                    _ => {}
+                },
+                Token::BlockEnd => {
+                    if let Some((start, words)) = tag_start.take() {
+                        swaps.push((start, span.start_offset as usize, words));
+                    }
+                }
+                _ => {}
+            }
+            after_block_start = false;
+        }
+        if swaps.is_empty() {
+            return;
+        }
+        let mut text = self.text.to_string();
+        for (start, end, words) in swaps {
+            if end >= start + words.len()
+                && text.is_char_boundary(start)
+                && text.is_char_boundary(end)
+            {
+                let fill = " ".repeat(end - start - words.len());
+                text.replace_range(start..end, &format!("{words}{fill}"));
+            }
+        }
+        self.text = text.into_boxed_str();
     }
 
     pub(crate) fn text(&self) -> &str {

@@ -158,15 +158,30 @@ fn iterable(_: &State, args: &[JValue]) -> Result<bool, Error> {
     ))
 }
 
+/// Python's `callable()`: functions, macros, bound methods, the loop object, joiners, and
+/// Jinja2's `Undefined` (whose `__call__` raises).
 fn callable(_: &State, args: &[JValue]) -> Result<bool, Error> {
     let v = one("callable", args)?;
-    if v.kind() != ValueKind::Plain {
+    if v.is_undefined() {
+        return Ok(true);
+    }
+    if v.as_object().is_none() {
         return Ok(false);
     }
-    let shown = v.to_string();
-    Ok(shown.starts_with("<macro ")
+    if super::bound::is_bound_method(&v)
         || v.downcast_object_ref::<super::objects::Joiner>().is_some()
-        || shown.contains("function"))
+        || super::bound::is_loop(&v)
+    {
+        return Ok(true);
+    }
+    if v.kind() == ValueKind::Map && v.to_string().starts_with("<macro ") {
+        return Ok(true);
+    }
+    // minijinja's functions are private plain objects; ours that are plain are not callable.
+    Ok(v.kind() == ValueKind::Plain
+        && v.downcast_object_ref::<super::objects::Cycler>().is_none()
+        && v.downcast_object_ref::<super::convert::BigIntObj>()
+            .is_none())
 }
 
 fn escaped(_: &State, args: &[JValue]) -> Result<bool, Error> {
@@ -298,7 +313,8 @@ pub(crate) fn py_contains(seq: &JValue, value: &JValue) -> Result<bool, Error> {
             Some(needle) => Ok(seq.as_str().unwrap_or_default().contains(needle)),
             None => Err(type_error(format!(
                 "'in <string>' requires string as left operand, not {}",
-                py_type_name(value)
+                // Python names the class without its module here.
+                py_type_name(value).rsplit('.').next().unwrap_or_default()
             ))),
         },
         ValueKind::Map => Ok(seq.try_iter()?.any(|k| py_eq(&k, value))),
