@@ -348,22 +348,21 @@ fn expand_at<'s>(
             }
         },
         // A dict literal, before or after the operator swap (`ops::replacement`) made it a call.
-        Instruction::BuildMap(pairs) if mutates => match pairs
-            .checked_mul(2)
-            .and_then(|n| u16::try_from(n).ok())
-        {
-            Some(n) => {
-                out.push(first(Instruction::CallFunction(
-                    mutable::BUILD_DICT,
-                    Some(n),
-                )));
-                true
+        Instruction::BuildMap(pairs) if mutates => {
+            match pairs.checked_mul(2).and_then(|n| u16::try_from(n).ok()) {
+                Some(n) => {
+                    out.push(first(Instruction::CallFunction(
+                        mutable::BUILD_DICT,
+                        Some(n),
+                    )));
+                    true
+                }
+                None => {
+                    out.push(first(instr.clone()));
+                    false
+                }
             }
-            None => {
-                out.push(first(instr.clone()));
-                false
-            }
-        },
+        }
         Instruction::CallFunction(name, n) if mutates && *name == ops::BUILD_MAP => {
             out.push(first(Instruction::CallFunction(mutable::BUILD_DICT, *n)));
             true
