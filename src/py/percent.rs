@@ -325,19 +325,7 @@ impl Flags {
         };
         let precision = self.precision.map_or(6, |p| p as usize);
         let body = double_to_string(x.abs(), conv, precision, flags).unwrap_or_default();
-        let n_digits = body.bytes().take_while(u8::is_ascii_digit).count();
-        let (digits, rest) = body.split_at(n_digits);
-        let (has_decimal, remainder) = match rest.strip_prefix('.') {
-            Some(r) => (true, r),
-            None => (false, rest),
-        };
-        let n = Number {
-            negative: x.is_sign_negative() && !x.is_nan(),
-            prefix: "",
-            digits,
-            has_decimal,
-            remainder,
-        };
+        let n = Number::float(x.is_sign_negative() && !x.is_nan(), &body);
         write_number(out, &n, &self.spec(true), None, false)
     }
 }

@@ -308,19 +308,7 @@ fn format_float(out: &mut String, x: f64, spec: &Spec) -> Result<(), PyError> {
         Some(rest) => (true, rest),
         None => (false, buf.as_str()),
     };
-    let n_digits = body.bytes().take_while(u8::is_ascii_digit).count();
-    let (digits, rest) = body.split_at(n_digits);
-    let (has_decimal, remainder) = match rest.strip_prefix('.') {
-        Some(r) => (true, r),
-        None => (false, rest),
-    };
-    let n = Number {
-        negative,
-        prefix: "",
-        digits,
-        has_decimal,
-        remainder,
-    };
+    let n = Number::float(negative, body);
     let sep = if spec.ty == 'n' {
         None
     } else {

@@ -24,6 +24,26 @@ pub(crate) struct Number<'a> {
     pub remainder: &'a str,
 }
 
+impl<'a> Number<'a> {
+    /// A float's digits as `double_to_string` (or `repr`) wrote them, unsigned: the integer
+    /// digits, the point, and the rest (fraction, exponent, `%`, `inf`, `nan`).
+    pub(crate) fn float(negative: bool, body: &'a str) -> Number<'a> {
+        let n_digits = body.bytes().take_while(u8::is_ascii_digit).count();
+        let (digits, rest) = body.split_at(n_digits);
+        let (has_decimal, remainder) = match rest.strip_prefix('.') {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        Number {
+            negative,
+            prefix: "",
+            digits,
+            has_decimal,
+            remainder,
+        }
+    }
+}
+
 /// `_PyUnicode_InsertThousandsGrouping`: the digits grouped (and zero-extended to `min_width`).
 fn group_digits(digits: &[u8], min_width: i64, sep: Option<(char, i64)>) -> String {
     let mut min_width = min_width.max(0);

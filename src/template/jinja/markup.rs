@@ -391,14 +391,5 @@ fn jump_target(instr: &Instruction<'_>) -> Option<u32> {
 }
 
 fn relocate<'s>(instr: Instruction<'s>, start: &[u32]) -> Instruction<'s> {
-    let at = |t: u32| start.get(t as usize).copied().unwrap_or(t);
-    match instr {
-        Instruction::Jump(t) => Instruction::Jump(at(t)),
-        Instruction::JumpIfFalse(t) => Instruction::JumpIfFalse(at(t)),
-        Instruction::JumpIfFalseOrPop(t) => Instruction::JumpIfFalseOrPop(at(t)),
-        Instruction::JumpIfTrueOrPop(t) => Instruction::JumpIfTrueOrPop(at(t)),
-        Instruction::Iterate(t) => Instruction::Iterate(at(t)),
-        Instruction::BuildMacro(name, t, flags) => Instruction::BuildMacro(name, at(t), flags),
-        other => other,
-    }
+    super::rebuild::retarget(instr, |t| start.get(t as usize).copied().unwrap_or(t))
 }

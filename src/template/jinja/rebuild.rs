@@ -491,7 +491,7 @@ fn rebuild<'s>(old: &Instructions<'s>, shape: &Shape, mutates: bool) -> Option<I
 }
 
 /// `instr` with its jump target (or macro body offset) passed through `f`.
-fn retarget<'s>(instr: Instruction<'s>, f: impl Fn(u32) -> u32) -> Instruction<'s> {
+pub(crate) fn retarget<'s>(instr: Instruction<'s>, f: impl Fn(u32) -> u32) -> Instruction<'s> {
     match instr {
         Instruction::Jump(t) => Instruction::Jump(f(t)),
         Instruction::JumpIfFalse(t) => Instruction::JumpIfFalse(f(t)),
