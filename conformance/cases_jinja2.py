@@ -974,3 +974,16 @@ case("mutate-dict-popitem-arity", "{% set d = {} %}{{ d.popitem(1) }}")
 case("loop-recursive-over-none", "{% for p in [t] recursive %}{{ p.n }}{{ loop(p.k) }}{% endfor %}", '{"t": {"n": 1, "k": null}}')
 case("loop-over-bound-method", "{% for i in order.items %}{{ i }}{% endfor %}", '{"order": {"items": [1, 2]}}')
 case("attr-dict-method-over-key-length", "{{ order.items|length }}", '{"order": {"items": [1, 2]}}')
+
+# ---------------------------------------------------------------------------------------------
+# str.format attribute fields are getattr (not Jinja2's attribute-or-item): the JSON types have
+# CPython's attributes and no others
+# ---------------------------------------------------------------------------------------------
+case("method-format-attr-numbers", "{{ '{0.real}|{0.imag}|{1.real}|{1.imag}|{2.numerator}|{2.denominator}|{3.real}'.format(5, 2.5, true, n) }}",
+     '{"n": 12345678901234567890123}')
+case("method-format-attr-dict-key-is-not-an-attribute", "{{ '{0.name}'.format(d) }}", '{"d": {"name": 1}}')
+case("method-format-attr-list-missing", "{{ '{0.x}'.format(l) }}", '{"l": [1]}')
+case("method-format-attr-class-and-doc", "{{ '{0.__class__}|{1.__class__}|{2.__doc__}'.format('a', d, none) }}", '{"d": {}}')
+case("method-format-attr-float-numerator", "{{ '{0.numerator}'.format(2.5) }}")
+case("method-format-attr-none-missing", "{{ '{0.nope}'.format(none) }}")
+case("method-format-attr-dict-method", "{{ '{0[name]}|{0.keys}'.format(d)[:31] }}", '{"d": {"name": 1}}')

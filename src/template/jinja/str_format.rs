@@ -7,6 +7,7 @@ use super::errors::{py_err, type_error};
 use super::print::{py_repr, py_str};
 use super::pyops::{as_int, as_num, is_float};
 use super::undefined::py_type_name;
+use crate::py::attrs::{self, Attr};
 use crate::py::format::fields::{self, Args, Conversion, FieldValue};
 use crate::py::Locate;
 use crate::template::ErrorKind;
@@ -98,6 +99,23 @@ impl Locate for Error {
     }
 }
 
+/// `real`, `imag`, `numerator`, `denominator` of a bool, int or float (a bool's are its int's).
+fn number_attr(v: &JValue, name: &str) -> JValue {
+    let as_int = || {
+        if v.kind() == ValueKind::Bool {
+            JValue::from(i64::from(v.is_true()))
+        } else {
+            v.clone()
+        }
+    };
+    match name {
+        "imag" if is_float(v) => JValue::from(0.0),
+        "imag" => JValue::from(0),
+        "denominator" => JValue::from(1),
+        _ => as_int(),
+    }
+}
+
 fn not_subscriptable(v: &JValue) -> Error {
     type_error(format!("'{}' object is not subscriptable", py_type_name(v)))
 }
@@ -106,13 +124,46 @@ fn not_subscriptable(v: &JValue) -> Error {
 impl FieldValue for JValue {
     type Error = Error;
 
+    /// `getattr`, not Jinja2's attribute-or-item: `'{0.name}'.format(d)` is an `AttributeError`
+    /// for a dict with a key `name`, as in Python. The JSON types have exactly the attributes
+    /// CPython gives them (`py::attrs`, the table the fstring engine uses); other objects keep
+    /// minijinja's attribute lookup.
     fn get_attr(self, name: &str) -> Result<JValue, Error> {
+        let type_name = py_type_name(&self);
+        let no_attribute = || {
+            py_err(
+                ErrorKind::AttributeError,
+                format!("'{type_name}' object has no attribute '{name}'"),
+            )
+        };
+        if matches!(
+            type_name,
+            "NoneType" | "bool" | "int" | "float" | "str" | "list" | "dict"
+        ) {
+            let Some((name, attr)) = attrs::lookup(type_name, name) else {
+                return Err(no_attribute());
+            };
+            return Ok(match attr {
+                Attr::Data => number_attr(&self, name),
+                Attr::Class => JValue::from(format!("<class '{type_name}'>")),
+                Attr::Doc => attrs::doc(type_name).map_or(JValue::from(()), JValue::from),
+                Attr::NoneValue => JValue::from(()),
+                Attr::Method(_) | Attr::MethodWrapper(_) => {
+                    match super::bound::method_of(&self, name) {
+                        Some(method) => method,
+                        // A method the bound-method table does not model (`int.bit_length`):
+                        // what minijinja finds, if anything.
+                        None => match JValue::get_attr(&self, name) {
+                            Ok(v) if !v.is_undefined() && type_name != "dict" => v,
+                            _ => return Err(no_attribute()),
+                        },
+                    }
+                }
+            });
+        }
         let next = JValue::get_attr(&self, name).unwrap_or_default();
         if next.is_undefined() {
-            return Err(py_err(
-                ErrorKind::AttributeError,
-                format!("'{}' object has no attribute '{name}'", py_type_name(&self)),
-            ));
+            return Err(no_attribute());
         }
         Ok(next)
     }
