@@ -3,7 +3,12 @@
 //!
 //! - `wordwrap` of one long word (splitting it copied the rest of the word at every line);
 //! - a scene whose context holds one huge integer (now refused at CPython's 4,300 digits, after
-//!   a linear scan of the digits).
+//!   a linear scan of the digits);
+//! - a `run` replay of many rounds, with the report as goldens and the app hold it (every
+//!   request used to be copied and its tokens counted whole).
+
+#[path = "support/run_gen.rs"]
+mod run_gen;
 
 use divan::{black_box, Bencher};
 use prompt_inspector::{Engine, Template, Value, Vars};
@@ -28,4 +33,14 @@ fn scene_with_a_huge_integer(bencher: Bencher, digits: usize) {
         "7".repeat(digits)
     );
     bencher.bench(|| prompt_inspector::scene::load_str(black_box(&scene)).is_err());
+}
+
+#[divan::bench(args = [250, 500, 1000, 2000])]
+fn run_replay_and_report(bencher: Bencher, rounds: usize) {
+    let scene = prompt_inspector::scene::load_str(&run_gen::run_scene(rounds)).expect("loads");
+    let run = scene.run.expect("a run");
+    bencher.bench(|| {
+        let report = prompt_inspector::runloop::replay(black_box(&run));
+        prompt_inspector::json_out::to_string_pretty(&report).len()
+    });
 }

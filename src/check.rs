@@ -101,7 +101,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, PathError> {
 pub fn discover_all(paths: &[PathBuf]) -> Vec<Found> {
     let mut out = Vec::new();
     for p in paths {
-        match std::fs::metadata(p) {
+        match crate::files::metadata(p) {
             Ok(meta) if meta.is_dir() => walk(p, &mut out),
             Ok(_) => out.push(Found::Scene(p.clone())),
             Err(error) => out.push(Found::Unreadable(PathError {
@@ -120,9 +120,7 @@ fn walk(dir: &Path, out: &mut Vec<Found>) {
             error,
         })
     };
-    let entries: std::io::Result<Vec<_>> =
-        std::fs::read_dir(dir).and_then(|it| it.collect::<Result<_, _>>());
-    let mut entries = match entries {
+    let mut entries = match crate::files::read_dir(dir) {
         Ok(e) => e,
         Err(e) => return out.push(unreadable(dir, e)),
     };

@@ -9,6 +9,9 @@
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
+pub mod chosen;
+pub use chosen::{confined, is_not_chosen, Access, Chosen};
+
 /// What a path names, in words, when it is not a regular file.
 fn kind_of(file_type: std::fs::FileType) -> Option<&'static str> {
     if file_type.is_file() {
@@ -56,6 +59,17 @@ pub fn too_large(what: &str, limit: u64) -> io::Error {
 /// Opens `path` for reading if it is a regular file (following symlinks), without blocking on a
 /// FIFO swapped in after the check.
 pub fn open_regular(path: &Path) -> io::Result<std::fs::File> {
+    open_regular_for(path, Access::Read)
+}
+
+/// [`open_regular`] for an image attachment (which a confined thread may read anywhere in a
+/// chosen folder).
+pub fn open_image(path: &Path) -> io::Result<std::fs::File> {
+    open_regular_for(path, Access::Image)
+}
+
+fn open_regular_for(path: &Path, access: Access) -> io::Result<std::fs::File> {
+    chosen::check(path, access)?;
     if let Some(what) = kind_of(std::fs::metadata(path)?.file_type()) {
         return Err(not_regular(what));
     }
@@ -150,6 +164,7 @@ fn temporary_name(name: &str) -> String {
 /// failed write leaves the old file and no temporary file. A symlink is written through to its
 /// target.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    chosen::check(path, Access::Write)?;
     let target = write_target(path)?;
     let dir = target
         .parent()
@@ -186,6 +201,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `std::fs::metadata`, for a path the thread may look at.
+pub fn metadata(path: &Path) -> io::Result<std::fs::Metadata> {
+    chosen::check(path, Access::Look)?;
+    std::fs::metadata(path)
+}
+
+/// The entries of the folder `path`, for a folder the thread may look at.
+pub fn read_dir(path: &Path) -> io::Result<Vec<std::fs::DirEntry>> {
+    chosen::check(path, Access::Look)?;
+    std::fs::read_dir(path)?.collect()
 }
 
 #[cfg(test)]

@@ -15,6 +15,9 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use tiktoken_rs::CoreBPE;
 
+mod growing;
+pub use growing::GrowingCount;
+
 /// A byte-pair encoding to count tokens with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum Encoding {

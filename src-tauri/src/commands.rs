@@ -6,7 +6,7 @@
 //! collides with the macro's own helper (E0255). Every core call runs on the blocking thread pool:
 //! rendering a large scene must never stall the event loop that paints the window.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -20,6 +20,7 @@ use tauri_plugin_dialog::DialogExt;
 
 use crate::close_guard;
 use crate::logging::{self, LogEvent};
+use crate::reach::{self, Reach};
 
 /// What the shell remembers about the UI: whether the open scene has unsaved edits (the close guard
 /// reads it).
@@ -31,6 +32,8 @@ pub struct AppState {
     /// The window's live documents (`live_open`, `live_edit`): the scene stays in the core between
     /// keystrokes.
     pub live: Arc<Live>,
+    /// The paths the person chose, which the commands may reach, and the recent files.
+    pub reach: Arc<Reach>,
 }
 
 // `COMMANDS`: the names of the commands below (the operations, then the shell's), shared with
@@ -72,7 +75,8 @@ where
 }
 
 // One command per operation of the core's table (src/api/operations.rs): same name, the request
-// as the argument `req`, the core's `api::op::<name>` run off the UI thread.
+// as the argument `req`, the core's `api::op::<name>` run off the UI thread and confined to the
+// paths the person chose (reach.rs).
 macro_rules! operation_commands {
     ([] $( $(#[$doc:meta])* $name:ident ( $($req:ty)? ) -> $resp:ty = $handler:expr ; )*) => {
         $( operation_commands!(@command $name ($($req)?) -> $resp); )*
@@ -82,7 +86,11 @@ macro_rules! operation_commands {
         #[specta::specta]
         pub async fn $name(state: State<'_, AppState>) -> Result<$resp, ApiError> {
             let live = Arc::clone(&state.live);
-            off_ui_thread(stringify!($name), move || api::op::$name(&live)).await
+            let chosen = state.reach.chosen();
+            off_ui_thread(stringify!($name), move || {
+                prompt_inspector::files::confined(chosen, || api::op::$name(&live))
+            })
+            .await
         }
     };
     (@command $name:ident ($req:ty) -> $resp:ty) => {
@@ -90,7 +98,16 @@ macro_rules! operation_commands {
         #[specta::specta]
         pub async fn $name(state: State<'_, AppState>, req: $req) -> Result<$resp, ApiError> {
             let live = Arc::clone(&state.live);
-            off_ui_thread(stringify!($name), move || api::op::$name(&live, req)).await
+            let chosen = state.reach.chosen();
+            let scene = reach::scene_of(stringify!($name), &req);
+            let result = off_ui_thread(stringify!($name), move || {
+                prompt_inspector::files::confined(chosen, || api::op::$name(&live, req))
+            })
+            .await;
+            if let (Ok(_), Some(scene)) = (&result, scene) {
+                state.reach.opened_scene(&scene);
+            }
+            result
         }
     };
 }
@@ -108,6 +125,23 @@ enum Dialog {
 /// Shows a file dialog (or, under the e2e test, answers with [`DIALOG_PATH_ENV`]); `None` when the
 /// person cancels.
 async fn pick<R: Runtime>(
+    app: AppHandle<R>,
+    dialog: Dialog,
+    suggested: Option<String>,
+) -> Result<Option<String>, ApiError> {
+    let reach = Arc::clone(&app.state::<AppState>().reach);
+    let picked = show(app, dialog, suggested).await?;
+    if let Some(path) = &picked {
+        // The person's answer: from now on the commands may reach it.
+        match dialog {
+            Dialog::OpenFile | Dialog::SaveFile => reach.choose_file(Path::new(path)),
+            Dialog::Folder => reach.choose_folder(Path::new(path)),
+        }
+    }
+    Ok(picked)
+}
+
+async fn show<R: Runtime>(
     app: AppHandle<R>,
     dialog: Dialog,
     suggested: Option<String>,
@@ -149,11 +183,15 @@ async fn pick<R: Runtime>(
     .await
 }
 
-/// The system "open" dialog for a scene file; `null` when cancelled.
+/// The system "open" dialog for a scene file, starting from `suggested` (a path typed, or one
+/// the app may not open until the person picks it here) when given; `null` when cancelled.
 #[tauri::command]
 #[specta::specta]
-pub async fn pick_open_path<R: Runtime>(app: AppHandle<R>) -> Result<Option<String>, ApiError> {
-    pick(app, Dialog::OpenFile, None).await
+pub async fn pick_open_path<R: Runtime>(
+    app: AppHandle<R>,
+    suggested: Option<String>,
+) -> Result<Option<String>, ApiError> {
+    pick(app, Dialog::OpenFile, suggested).await
 }
 
 /// The system "save as" dialog, starting from `suggested` (the open file's path) when given.
@@ -221,6 +259,21 @@ pub async fn close_guard_done<R: Runtime>(window: tauri::Window<R>, saved: bool)
     } else {
         tracing::info!("close guard: not saved, kept open");
     }
+}
+
+/// The recent scene files, newest first: opened or saved in the app (kept by the shell, in the
+/// app's data folder).
+#[tauri::command]
+#[specta::specta]
+pub fn recent_files<R: Runtime>(app: AppHandle<R>) -> Vec<String> {
+    app.state::<AppState>().reach.recent()
+}
+
+/// Empties the recent list.
+#[tauri::command]
+#[specta::specta]
+pub fn clear_recent<R: Runtime>(app: AppHandle<R>) {
+    app.state::<AppState>().reach.clear_recent();
 }
 
 /// About the running app, for the diagnostics panel.

@@ -9,6 +9,7 @@ mod shell_commands;
 pub mod close_guard;
 pub mod commands;
 pub mod logging;
+pub mod reach;
 
 use tauri::{Manager, Runtime, WindowEvent};
 use tauri_specta::Event as _;
@@ -85,6 +86,9 @@ pub fn app_builder<R: Runtime>(specta: tauri_specta::Builder<R>) -> tauri::Build
         .setup(move |app| {
             specta.mount_events(app);
             let handle = app.handle().clone();
+            if let Ok(data) = app.path().app_data_dir() {
+                app.state::<AppState>().reach.load(&data);
+            }
             let log_dir = app.path().app_log_dir().ok();
             logging::init(
                 log_dir.as_deref(),

@@ -15,6 +15,8 @@ macro_rules! for_each_shell_command {
             pick_folder
             set_dirty
             close_guard_done
+            recent_files
+            clear_recent
             app_info
         }
     };

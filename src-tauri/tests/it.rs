@@ -62,6 +62,15 @@ fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result
         .map(|body| body.deserialize::<Value>().expect("the response is JSON"))
 }
 
+/// What a dialog's answer does: the person chose the file (or folder), so the commands may reach it.
+fn choose_file(window: &WebviewWindow<MockRuntime>, path: &Path) {
+    window.state::<AppState>().reach.choose_file(path);
+}
+
+fn choose_folder(window: &WebviewWindow<MockRuntime>, path: &Path) {
+    window.state::<AppState>().reach.choose_folder(path);
+}
+
 fn default_text(window: &WebviewWindow<MockRuntime>) -> String {
     let scene = invoke(window, "default_scene", json!({})).expect("default_scene");
     scene["text"].as_str().expect("text").to_owned()
@@ -117,7 +126,8 @@ fn errors_cross_ipc_as_code_message_and_position() {
         "{err}"
     );
 
-    // A missing file: io_error naming the file.
+    // A missing file in a folder the person chose: io_error naming the file.
+    choose_folder(&w, scratch());
     let missing = scratch().join("no-such.scene.json");
     let err = invoke(&w, "open", json!({"req": {"path": missing}})).expect_err("missing file");
     assert_eq!(err["code"], "io_error");
@@ -162,6 +172,7 @@ fn template_vars_keep_python_numbers_through_ipc() {
 fn save_is_atomic_and_reopens_the_same_text() {
     let (_app, w) = app();
     let path = scratch().join("saved.scene.json");
+    choose_file(&w, &path);
     let text = default_text(&w).replace("工作笔记", "工作笔记 SAVED");
     let stat = invoke(&w, "save", json!({"req": {"path": path, "text": text}})).expect("save");
     assert_eq!(stat["size"].as_f64(), Some(text.len() as f64));
@@ -205,6 +216,7 @@ fn rules_validate_run_check_and_approve() {
     let folder = scratch().join("replay");
     std::fs::create_dir_all(&folder).expect("mkdir");
     std::fs::write(folder.join("a.scene.json"), &text).expect("write scene");
+    choose_folder(&w, &folder);
     let c = invoke(&w, "check", json!({"req": {"folder": folder}})).expect("check");
     assert_eq!(c["scenes"][0]["status"], "missing_golden", "{c}");
     let a = invoke(
@@ -252,13 +264,123 @@ fn dirty_flag_and_stubbed_dialogs() {
     assert!(!state.dirty.load(Ordering::SeqCst));
 
     // Under the e2e test the dialogs answer with a fixed path instead of showing a GTK chooser.
-    let target = scratch().join("dialog.scene.json");
+    let folder = scratch().join("dialogs");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    let target = folder.join("dialog.scene.json");
+    let text = default_text(&w);
+    std::fs::write(&target, &text).expect("write");
+    assert_eq!(
+        invoke(&w, "open", json!({"req": {"path": target}})).map_err(|e| e["code"].clone()),
+        Err(json!("path_not_chosen"))
+    );
     std::env::set_var(DIALOG_PATH_ENV, &target);
     let picked = invoke(&w, "pick_save_path", json!({"suggested": null}));
-    let opened = invoke(&w, "pick_open_path", json!({}));
+    let opened = invoke(&w, "pick_open_path", json!({"suggested": null}));
     std::env::remove_var(DIALOG_PATH_ENV);
     assert_eq!(picked, Ok(json!(target.display().to_string())));
     assert_eq!(opened, Ok(json!(target.display().to_string())));
+    // The dialog's answer opens; the scene joins the recent list and its folder is reachable.
+    let scene = invoke(&w, "open", json!({"req": {"path": target}})).expect("open the pick");
+    assert_eq!(scene["text"], text);
+    assert_eq!(
+        invoke(&w, "recent_files", json!({})),
+        Ok(json!([target.display().to_string()]))
+    );
+    std::fs::write(folder.join("beside.scene.json"), &text).expect("write");
+    let c = invoke(&w, "check", json!({"req": {"folder": folder}})).expect("check the folder");
+    assert_eq!(c["scenes"].as_array().map(Vec::len), Some(2), "{c}");
+    assert_eq!(invoke(&w, "clear_recent", json!({})), Ok(Value::Null));
+    assert_eq!(invoke(&w, "recent_files", json!({})), Ok(json!([])));
+}
+
+#[test]
+fn paths_the_person_did_not_choose_are_refused_alike_and_reveal_nothing() {
+    let (_app, w) = app();
+    let outside = scratch().join("not-chosen");
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    let secret = outside.join("secret.scene.json");
+    let text = default_text(&w).replace("工作笔记", "TOP-SECRET");
+    std::fs::write(&secret, &text).expect("write");
+    let missing = outside.join("missing.scene.json");
+
+    let refusal = |cmd: &str, req: Value| {
+        let e = invoke(&w, cmd, json!({ "req": req })).expect_err("refused");
+        assert_eq!(e["code"], "path_not_chosen", "{cmd}: {e}");
+        assert!(!e.to_string().contains("TOP-SECRET"), "{e}");
+        e["message"].as_str().unwrap_or_default().to_owned()
+    };
+    // Reading an existing file and a missing one: the same answer.
+    let existing = refusal("open", json!({"path": secret}));
+    assert_eq!(refusal("open", json!({"path": missing})), existing);
+    assert_eq!(refusal("stat", json!({"path": secret})), existing);
+    assert_eq!(refusal("check", json!({"folder": outside})), existing);
+    // Writes: refused before anything is written.
+    refusal(
+        "save",
+        json!({"path": outside.join("new.scene.json"), "text": text}),
+    );
+    refusal("approve", json!({"scene_path": secret}));
+    assert!(!outside.join("new.scene.json").exists());
+    assert!(!outside.join("secret.golden.json").exists());
+    // `..` out of a chosen folder leads nowhere.
+    let chosen = scratch().join("chosen");
+    std::fs::create_dir_all(&chosen).expect("mkdir");
+    choose_folder(&w, &chosen);
+    refusal(
+        "open",
+        json!({"path": chosen.join("../not-chosen/secret.scene.json")}),
+    );
+
+    // Images: a scene's attachments are read only from a chosen folder.
+    let providers = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/providers");
+    let desk = std::fs::read_to_string(providers.join("openai-desk.scene.json")).expect("read");
+    let render = |w: &WebviewWindow<MockRuntime>| {
+        invoke(
+            w,
+            "render",
+            json!({"req": {"text": desk, "llm": "desk", "base_dir": providers, "tokens": false}}),
+        )
+        .expect("render")
+    };
+    let unreadable = |r: &Value| {
+        r["report"]["diagnostics"].as_array().map_or(0, |d| {
+            d.iter().filter(|d| d["code"] == "image_unreadable").count()
+        })
+    };
+    let jpeg = std::fs::read(providers.join("start.jpg")).expect("read the jpeg");
+    // The JPEG's first 120 bytes in base64, as a request body would carry them (the scene
+    // itself holds the PNG as a data URL, but not this file).
+    let b64_head = render_b64(&jpeg[..120.min(jpeg.len() / 3 * 3)]);
+    let before = render(&w);
+    assert_eq!(
+        unreadable(&before),
+        2,
+        "{}",
+        before["report"]["diagnostics"]
+    );
+    assert!(!before.to_string().contains(&b64_head));
+    choose_folder(&w, &providers);
+    let after = render(&w);
+    assert_eq!(unreadable(&after), 0, "{}", after["report"]["diagnostics"]);
+    assert!(after.to_string().contains(&b64_head));
+}
+
+/// Standard base64, for the test's own check of what a request body carries.
+fn render_b64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
 }
 
 #[test]

@@ -28,6 +28,9 @@ pub enum ErrorCode {
     UnknownOperation,
     /// A live edit was made on another revision, or the document is gone: open it again.
     StaleDocument,
+    /// In the app: a path the person did not choose (in a dialog, the recent list, or the open
+    /// scene's folder); the same answer whether or not the file exists.
+    PathNotChosen,
     Internal,
 }
 
@@ -82,7 +85,12 @@ impl ApiError {
     /// (this type's `Display`, the UI's `errorText`) puts `file` before the message, so a
     /// message that named it too would say it twice.
     pub fn io(path: &Path, err: &std::io::Error) -> ApiError {
-        ApiError::new(ErrorCode::IoError, err.to_string()).with_file(path)
+        let code = if crate::files::is_not_chosen(err) {
+            ErrorCode::PathNotChosen
+        } else {
+            ErrorCode::IoError
+        };
+        ApiError::new(code, err.to_string()).with_file(path)
     }
 
     /// A request field the operation refuses.

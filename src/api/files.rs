@@ -92,7 +92,7 @@ pub fn save(req: &SaveRequest) -> Result<FileStat, ApiError> {
 /// Modification time and size of a file.
 pub fn stat(req: &PathRequest) -> Result<FileStat, ApiError> {
     let path = Path::new(&req.path);
-    let meta = std::fs::metadata(path).map_err(|e| ApiError::io(path, &e))?;
+    let meta = crate::files::metadata(path).map_err(|e| ApiError::io(path, &e))?;
     let modified_ms = meta
         .modified()
         .ok()

@@ -148,8 +148,13 @@ fn raw_json_text(text: &str) -> Result<Box<RawValue>, ApiError> {
 pub fn approve(req: &ApproveRequest) -> Result<ApproveResponse, ApiError> {
     tracing::info!(scene = %req.scene_path, "approving golden");
     let path = Path::new(&req.scene_path);
-    let scene = scene::load_file(path)?;
     let golden = check::golden_path(path);
+    // Confined (the app): both the scene and its golden must be reachable, before either is read.
+    let reachable =
+        |p: &Path, access| crate::files::chosen::check(p, access).map_err(|e| ApiError::io(p, &e));
+    reachable(path, crate::files::Access::Read)?;
+    reachable(&golden, crate::files::Access::Write)?;
+    let scene = scene::load_file(path)?;
     let text = check::golden_text_in(&scene, path.parent());
     crate::files::write_atomic(&golden, text.as_bytes()).map_err(|e| ApiError::io(&golden, &e))?;
     tracing::info!(golden = %golden.display(), "golden approved");

@@ -147,7 +147,7 @@ fn read_limited(path: &str, base_dir: Option<&Path>) -> Result<Vec<u8>, Problem>
             format!("cannot read the image {}: {e}", full.display()),
         )
     };
-    let file = crate::files::open_regular(&full).map_err(unreadable)?;
+    let file = crate::files::open_image(&full).map_err(unreadable)?;
     let len = file.metadata().map_err(unreadable)?.len();
     if len > MAX_IMAGE_BYTES {
         return Err(too_large(&format!("file {path:?}"), len));

@@ -87,44 +87,69 @@ pub struct Figures {
     pub anthropic_cached_tokens: Option<usize>,
 }
 
-/// A request as the figures see it: its serialisation and its system message.
-pub struct Measured {
-    pub text: String,
-    pub system: String,
-    pub system_tokens: usize,
+/// The figures of a loop's requests, measured one after the other in linear time overall.
+///
+/// The loop only appends: each request is the previous one followed by new messages (a message
+/// changes only before it is first sent). So the serialisation grows at its end, the common
+/// prefix with the previous request is the whole previous serialisation, and the token counts
+/// encode only the new text ([`tokens::GrowingCount`]).
+pub struct RequestMeter {
+    text: String,
+    counter: tokens::GrowingCount,
+    /// The previous request: its serialised length and tokens, and its system message.
+    previous: Option<(usize, usize)>,
+    system: Option<(String, usize)>,
 }
 
-impl Measured {
-    pub fn new(text: String, system: &str) -> Measured {
-        Measured {
-            text,
-            system: system.to_owned(),
-            system_tokens: count_tokens(system),
+impl Default for RequestMeter {
+    fn default() -> Self {
+        RequestMeter {
+            text: String::new(),
+            counter: tokens::GrowingCount::new(Encoding::O200kBase),
+            previous: None,
+            system: None,
         }
     }
 }
 
-/// The figures of `now` against `before`.
-pub fn figures(before: Option<&Measured>, now: &Measured) -> Figures {
-    let mut f = Figures {
-        request_bytes: now.text.len(),
-        request_tokens: count_tokens(&now.text),
-        ..Figures::default()
-    };
-    if let Some(before) = before {
-        let identical = before.system == now.system;
-        let bytes = common_prefix_bytes(&before.text, &now.text);
-        let common = count_tokens(prefix_text(&now.text, bytes));
-        f.system_identical = Some(identical);
-        f.common_prefix_bytes = Some(bytes);
-        f.common_prefix_tokens = Some(common);
-        f.openai_cached_tokens = Some(openai_cached_tokens(common));
-        f.anthropic_cached_tokens =
-            Some(if identical && now.system_tokens >= ANTHROPIC_MIN_TOKENS {
-                now.system_tokens
-            } else {
-                0
-            });
+impl RequestMeter {
+    /// The figures of the next request: the previous one (empty at first) followed by
+    /// `appended` `(role, content)` messages; `system` is its system message (empty for none).
+    pub fn next<'a>(
+        &mut self,
+        system: &str,
+        appended: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Figures {
+        let shared = self.text.len();
+        for (role, content) in appended {
+            self.text.push_str(role);
+            self.text.push('\n');
+            self.text.push_str(content);
+        }
+        let request_tokens = self.counter.count(&self.text, shared);
+        let mut f = Figures {
+            request_bytes: self.text.len(),
+            request_tokens,
+            ..Figures::default()
+        };
+        let identical = self.system.as_ref().is_some_and(|(s, _)| s == system);
+        if !identical {
+            self.system = Some((system.to_owned(), count_tokens(system)));
+        }
+        let system_tokens = self.system.as_ref().map_or(0, |(_, t)| *t);
+        if let Some((bytes, common)) = self.previous {
+            f.system_identical = Some(identical);
+            f.common_prefix_bytes = Some(bytes);
+            f.common_prefix_tokens = Some(common);
+            f.openai_cached_tokens = Some(openai_cached_tokens(common));
+            f.anthropic_cached_tokens =
+                Some(if identical && system_tokens >= ANTHROPIC_MIN_TOKENS {
+                    system_tokens
+                } else {
+                    0
+                });
+        }
+        self.previous = Some((f.request_bytes, request_tokens));
+        f
     }
-    f
 }

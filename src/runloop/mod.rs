@@ -8,6 +8,8 @@ pub mod cache;
 pub mod dynamic_context;
 pub mod reminder;
 mod replay;
+mod whole;
 
 pub use crate::scene::run::{CallForm, Iteration, Run, RunMessage, ToolCall};
 pub use replay::{replay, system_message, IterationOut, RunReport, SystemOut};
+pub use whole::{WholeIteration, WholeRequests};

@@ -5,13 +5,16 @@
 
 use serde::Serialize;
 
-use super::cache::{self, Figures, Measured};
+use super::cache::{Figures, RequestMeter};
 use super::dynamic_context::{self, Injector, Outcome};
 use super::reminder;
 use crate::scene::run::{Run, RunMessage};
 use crate::scene::Role;
 
-/// What `prompt-inspector run --format json` prints (docs/run-loop.md; fields may be added).
+/// The replayed loop with each message once, as goldens and the app hold it. Every request is
+/// the first messages of `messages`, because the loop only appends, and it changes a message
+/// (appending blocks to it) only before the message is first sent. `run --format json` prints
+/// each request whole instead.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunReport {
@@ -19,18 +22,41 @@ pub struct RunReport {
     pub initial_cwd: String,
     /// How the system message was built.
     pub system: SystemOut,
+    /// Every message of the loop in order, as it was sent: the longest request, followed by the
+    /// final answer when the loop ended with one.
+    #[cfg_attr(feature = "specta", specta(type = Vec<crate::scene::run::wire::RunMessageJson>))]
+    pub messages: Vec<RunMessage>,
     pub iterations: Vec<IterationOut>,
     /// The request the loop sends next when the recording ends after a round with tool calls
-    /// (the blocks injected after the last round are only seen here).
+    /// (the blocks injected after the last round are only seen here): its number of messages.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "specta", specta(type = Option<Vec<crate::scene::run::wire::RunMessageJson>>))]
-    pub next_request: Option<Vec<RunMessage>>,
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
+    pub next_request_messages: Option<usize>,
     /// Recorded rounds after the first round without tool calls: the loop never reaches them.
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub ignored_iterations: usize,
     /// History messages with role `system`, dropped (the pipeline's system message is sent).
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub dropped_system_messages: usize,
+}
+
+impl RunReport {
+    /// The messages of a request that holds the first `n` messages.
+    pub fn first_messages(&self, n: usize) -> &[RunMessage] {
+        &self.messages[..n.min(self.messages.len())]
+    }
+
+    /// The request of round `i` (0-based); empty past the last round.
+    pub fn request(&self, i: usize) -> &[RunMessage] {
+        self.iterations
+            .get(i)
+            .map_or(&[], |it| self.first_messages(it.request_messages))
+    }
+
+    /// The request the loop sends next, when the recording ends after a round with tool calls.
+    pub fn next_request(&self) -> Option<&[RunMessage]> {
+        self.next_request_messages.map(|n| self.first_messages(n))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -47,9 +73,9 @@ pub struct SystemOut {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct IterationOut {
-    /// The messages sent for this round.
-    #[cfg_attr(feature = "specta", specta(type = Vec<crate::scene::run::wire::RunMessageJson>))]
-    pub request: Vec<RunMessage>,
+    /// The messages sent for this round: the first this many of the report's `messages`.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub request_messages: usize,
     /// The blocks appended to the last message after this round, in order.
     pub injected: Vec<String>,
     /// This request against the previous one.
@@ -91,19 +117,6 @@ pub fn system_message(run: &Run) -> (String, SystemOut) {
     (texts.join("\n"), out)
 }
 
-fn measure(messages: &[RunMessage]) -> Measured {
-    let text = cache::serialize(
-        messages
-            .iter()
-            .map(|m| (m.role.as_str(), m.content.as_str())),
-    );
-    let system = messages
-        .first()
-        .filter(|m| m.role == Role::System)
-        .map_or("", |m| m.content.as_str());
-    Measured::new(text, system)
-}
-
 /// Replays the loop. Never fails: the scene loader has checked the shapes.
 pub fn replay(run: &Run) -> RunReport {
     let (system_text, system) = system_message(run);
@@ -118,14 +131,17 @@ pub fn replay(run: &Run) -> RunReport {
     let mut injector = Injector::new();
     // The session's directory; xbot's getCWD falls back to the initial one when it is empty.
     let mut session_cwd = run.initial_cwd.clone();
-    let mut previous: Option<Measured> = None;
+    let mut meter = RequestMeter::default();
+    let mut measured = 0;
     let mut iterations = Vec::new();
     let mut ended = false;
     for it in &run.iterations {
-        let now = measure(&messages);
-        let figures = cache::figures(previous.as_ref(), &now);
-        previous = Some(now);
-        let request = messages.clone();
+        let appended = messages[measured..]
+            .iter()
+            .map(|m| (m.role.as_str(), m.content.as_str()));
+        let figures = meter.next(&messages[0].content, appended);
+        measured = messages.len();
+        let request_messages = measured;
         messages.push(it.assistant.clone());
         let tools: Vec<String> = it
             .assistant
@@ -142,7 +158,7 @@ pub fn replay(run: &Run) -> RunReport {
             session_cwd.clone()
         };
         let mut out = IterationOut {
-            request,
+            request_messages,
             injected: Vec::new(),
             cache: figures,
             assistant: it.assistant.clone(),
@@ -183,7 +199,8 @@ pub fn replay(run: &Run) -> RunReport {
     RunReport {
         initial_cwd: run.initial_cwd.clone(),
         system,
-        next_request: (!ended && !iterations.is_empty()).then_some(messages),
+        next_request_messages: (!ended && !iterations.is_empty()).then_some(messages.len()),
+        messages,
         iterations,
         ignored_iterations,
         dropped_system_messages,

@@ -191,7 +191,7 @@ fn the_system_message_sorts_parts_as_strings_skips_empty_ones_and_history_system
              "iterations": [ { "assistant": { "role": "assistant", "content": "done" } } ] }"#,
     );
     let r = runloop::replay(s.run.as_ref().expect("run"));
-    let req = &r.iterations[0].request;
+    let req = r.request(0);
     assert_eq!(req[0].content, "ten\nnine");
     assert_eq!(req[0].cache_hint, Some("static"));
     assert_eq!(r.system.skipped, ["05_e"]);
@@ -217,7 +217,7 @@ fn the_loop_ends_at_the_first_round_without_tool_calls() {
     let r = runloop::replay(s.run.as_ref().expect("run"));
     assert_eq!(r.iterations.len(), 3);
     assert_eq!(r.ignored_iterations, 1);
-    assert!(r.next_request.is_none());
+    assert!(r.next_request().is_none());
     // Round 1's change to /b is the baseline; round 2's change to /c is reported.
     assert_eq!(r.iterations[0].dynamic_context, Some("baseline"));
     assert_eq!(r.iterations[0].injected.len(), 1);
@@ -226,7 +226,7 @@ fn the_loop_ends_at_the_first_round_without_tool_calls() {
     assert!(r.iterations[2].injected.is_empty());
     assert_eq!(r.iterations[2].dynamic_context, None);
     // The blocks land on the last tool result, dynamic context first, each after "\n\n".
-    let last = &r.iterations[2].request.last().expect("messages").content;
+    let last = &r.request(2).last().expect("messages").content;
     assert_eq!(
         *last,
         format!(
@@ -254,7 +254,7 @@ fn blocks_go_to_the_assistant_turn_when_a_round_has_no_tool_results() {
     let r = runloop::replay(s.run.as_ref().expect("run"));
     assert_eq!(r.iterations[0].appended_to, Some("assistant"));
     let next = r
-        .next_request
+        .next_request()
         .expect("the recording ends after a tool round");
     assert!(next[2].content.starts_with(
         "calling\n\n<system-reminder>\n用户原始需求: go\n已完成 0 次工具调用\n本轮使用: T\n"
@@ -408,10 +408,7 @@ fn the_user_message_may_be_a_message_with_role_user() {
     );
     let text = runloop::replay(as_text.run.as_ref().expect("run"));
     let message = runloop::replay(as_message.run.as_ref().expect("run"));
-    let (sent_text, sent_message) = (
-        &text.iterations[0].request[1],
-        &message.iterations[0].request[1],
-    );
+    let (sent_text, sent_message) = (&text.request(0)[1], &message.request(0)[1]);
     assert_eq!(sent_message.role, Role::User);
     assert_eq!(sent_message.content, sent_text.content);
     assert_eq!(sent_message.name.as_deref(), Some("alice"));

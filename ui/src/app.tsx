@@ -147,8 +147,18 @@ export function App({ session }: { session: Session }) {
   const openPath = async (p: string) => {
     if (!p) return;
     if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return;
-    if (await s.open(p)) setPathInput(s.path ?? p);
+    if (await s.open(p)) return setPathInput(s.path ?? p);
+    // In the app, a path typed (or named by the page) opens once the person picks it in the
+    // system dialog, which starts there.
+    const d = await dialogs();
+    if (s.fileErrorCode !== 'path_not_chosen' || !d.openDialog) return;
+    const picked = await d.openDialog(p);
+    if (picked && (await s.open(picked))) setPathInput(s.path ?? picked);
   };
+  const [recent, setRecent] = useState<string[]>([]);
+  useEffect(() => {
+    void recentFiles().then(setRecent);
+  }, [s.path, s.version]);
   const openClick = async () => {
     const d = await dialogs();
     if (d.openDialog) {
@@ -225,7 +235,7 @@ export function App({ session }: { session: Session }) {
             {s.path ? shortPath(s.path, null, 40) : 'default scene (embedded)'}
           </span>
           <datalist id="recent-files">
-            {recentFiles().map((p) => (
+            {recent.map((p) => (
               <option key={p} value={p} />
             ))}
           </datalist>

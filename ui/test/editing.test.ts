@@ -249,12 +249,13 @@ describe('recent files', () => {
     expect(menuMove('a', 0, 3)).toBe(null);
     expect(menuMove('ArrowDown', 0, 0)).toBe(null);
   });
-  it('clears the list session.ts keeps', () => {
-    rememberRecent('/a.scene.json');
-    rememberRecent('/b.scene.json');
-    expect(recentFiles()).toEqual(['/b.scene.json', '/a.scene.json']);
-    clearRecentFiles();
-    expect(recentFiles()).toEqual([]);
+  it('clears the list session.ts keeps (in the browser, where the page keeps it)', async () => {
+    await rememberRecent('/a.scene.json');
+    await rememberRecent('/b.scene.json');
+    await rememberRecent('/a.scene.json');
+    expect(await recentFiles()).toEqual(['/a.scene.json', '/b.scene.json']);
+    await clearRecentFiles();
+    expect(await recentFiles()).toEqual([]);
   });
 });
 
@@ -269,9 +270,12 @@ describe('the Recent menu', () => {
     render(null, root);
     root.remove();
   });
+  // The menu reads the list asynchronously (the shell keeps it in the app): let that settle.
+  const settle = () => new Promise((r) => setTimeout(r, 0));
   const key = (el: Element, k: string) =>
-    act(() => {
+    act(async () => {
       el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+      await settle();
     });
   const mount = (props: Parameters<typeof RecentMenu>[0]) =>
     act(() => {
@@ -279,8 +283,8 @@ describe('the Recent menu', () => {
     });
 
   it('opens from the keyboard, moves, opens the picked file and closes on Escape', async () => {
-    rememberRecent('/s/one.scene.json');
-    rememberRecent('/s/two.scene.json');
+    await rememberRecent('/s/one.scene.json');
+    await rememberRecent('/s/two.scene.json');
     const onOpen = vi.fn();
     await mount({ current: '/s/two.scene.json', onOpen });
     const button = root.querySelector('[data-testid="recent"]') as HTMLButtonElement;
@@ -311,20 +315,23 @@ describe('the Recent menu', () => {
   });
 
   it('clears the list, and says when it is empty', async () => {
-    rememberRecent('/s/one.scene.json');
+    await rememberRecent('/s/one.scene.json');
     const onCleared = vi.fn();
     await mount({ current: null, onOpen: () => {}, onCleared });
     const button = root.querySelector('[data-testid="recent"]') as HTMLButtonElement;
-    await act(() => {
+    await act(async () => {
       button.click();
+      await settle();
     });
-    await act(() => {
+    await act(async () => {
       (root.querySelector('[data-testid="recent-clear"]') as HTMLElement).click();
+      await settle();
     });
     expect(onCleared).toHaveBeenCalled();
-    expect(recentFiles()).toEqual([]);
-    await act(() => {
+    expect(await recentFiles()).toEqual([]);
+    await act(async () => {
       button.click();
+      await settle();
     });
     expect(root.querySelector('[role="menu"]')!.textContent).toContain('No recent files yet');
     expect(root.querySelector('[data-testid="recent-clear"]')!.getAttribute('aria-disabled')).toBe('true');

@@ -38,7 +38,7 @@ describe('where the appended blocks are marked', () => {
     it(`${name}: round i's blocks are marked in request i+1 (or the next request), never in request i`, () => {
       const r = report(golden);
       const views = requestViews(r);
-      expect(views.length).toBe(r.iterations.length + (r.next_request ? 1 : 0));
+      expect(views.length).toBe(r.iterations.length + (r.next_request_messages != null ? 1 : 0));
       r.iterations.forEach((it, i) => {
         const own = views[i];
         const lastOwn = own.messages.length - 1;
@@ -73,7 +73,8 @@ describe('where the appended blocks are marked', () => {
     expect(blocks.map((b) => b.split('\n')[0])).toEqual(['<dynamic-context>', '<system-reminder>']);
     expect(blocks[0]).toContain('/srv/api');
     // The previous request is repeated unchanged at its start.
-    expect(next.shared).toBe(r.iterations.at(-1)!.request.length);
+    expect(next.shared).toBe(r.iterations.at(-1)!.request_messages);
+    expect(next.messages.length).toBe(r.messages.length);
   });
 
   it('marks the blocks at the end even when the same text occurs earlier', () => {
@@ -151,6 +152,21 @@ describe('the run report as the page shows it', () => {
     // A visible legend for the marks; no citations of documents users do not have.
     expect(root.querySelector('.run-legend mark')).toBeTruthy();
     expect(root.textContent).not.toMatch(/seed \d|contract §/);
+  });
+
+  it('lists the messages a request repeats only once they are opened', async () => {
+    await mount(CD2);
+    const round2 = root.querySelector('[data-testid="run-round-2"]')!;
+    const shared = round2.querySelector('details.run-shared') as HTMLDetailsElement;
+    expect(shared.querySelector('summary')?.textContent).toBe('Messages 1–4: request 1 again, unchanged');
+    expect(shared.querySelectorAll('li')).toHaveLength(0);
+    await act(() => {
+      shared.open = true;
+      shared.dispatchEvent(new Event('toggle'));
+    });
+    const lines = [...shared.querySelectorAll('li')].map((li) => li.textContent);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toBe('user 先看看仓库结构');
   });
 
   it('says when rounds were ignored and history system messages dropped; shows the next request', async () => {

@@ -41,6 +41,7 @@ function fakeApi(files: Record<string, string>): Api {
     run: async () => ({
       initial_cwd: '',
       system: { parts: [], skipped: [], cache_hint: 'static' },
+      messages: [],
       iterations: [],
       ignored_iterations: 0,
       dropped_system_messages: 0,

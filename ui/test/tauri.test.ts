@@ -98,14 +98,22 @@ describe('TauriApi', () => {
 
 describe('shell (dialogs.ts)', () => {
   it('shows the dialogs through the app commands and reports the unsaved flag', async () => {
-    answer = (cmd) => (cmd === 'pick_open_path' ? '/picked.scene.json' : cmd === 'pick_save_path' ? null : null);
+    answer = (cmd) =>
+      cmd === 'pick_open_path' ? '/picked.scene.json' : cmd === 'recent_files' ? ['/picked.scene.json', '/old.scene.json'] : null;
     expect(await shell.openDialog()).toBe('/picked.scene.json');
+    expect(await shell.openDialog('/typed/x.scene.json')).toBe('/picked.scene.json');
     expect(await shell.saveDialog('/a/b.scene.json')).toBeNull();
     await shell.setDirty(true, '● a.scene.json — Prompt Inspector');
+    // The recent list is the shell's, not the page's.
+    expect(await shell.recentFiles()).toEqual(['/picked.scene.json', '/old.scene.json']);
+    await shell.clearRecent();
     expect(calls).toEqual([
-      { cmd: 'pick_open_path', args: {} },
+      { cmd: 'pick_open_path', args: { suggested: null } },
+      { cmd: 'pick_open_path', args: { suggested: '/typed/x.scene.json' } },
       { cmd: 'pick_save_path', args: { suggested: '/a/b.scene.json' } },
       { cmd: 'set_dirty', args: { dirty: true, title: '● a.scene.json — Prompt Inspector' } },
+      { cmd: 'recent_files', args: {} },
+      { cmd: 'clear_recent', args: {} },
     ]);
   });
 });

@@ -139,6 +139,10 @@ enum Command {
         /// `json`: the run report (docs/run-loop.md); `text`: an explained walk through the rounds.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// With `--format json`: each message once (`messages`, and `request_messages` per
+        /// round, the first that many), as goldens hold the run, instead of every request whole.
+        #[arg(long, requires = "format")]
+        shared: bool,
     },
     /// Cache blame across successive calls (one scene per call, in call order; docs/run-loop.md).
     Cache {
@@ -211,7 +215,11 @@ fn main() -> ExitCode {
             vars,
         } => template_cmd::run(engine, &template, &vars),
         Command::Rules { format } => rules_cmd::run(format == Format::Json),
-        Command::Run { scene, format } => run_cmd::run(&scene, format == Format::Json),
+        Command::Run {
+            scene,
+            format,
+            shared,
+        } => run_cmd::run(&scene, format == Format::Json, shared),
         Command::Cache { scenes, format } => cache_cmd::run(&scenes, format == Format::Json),
         Command::Serve { port, ui } => serve::run(port, ui),
     }

@@ -21,3 +21,17 @@ pub fn emit(out: &str) -> ExitCode {
         Err(_) => ExitCode::from(1),
     }
 }
+
+/// Writes `value` as pretty JSON with a trailing newline straight to stdout, as it is serialised
+/// (for output too big to build in memory first); exit 1 when stdout is gone.
+pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> ExitCode {
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = prompt_inspector::json_out::write_pretty(&mut stdout, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush());
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(1),
+    }
+}

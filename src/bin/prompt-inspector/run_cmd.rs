@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use prompt_inspector::runloop::{self, cache, IterationOut, RunMessage, RunReport};
+use prompt_inspector::runloop::{self, cache, IterationOut, RunMessage, RunReport, WholeRequests};
 use prompt_inspector::scene;
 
-pub fn run(path: &Path, as_json: bool) -> ExitCode {
+pub fn run(path: &Path, as_json: bool, shared: bool) -> ExitCode {
     let scene = match scene::load_file(path) {
         Ok(s) => s,
         Err(e) => {
@@ -24,12 +24,16 @@ pub fn run(path: &Path, as_json: bool) -> ExitCode {
         return ExitCode::from(2);
     };
     let report = runloop::replay(spec);
-    let out = if as_json {
-        crate::output::json(&report)
-    } else {
-        crate::wrap::wrap_text(&text(&scene.name, &report), crate::wrap::WIDTH)
-    };
-    crate::output::emit(&out)
+    match (as_json, shared) {
+        (true, true) => crate::output::emit_json(&report),
+        // Each request whole, as the contract prints them: written out as it is serialised, so
+        // memory stays linear in the rounds even though the output is not.
+        (true, false) => crate::output::emit_json(&WholeRequests::new(&report)),
+        (false, _) => crate::output::emit(&crate::wrap::wrap_text(
+            &text(&scene.name, &report),
+            crate::wrap::WIDTH,
+        )),
+    }
 }
 
 fn indented(out: &mut String, gutter: &str, body: &str) {
@@ -90,18 +94,17 @@ pub fn text(name: &str, r: &RunReport) -> String {
     out.push('\n');
     let _ = writeln!(out, "Initial directory: {}\n", show_dir(&r.initial_cwd));
     let mut prev_cwd = r.initial_cwd.as_str();
-    let mut prev_bytes = None;
+    let mut prev = None;
     for (i, it) in r.iterations.iter().enumerate() {
-        round(&mut out, i + 1, it, prev_cwd, prev_bytes);
+        round(&mut out, i + 1, r, it, prev_cwd, prev);
         prev_cwd = &it.cwd;
-        prev_bytes = Some(it.cache.request_bytes);
+        prev = Some((it.request_messages, it.cache.request_bytes));
     }
-    if let Some(next) = &r.next_request {
+    if let Some(next) = r.next_request_messages {
         let _ = writeln!(
             out,
-            "The recording ends after a round with tool calls: the next request ({} messages) would \
-             carry the blocks injected after the last round; the model's answer to it is not recorded.\n",
-            next.len()
+            "The recording ends after a round with tool calls: the next request ({next} messages) would \
+             carry the blocks injected after the last round; the model's answer to it is not recorded.\n"
         );
     }
     if r.ignored_iterations > 0 {
@@ -115,16 +118,33 @@ pub fn text(name: &str, r: &RunReport) -> String {
     out
 }
 
-fn round(out: &mut String, n: usize, it: &IterationOut, prev_cwd: &str, prev_bytes: Option<usize>) {
+fn round(
+    out: &mut String,
+    n: usize,
+    r: &RunReport,
+    it: &IterationOut,
+    prev_cwd: &str,
+    prev: Option<(usize, usize)>,
+) {
     let c = &it.cache;
     let _ = writeln!(
         out,
         "── Round {n} ── request: {} messages, {} bytes, {} tokens (o200k_base)",
-        it.request.len(),
-        c.request_bytes,
-        c.request_tokens
+        it.request_messages, c.request_bytes, c.request_tokens
     );
-    for (k, m) in it.request.iter().enumerate() {
+    let prev_bytes = prev.map(|(_, bytes)| bytes);
+    // Only the messages new in this request are listed: the loop only appends.
+    let repeated = prev.map_or(0, |(messages, _)| messages);
+    if repeated > 0 {
+        let _ = writeln!(
+            out,
+            "  {:>3}. {:<22} unchanged: the loop only appends",
+            format!("1–{repeated}"),
+            format!("request {}", n - 1)
+        );
+    }
+    let request = r.first_messages(it.request_messages);
+    for (k, m) in request.iter().enumerate().skip(repeated) {
         let shown = if m.content.is_empty() && !m.tool_calls.is_empty() {
             let names: Vec<&str> = m.tool_calls.iter().map(|c| c.name.as_str()).collect();
             format!("(calls {})", names.join(", "))

@@ -22,8 +22,11 @@ export const commands = {
 	liveOpen: (req: LiveOpenRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_open", { req })),
 	liveEdit: (req: LiveEditRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_edit", { req })),
 	liveClose: (req: LiveCloseRequest) => typedError<null, ApiError_Serialize>(__TAURI_INVOKE("live_close", { req })),
-	/**  The system "open" dialog for a scene file; `null` when cancelled. */
-	pickOpenPath: () => typedError<string | null, ApiError_Serialize>(__TAURI_INVOKE("pick_open_path")),
+	/**
+	 *  The system "open" dialog for a scene file, starting from `suggested` (a path typed, or one
+	 *  the app may not open until the person picks it here) when given; `null` when cancelled.
+	 */
+	pickOpenPath: (suggested: string | null) => typedError<string | null, ApiError_Serialize>(__TAURI_INVOKE("pick_open_path", { suggested })),
 	/**  The system "save as" dialog, starting from `suggested` (the open file's path) when given. */
 	pickSavePath: (suggested: string | null) => typedError<string | null, ApiError_Serialize>(__TAURI_INVOKE("pick_save_path", { suggested })),
 	/**  The system folder dialog (the replay view's folder of scenes). */
@@ -41,6 +44,13 @@ export const commands = {
 	 *  the guard is waiting for this answer, so no other call can close the window.
 	 */
 	closeGuardDone: (saved: boolean) => __TAURI_INVOKE<void>("close_guard_done", { saved }),
+	/**
+	 *  The recent scene files, newest first: opened or saved in the app (kept by the shell, in the
+	 *  app's data folder).
+	 */
+	recentFiles: () => __TAURI_INVOKE<string[]>("recent_files"),
+	/**  Empties the recent list. */
+	clearRecent: () => __TAURI_INVOKE<void>("clear_recent"),
 	appInfo: () => __TAURI_INVOKE<AppInfo_Serialize>("app_info"),
 };
 
@@ -211,7 +221,12 @@ export type EngineName = "fstring" | "jinja2";
 /**  What went wrong, as a stable name the UI can switch on. */
 export type ErrorCode = "load_error" | "io_error" | "template_error" | "no_run" | "invalid_argument" | "bad_request" | "unknown_operation" | 
 /**  A live edit was made on another revision, or the document is gone: open it again. */
-"stale_document" | "internal";
+"stale_document" | 
+/**
+ *  In the app: a path the person did not choose (in a dialog, the recent list, or the open
+ *  scene's folder); the same answer whether or not the file exists.
+ */
+"path_not_chosen" | "internal";
 
 /**  The figures of one request against the previous one (all `None` for the first request). */
 export type Figures = Figures_Serialize | Figures_Deserialize;
@@ -270,8 +285,8 @@ export type FunctionJson = {
 export type IterationOut = IterationOut_Serialize | IterationOut_Deserialize;
 
 export type IterationOut_Deserialize = {
-	/**  The messages sent for this round. */
-	request: RunMessageJson_Deserialize[],
+	/**  The messages sent for this round: the first this many of the report's `messages`. */
+	request_messages: number,
 	/**  The blocks appended to the last message after this round, in order. */
 	injected: string[],
 	/**  This request against the previous one. */
@@ -292,8 +307,8 @@ export type IterationOut_Deserialize = {
 };
 
 export type IterationOut_Serialize = {
-	/**  The messages sent for this round. */
-	request: RunMessageJson_Serialize[],
+	/**  The messages sent for this round: the first this many of the report's `messages`. */
+	request_messages: number,
 	/**  The blocks appended to the last message after this round, in order. */
 	injected: string[],
 	/**  This request against the previous one. */
@@ -653,39 +668,64 @@ export type RunMessageJson_Serialize = {
 	cache_hint?: string | null,
 };
 
-/**  What `prompt-inspector run --format json` prints (docs/run-loop.md; fields may be added). */
+/**
+ *  The replayed loop with each message once, as goldens and the app hold it. Every request is
+ *  the first messages of `messages`, because the loop only appends, and it changes a message
+ *  (appending blocks to it) only before the message is first sent. `run --format json` prints
+ *  each request whole instead.
+ */
 export type RunReport = RunReport_Serialize | RunReport_Deserialize;
 
-/**  What `prompt-inspector run --format json` prints (docs/run-loop.md; fields may be added). */
+/**
+ *  The replayed loop with each message once, as goldens and the app hold it. Every request is
+ *  the first messages of `messages`, because the loop only appends, and it changes a message
+ *  (appending blocks to it) only before the message is first sent. `run --format json` prints
+ *  each request whole instead.
+ */
 export type RunReport_Deserialize = {
 	/**  The directory the run starts in. */
 	initial_cwd: string,
 	/**  How the system message was built. */
 	system: SystemOut,
+	/**
+	 *  Every message of the loop in order, as it was sent: the longest request, followed by the
+	 *  final answer when the loop ended with one.
+	 */
+	messages: RunMessageJson_Deserialize[],
 	iterations: IterationOut_Deserialize[],
 	/**
 	 *  The request the loop sends next when the recording ends after a round with tool calls
-	 *  (the blocks injected after the last round are only seen here).
+	 *  (the blocks injected after the last round are only seen here): its number of messages.
 	 */
-	next_request?: RunMessageJson_Deserialize[] | null,
+	next_request_messages?: number | null,
 	/**  Recorded rounds after the first round without tool calls: the loop never reaches them. */
 	ignored_iterations: number,
 	/**  History messages with role `system`, dropped (the pipeline's system message is sent). */
 	dropped_system_messages: number,
 };
 
-/**  What `prompt-inspector run --format json` prints (docs/run-loop.md; fields may be added). */
+/**
+ *  The replayed loop with each message once, as goldens and the app hold it. Every request is
+ *  the first messages of `messages`, because the loop only appends, and it changes a message
+ *  (appending blocks to it) only before the message is first sent. `run --format json` prints
+ *  each request whole instead.
+ */
 export type RunReport_Serialize = {
 	/**  The directory the run starts in. */
 	initial_cwd: string,
 	/**  How the system message was built. */
 	system: SystemOut,
+	/**
+	 *  Every message of the loop in order, as it was sent: the longest request, followed by the
+	 *  final answer when the loop ended with one.
+	 */
+	messages: RunMessageJson_Serialize[],
 	iterations: IterationOut_Serialize[],
 	/**
 	 *  The request the loop sends next when the recording ends after a round with tool calls
-	 *  (the blocks injected after the last round are only seen here).
+	 *  (the blocks injected after the last round are only seen here): its number of messages.
 	 */
-	next_request?: RunMessageJson_Serialize[],
+	next_request_messages?: number,
 	/**  Recorded rounds after the first round without tool calls: the loop never reaches them. */
 	ignored_iterations: number,
 	/**  History messages with role `system`, dropped (the pipeline's system message is sent). */

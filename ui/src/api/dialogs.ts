@@ -11,9 +11,18 @@ async function picked(call: Promise<{ status: 'ok'; data: string | null } | { st
   return r.data;
 }
 
-/** The system "open" dialog; the chosen scene file's path, or null when cancelled. */
-export function openDialog(): Promise<string | null> {
-  return picked(commands.pickOpenPath());
+/** The system "open" dialog, starting at `suggested`; the chosen scene file's path, or null when cancelled. */
+export function openDialog(suggested?: string): Promise<string | null> {
+  return picked(commands.pickOpenPath(suggested ?? null));
+}
+
+/** The recent files, newest first: the shell records every open and save. */
+export function recentFiles(): Promise<string[]> {
+  return commands.recentFiles();
+}
+
+export function clearRecent(): Promise<void> {
+  return commands.clearRecent();
 }
 
 /** The system "save as" dialog, starting at `suggested`; the chosen path, or null. */

@@ -11,13 +11,17 @@ export interface ShellLog {
   time_ms: number | null;
 }
 export interface Shell {
-  openDialog?: () => Promise<string | null>;
+  /** The system open dialog, starting at `suggested` when given. */
+  openDialog?: (suggested?: string) => Promise<string | null>;
   saveDialog?: (suggested?: string) => Promise<string | null>;
   folderDialog?: () => Promise<string | null>;
   setDirty?: (dirty: boolean, title: string) => Promise<void>;
   onLog?: (cb: (e: ShellLog) => void) => Promise<() => void>;
   /** The close guard's "Save": run `save` (true when it saved); the shell then closes the window or keeps it. */
   onSaveBeforeClose?: (save: () => Promise<boolean>) => Promise<() => void>;
+  /** The recent files the shell keeps, newest first. */
+  recentFiles?: () => Promise<string[]>;
+  clearRecent?: () => Promise<void>;
 }
 const dialogModules = import.meta.glob<Shell>('./dialogs.ts');
 

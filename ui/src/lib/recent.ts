@@ -1,10 +1,11 @@
-// The recent files: the list (kept in the page's localStorage, updated by the session on every
-// open and save) and what the Recent menu needs.
+// The recent files and what the Recent menu needs. In the desktop app the shell keeps the list
+// (it records every open and save itself, and the paths on it are ones the app may reach again,
+// so the page must not be able to write it); in the browser the page keeps it in localStorage.
+import { dialogs } from '../api';
 
 const RECENT_KEY = 'prompt-inspector.recent';
 
-/** The last opened or saved scene files, newest first (kept in the page's localStorage). */
-export function recentFiles(): string[] {
+function storedRecent(): string[] {
   try {
     const v = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
     return Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
@@ -13,15 +14,26 @@ export function recentFiles(): string[] {
   }
 }
 
-export function rememberRecent(path: string) {
+/** The last opened or saved scene files, newest first. */
+export async function recentFiles(): Promise<string[]> {
+  const shell = await dialogs();
+  return shell.recentFiles ? shell.recentFiles() : storedRecent();
+}
+
+/** After an open or a save (the shell, when there is one, has recorded it already). */
+export async function rememberRecent(path: string): Promise<void> {
+  const shell = await dialogs();
+  if (shell.recentFiles) return;
   try {
-    localStorage.setItem(RECENT_KEY, JSON.stringify([path, ...recentFiles().filter((p) => p !== path)].slice(0, 10)));
+    localStorage.setItem(RECENT_KEY, JSON.stringify([path, ...storedRecent().filter((p) => p !== path)].slice(0, 10)));
   } catch {
     /* storage unavailable */
   }
 }
 
-export function clearRecentFiles() {
+export async function clearRecentFiles(): Promise<void> {
+  const shell = await dialogs();
+  if (shell.clearRecent) return shell.clearRecent();
   try {
     localStorage.removeItem(RECENT_KEY);
   } catch {

@@ -24,6 +24,8 @@ export class Session {
   reports: Reports | null = null;
   renderError: ApiError | null = null;
   fileError: string | null = null;
+  /** The error code of the last failed open (`path_not_chosen`: the app may open it once the person picks it). */
+  fileErrorCode: string | null = null;
   notice: string | null = null;
   /** The file changed on disk while there were unsaved edits: the user chooses (reload or keep). */
   diskConflict = false;
@@ -111,7 +113,7 @@ export class Session {
     this.fileError = null;
     this.diskConflict = false;
     if (text.length > 256 * 1024) this.tokens = false;
-    if (path) rememberRecent(path);
+    if (path) void rememberRecent(path);
     if (path) {
       try {
         this.diskModified = (await this.api.stat(path)).modified_ms ?? 0;
@@ -135,12 +137,14 @@ export class Session {
 
   /** Open a file; a bad file reports its error and leaves the open scene as it was. */
   async open(path: string): Promise<boolean> {
+    this.fileErrorCode = null;
     try {
       const r = await this.api.open(path);
       await this.load(r.text, r.path ?? path);
       return true;
     } catch (e) {
       this.fileError = errorText(e);
+      this.fileErrorCode = isApiError(e) ? e.code : null;
       this.changed();
       return false;
     }
@@ -156,7 +160,7 @@ export class Session {
       this.fileError = null;
       this.diskConflict = false;
       this.notice = `Saved ${path}`;
-      rememberRecent(path);
+      void rememberRecent(path);
       this.changed();
       return true;
     } catch (e) {

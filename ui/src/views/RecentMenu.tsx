@@ -21,8 +21,8 @@ export function RecentMenu({ current, onOpen, onCleared }: Props) {
   const button = useRef<HTMLButtonElement>(null);
 
   const items = () => [...(wrap.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? [])];
-  const show = (at: 'first' | 'last') => {
-    setFiles(recentFiles());
+  const show = async (at: 'first' | 'last') => {
+    setFiles(await recentFiles());
     setFocusAt(at);
     setOpen(true);
   };
@@ -80,14 +80,14 @@ export function RecentMenu({ current, onOpen, onCleared }: Props) {
         aria-controls="recent-menu"
         data-testid="recent"
         title="Recently opened or saved scene files"
-        onClick={() => (open ? close(false) : show('first'))}
+        onClick={() => (open ? close(false) : void show('first'))}
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown' || ((e.key === 'Enter' || e.key === ' ') && !open)) {
             e.preventDefault();
-            show('first');
+            void show('first');
           } else if (e.key === 'ArrowUp') {
             e.preventDefault();
-            show('last');
+            void show('last');
           } else if (e.key === 'Escape' && open) {
             e.preventDefault();
             close(true);
@@ -133,9 +133,9 @@ export function RecentMenu({ current, onOpen, onCleared }: Props) {
             class="menu-item"
             aria-disabled={!files.length}
             data-testid="recent-clear"
-            onClick={() => {
+            onClick={async () => {
               if (!files.length) return;
-              clearRecentFiles();
+              await clearRecentFiles();
               setFiles([]);
               onCleared?.();
               close(true);

@@ -75,19 +75,19 @@ export interface RequestView {
   next: boolean;
 }
 
-function sameMessage(a: RunMsg, b: RunMsg): boolean {
-  return a.role === b.role && contentText(a.content) === contentText(b.content);
-}
-
+/** Every request of the report, in order: the rounds' requests, then the one the loop would send next. */
 export function requestViews(r: FullRunReport): RequestView[] {
-  const lists = r.iterations.map((it) => it.request);
-  if (r.next_request) lists.push(r.next_request);
-  return lists.map((messages, k) => {
-    const prev = k > 0 ? lists[k - 1] : [];
-    let shared = 0;
-    while (shared < prev.length && shared < messages.length && sameMessage(prev[shared], messages[shared])) shared++;
-    return { n: k + 1, messages, shared, carried: k > 0 ? r.iterations[k - 1].injected : [], next: k === r.iterations.length };
-  });
+  const sizes = r.iterations.map((it) => it.request_messages);
+  if (r.next_request_messages != null) sizes.push(r.next_request_messages);
+  // Each request is the first messages of `r.messages` (the loop only appends), so a request
+  // repeats the whole previous one.
+  return sizes.map((size, k) => ({
+    n: k + 1,
+    messages: r.messages.slice(0, size),
+    shared: k > 0 ? sizes[k - 1] : 0,
+    carried: k > 0 ? r.iterations[k - 1].injected : [],
+    next: k === r.iterations.length,
+  }));
 }
 
 /** Message `j` of a request as runs: the carried blocks are marked in the last message only. */
@@ -99,9 +99,14 @@ export function messageRuns(v: RequestView, j: number): TextRun[] {
 
 /** The tool results of round `i` (0-based): what follows its assistant turn in the next request. */
 export function toolResults(r: FullRunReport, i: number): RunMsg[] {
-  const next = i + 1 < r.iterations.length ? r.iterations[i + 1].request : i + 1 === r.iterations.length ? r.next_request : undefined;
-  if (!next) return [];
-  return next.slice(r.iterations[i].request.length + 1);
+  const next =
+    i + 1 < r.iterations.length
+      ? r.iterations[i + 1].request_messages
+      : i + 1 === r.iterations.length
+        ? r.next_request_messages
+        : undefined;
+  if (next == null) return [];
+  return r.messages.slice(r.iterations[i].request_messages + 1, next);
 }
 
 /** The round (0-based) whose answer ends the loop: the first without tool calls. */
@@ -207,31 +212,39 @@ function Message({ v, j }: { v: RequestView; j: number }) {
   );
 }
 
+/** The messages a request repeats from the previous one, listed only once opened: a long run
+ * repeats thousands of them in every round. */
+function SharedMessages({ v }: { v: RequestView }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details class="run-shared" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>
+        Messages 1–{v.shared}: request {v.n - 1} again, unchanged
+      </summary>
+      {open && (
+        <ol class="run-oneliners">
+          {v.messages.slice(0, v.shared).map((m, j) => {
+            const calls = toolCalls(m);
+            const shown =
+              !contentText(m.content) && calls.length
+                ? `(calls ${calls.map((c) => c.name).join(', ')})`
+                : firstLine(contentText(m.content));
+            return (
+              <li key={j}>
+                <b>{who(m)}</b> {shown}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </details>
+  );
+}
+
 function RequestMessages({ v }: { v: RequestView }) {
-  const prefix = v.messages.slice(0, v.shared);
   return (
     <>
-      {v.shared > 0 && (
-        <details class="run-shared">
-          <summary>
-            Messages 1–{v.shared}: request {v.n - 1} again, unchanged
-          </summary>
-          <ol class="run-oneliners">
-            {prefix.map((m, j) => {
-              const calls = toolCalls(m);
-              const shown =
-                !contentText(m.content) && calls.length
-                  ? `(calls ${calls.map((c) => c.name).join(', ')})`
-                  : firstLine(contentText(m.content));
-              return (
-                <li key={j}>
-                  <b>{who(m)}</b> {shown}
-                </li>
-              );
-            })}
-          </ol>
-        </details>
-      )}
+      {v.shared > 0 && <SharedMessages v={v} />}
       <ol
         class="messages run-msgs"
         start={v.shared + 1}
@@ -320,7 +333,7 @@ function RoundView({ r, v, i, final }: { r: FullRunReport; v: RequestView; i: nu
       <h3 id={`run-round-${i + 1}`}>
         Round {i + 1}{' '}
         <span class="muted">
-          request of {it.request.length} messages · {c.request_bytes} bytes · {c.request_tokens} tokens
+          request of {it.request_messages} messages · {c.request_bytes} bytes · {c.request_tokens} tokens
         </span>
       </h3>
       <h4>Request {i + 1}</h4>
@@ -363,7 +376,7 @@ export function RunReportView({ report, source }: { report: RunReport; source: s
   const r = report;
   const views = requestViews(r);
   const fin = finalRound(r);
-  const next = r.next_request ? views[views.length - 1] : null;
+  const next = r.next_request_messages != null ? views[views.length - 1] : null;
   return (
     <div class="run-report">
       <section class="run-summary" aria-labelledby="run-summary-h">
@@ -376,7 +389,7 @@ export function RunReportView({ report, source }: { report: RunReport; source: s
             <>
               The model gives its final answer in <a href={`#run-request-${fin + 1}`}>round {fin + 1}</a>.
             </>
-          ) : r.next_request ? (
+          ) : r.next_request_messages != null ? (
             <>
               The recording ends after a round with tool calls:{' '}
               <a href={`#run-request-${views.length}`}>the request the loop would send next</a> is shown at the end; the model's answer to

@@ -284,6 +284,8 @@ fn status_of(code: ErrorCode) -> u16 {
         ErrorCode::UnknownOperation => 404,
         ErrorCode::Internal => 500,
         ErrorCode::StaleDocument => 409,
+        // serve confines nothing (docs/security.md); only the app's commands answer this.
+        ErrorCode::PathNotChosen => 403,
         ErrorCode::LoadError
         | ErrorCode::IoError
         | ErrorCode::TemplateError
