@@ -247,6 +247,28 @@ try {
   await waitFor('the reopened file', async () => (await html('file-name')).includes('journey.scene.json') && (await html('seg-chat-system_msg_prompt')).includes('E2E-MARK'));
   check(true, 'reopened the saved file: the edit is there');
 
+  // 4b. Paths the person did not choose: script in the page can call the commands, but reaches
+  // only what was chosen, and a refusal says nothing of the file.
+  const secretDir = mkdtempSync(join(tmpdir(), 'pi-not-chosen-'));
+  const secret = join(secretDir, 'secret.scene.json');
+  writeFileSync(secret, readFileSync(saved, 'utf8').replace('E2E-MARK', 'TOP-SECRET'));
+  const refused = await browser.executeAsync((path, done) => {
+    window.__TAURI_INTERNALS__.invoke('open', { req: { path } }).then(
+      (r) => done({ ok: r }),
+      (e) => done({ error: e }),
+    );
+  }, secret);
+  rmSync(secretDir, { recursive: true, force: true });
+  check(
+    refused.error?.code === 'path_not_chosen' && !JSON.stringify(refused).includes('TOP-SECRET'),
+    `the page's script cannot open a file the person did not choose (${JSON.stringify(refused.error)})`,
+  );
+  // The recent list is the shell's: it records the save and the reopen itself.
+  await (await $t('recent')).click();
+  await waitFor('the recent menu lists the saved file', async () => (await (await $t('recent-menu')).getText()).includes('journey.scene.json'));
+  check(true, "the Recent menu lists the saved file from the shell's recent list");
+  await browser.keys('Escape');
+
   // 5. The shell's side: the log went to the e2e identifier's log folder, via the app's own IPC.
   const info = await browser.executeAsync((done) => {
     window.__TAURI_INTERNALS__.invoke('app_info').then(done, (e) => done({ error: String(e) }));

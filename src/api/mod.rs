@@ -29,8 +29,8 @@ pub use render::{
     render, run, Llm, Provider, RenderRequest, RenderResponse, RunRequest, RunResponse, Tokenizer,
 };
 pub use replay::{
-    approve, check, ApproveRequest, ApproveResponse, CheckRequest, CheckResponse, CheckStatus,
-    CheckedScene,
+    approve, check, golden, ApproveRequest, ApproveResponse, CheckRequest, CheckResponse,
+    CheckStatus, CheckedScene, GoldenRequest, GoldenResponse,
 };
 pub use rules::{rules, RuleInfo, RulesResponse, SegmentInfo};
 pub use validate::{

@@ -44,6 +44,7 @@ macro_rules! for_each_operation {
             check(CheckRequest) -> CheckResponse = |_, req| $crate::api::check(&req);
             /// Writes a scene's golden from its current render.
             approve(ApproveRequest) -> ApproveResponse = |_, req| $crate::api::approve(&req);
+            golden(GoldenRequest) -> GoldenResponse = |_, req| $crate::api::golden(&req);
             /// Renders a template with variables (the playground).
             template(TemplateRequest) -> TemplateResponse = |_, req| $crate::api::template(&req);
             /// Opens a live document on a scene text.

@@ -1,5 +1,6 @@
 //! `check` and `approve`: a folder of scenes against their goldens, with both JSON documents for a
-//! side-by-side view, and writing one golden.
+//! side-by-side view, and writing one golden; `golden`: scene text against a golden file anywhere
+//! (the Python package's pytest fixture), with the diff `check` prints.
 
 use std::path::{Path, PathBuf};
 
@@ -160,5 +161,62 @@ pub fn approve(req: &ApproveRequest) -> Result<ApproveResponse, ApiError> {
     tracing::info!(golden = %golden.display(), "golden approved");
     Ok(ApproveResponse {
         golden_path: golden.display().to_string(),
+    })
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct GoldenRequest {
+    /// The scene text.
+    pub text: String,
+    /// The folder relative image paths resolve against.
+    #[serde(default)]
+    pub base_dir: Option<String>,
+    /// The golden file to compare with (or write).
+    pub golden_path: String,
+    /// Write the golden instead of comparing.
+    #[serde(default)]
+    pub bless: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct GoldenResponse {
+    /// `ok`, `mismatch` or `missing_golden`; after `bless`, `ok` (the golden was written).
+    pub status: CheckStatus,
+    /// Unified diff golden → now, for `mismatch`, as `check` prints it.
+    pub diff: Option<String>,
+    /// Whether the golden was written (`bless`).
+    pub written: bool,
+}
+
+/// Compares scene text with a golden file, as `check` compares a scene file with the golden
+/// beside it (the same golden text and diff); with `bless`, writes the golden atomically.
+pub fn golden(req: &GoldenRequest) -> Result<GoldenResponse, ApiError> {
+    let scene = scene::load_str(&req.text)?;
+    let golden_path = Path::new(&req.golden_path);
+    let now = check::golden_text_in(&scene, req.base_dir.as_deref().map(Path::new));
+    if req.bless {
+        crate::files::write_atomic(golden_path, now.as_bytes())
+            .map_err(|e| ApiError::io(golden_path, &e))?;
+        return Ok(GoldenResponse {
+            status: CheckStatus::Ok,
+            diff: None,
+            written: true,
+        });
+    }
+    let (status, diff) = match check::read_golden(golden_path) {
+        Ok(before) if before == now => (CheckStatus::Ok, None),
+        Ok(before) => (
+            CheckStatus::Mismatch,
+            Some(check::unified_diff(&before, &now, &req.golden_path)),
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (CheckStatus::MissingGolden, None),
+        Err(e) => return Err(ApiError::io(golden_path, &e)),
+    };
+    Ok(GoldenResponse {
+        status,
+        diff,
+        written: false,
     })
 }

@@ -577,3 +577,36 @@ fn the_rules_fixture_is_the_cores_answer() {
     assert_eq!(adapters.first(), Some(&"openai_desk"), "the default first");
     assert_eq!(adapters.len(), 8);
 }
+
+#[test]
+fn golden_compares_scene_text_with_a_golden_anywhere_as_check_does() {
+    let dir = tempdir("golden");
+    let text = api::default_scene().text;
+    let golden_path = dir.join("notes.golden.json");
+    let req = |text: &str, bless: bool| api::GoldenRequest {
+        text: text.to_owned(),
+        base_dir: None,
+        golden_path: golden_path.display().to_string(),
+        bless,
+    };
+    let missing = api::golden(&req(&text, false)).expect("compares");
+    assert_eq!(missing.status, CheckStatus::MissingGolden);
+    assert!(!golden_path.exists());
+    let written = api::golden(&req(&text, true)).expect("blesses");
+    assert!(written.written);
+    // The golden is the one `check` writes for the same scene.
+    let scene = prompt_inspector::scene::load_str(&text).expect("loads");
+    assert_eq!(
+        std::fs::read_to_string(&golden_path).expect("written"),
+        prompt_inspector::check::golden_text(&scene)
+    );
+    assert_eq!(api::golden(&req(&text, false)).expect("ok").status, CheckStatus::Ok);
+    let renamed = text.replacen("\"tf-notes-demo\"", "\"renamed\"", 1);
+    let mismatch = api::golden(&req(&renamed, false)).expect("compares");
+    assert_eq!(mismatch.status, CheckStatus::Mismatch);
+    let diff = mismatch.diff.expect("a diff");
+    assert!(diff.contains("-  \"scene\": \"tf-notes-demo\","), "{diff}");
+    assert!(diff.contains("+  \"scene\": \"renamed\","), "{diff}");
+    let bad = api::golden(&req("{", false)).expect_err("does not load");
+    assert_eq!(bad.code, ErrorCode::LoadError);
+}

@@ -18,6 +18,7 @@ export const commands = {
 	run: (req: RunRequest_Deserialize) => typedError<RunResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("run", { req })),
 	check: (req: CheckRequest) => typedError<CheckResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("check", { req })),
 	approve: (req: ApproveRequest) => typedError<ApproveResponse, ApiError_Serialize>(__TAURI_INVOKE("approve", { req })),
+	golden: (req: GoldenRequest_Deserialize) => typedError<GoldenResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("golden", { req })),
 	template: (req: TemplateRequest) => typedError<TemplateResponse, ApiError_Serialize>(__TAURI_INVOKE("template", { req })),
 	liveOpen: (req: LiveOpenRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_open", { req })),
 	liveEdit: (req: LiveEditRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_edit", { req })),
@@ -280,6 +281,50 @@ export type FileStat = {
 export type FunctionJson = {
 	name: string,
 	arguments: unknown,
+};
+
+export type GoldenRequest = GoldenRequest_Serialize | GoldenRequest_Deserialize;
+
+export type GoldenRequest_Deserialize = {
+	/**  The scene text. */
+	text: string,
+	/**  The folder relative image paths resolve against. */
+	base_dir?: string | null,
+	/**  The golden file to compare with (or write). */
+	golden_path: string,
+	/**  Write the golden instead of comparing. */
+	bless?: boolean,
+};
+
+export type GoldenRequest_Serialize = {
+	/**  The scene text. */
+	text: string,
+	/**  The folder relative image paths resolve against. */
+	base_dir: string | null,
+	/**  The golden file to compare with (or write). */
+	golden_path: string,
+	/**  Write the golden instead of comparing. */
+	bless: boolean,
+};
+
+export type GoldenResponse = GoldenResponse_Serialize | GoldenResponse_Deserialize;
+
+export type GoldenResponse_Deserialize = {
+	/**  `ok`, `mismatch` or `missing_golden`; after `bless`, `ok` (the golden was written). */
+	status: CheckStatus,
+	/**  Unified diff golden → now, for `mismatch`, as `check` prints it. */
+	diff?: string | null,
+	/**  Whether the golden was written (`bless`). */
+	written: boolean,
+};
+
+export type GoldenResponse_Serialize = {
+	/**  `ok`, `mismatch` or `missing_golden`; after `bless`, `ok` (the golden was written). */
+	status: CheckStatus,
+	/**  Unified diff golden → now, for `mismatch`, as `check` prints it. */
+	diff: string | null,
+	/**  Whether the golden was written (`bless`). */
+	written: boolean,
 };
 
 export type IterationOut = IterationOut_Serialize | IterationOut_Deserialize;

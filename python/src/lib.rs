@@ -1,0 +1,168 @@
+//! `prompt_inspector._core`: the Rust core inside CPython. Three doors, each releasing the GIL
+//! while the core works:
+//!
+//! - `format_map` and `render_jinja2`: the two template engines over Python values, converted
+//!   to the core's values here (ints of any size exact, floats as floats, a pydantic model as its
+//!   `model_dump(mode="json")`);
+//! - `dispatch(operation, request_json)`: any operation of the core's one table (docs/api.md),
+//!   the same JSON in and out as `serve` and the app. The Python layer (`prompt_inspector`)
+//!   builds the requests and turns the answers into Python values and exceptions.
+//!
+//! Failures cross as `EngineError(kind, message, line, column, start, end)` for templates and
+//! `CoreError(api_error_json)` for operations; the Python layer raises the classes the contract
+//! names from them.
+
+use std::sync::{Arc, OnceLock};
+
+use prompt_inspector::api::{self, Live};
+use prompt_inspector::value::{Dict, PyInt as CoreInt, Value};
+use prompt_inspector::{Engine, Template, TemplateError, Vars};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+create_exception!(_core, EngineError, PyException);
+create_exception!(_core, CoreError, PyException);
+
+/// How deep a value may nest (Python's own `json` stops near the recursion limit too).
+const MAX_DEPTH: usize = 512;
+
+/// A Python value as a core value: what `json.dumps` would accept, plus any size of int.
+fn to_value(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+    if depth > MAX_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "the value nests more than {MAX_DEPTH} levels deep"
+        )));
+    }
+    if obj.is_none() {
+        return Ok(Value::None);
+    }
+    // bool before int: a bool is an int in Python.
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        if let Ok(small) = obj.extract::<i64>() {
+            return Ok(Value::Int(CoreInt::Small(small)));
+        }
+        let digits = obj.str()?.to_cow()?.into_owned();
+        return CoreInt::parse(&digits)
+            .map(Value::Int)
+            .ok_or_else(|| PyValueError::new_err(format!("not an integer: {digits}")));
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        return Ok(Value::Float(f.value()));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::Str(Arc::from(s.to_cow()?.as_ref())));
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        let items: PyResult<Vec<Value>> = list.iter().map(|v| to_value(&v, depth + 1)).collect();
+        return Ok(Value::List(Arc::new(items?)));
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        let items: PyResult<Vec<Value>> = tuple.iter().map(|v| to_value(&v, depth + 1)).collect();
+        return Ok(Value::List(Arc::new(items?)));
+    }
+    if let Ok(dict) = obj.cast::<PyDict>() {
+        return dict_value(dict, depth);
+    }
+    if obj.hasattr("model_dump")? {
+        let kwargs = PyDict::new(obj.py());
+        kwargs.set_item("mode", "json")?;
+        let dumped = obj.call_method("model_dump", (), Some(&kwargs))?;
+        return to_value(&dumped, depth + 1);
+    }
+    if obj.hasattr("keys")? && obj.hasattr("__getitem__")? {
+        let as_dict = obj.py().get_type::<PyDict>().call1((obj,))?;
+        return dict_value(as_dict.cast::<PyDict>()?, depth);
+    }
+    Err(PyTypeError::new_err(format!(
+        "Object of type {} is not JSON-like (str, int, float, bool, None, list, tuple, dict, or a model with model_dump)",
+        obj.get_type().name()?
+    )))
+}
+
+fn dict_value(dict: &Bound<'_, PyDict>, depth: usize) -> PyResult<Value> {
+    let mut out = Dict::default();
+    for (k, v) in dict.iter() {
+        let Ok(key) = k.cast::<PyString>() else {
+            return Err(PyTypeError::new_err(format!(
+                "keys must be str, not {}",
+                k.get_type().name()?
+            )));
+        };
+        out.insert(Arc::from(key.to_cow()?.as_ref()), to_value(&v, depth + 1)?);
+    }
+    Ok(Value::Dict(Arc::new(out)))
+}
+
+fn engine_error(e: &TemplateError) -> PyErr {
+    let range = e.range();
+    EngineError::new_err((
+        e.kind().python_name(),
+        e.message().to_owned(),
+        e.line(),
+        e.column(),
+        range.as_ref().map(|r| r.start),
+        range.as_ref().map(|r| r.end),
+    ))
+}
+
+fn render_with(
+    py: Python<'_>,
+    engine: Engine,
+    template: &str,
+    mapping: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    let vars = Vars::new(to_value(mapping, 0)?);
+    py.detach(|| Template::compile(engine, template).and_then(|t| t.render(&vars)))
+        .map_err(|e| engine_error(&e))
+}
+
+/// `template.format_map(mapping)` (Python's `str.format_map`).
+#[pyfunction]
+fn format_map(py: Python<'_>, template: &str, mapping: &Bound<'_, PyAny>) -> PyResult<String> {
+    render_with(py, Engine::Fstring, template, mapping)
+}
+
+/// `jinja2.Environment().from_string(template).render(mapping)`.
+#[pyfunction]
+fn render_jinja2(py: Python<'_>, template: &str, mapping: &Bound<'_, PyAny>) -> PyResult<String> {
+    render_with(py, Engine::Jinja2, template, mapping)
+}
+
+fn live() -> &'static Live {
+    static LIVE: OnceLock<Live> = OnceLock::new();
+    LIVE.get_or_init(Live::new)
+}
+
+/// Runs one operation of the core's table on its JSON request; the JSON response, or
+/// `CoreError` with the `{code, message, ...}` error as JSON.
+#[pyfunction]
+fn dispatch(py: Python<'_>, operation: &str, request: &str) -> PyResult<String> {
+    py.detach(|| api::dispatch(live(), operation, request))
+        .map_err(|e| CoreError::new_err(serde_json_error(&e)))
+}
+
+fn serde_json_error(e: &api::ApiError) -> String {
+    prompt_inspector::json_out::to_string_pretty(e)
+}
+
+/// The names of the core's operations, in table order.
+#[pyfunction]
+fn operations() -> Vec<&'static str> {
+    api::OPERATIONS.to_vec()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(format_map, m)?)?;
+    m.add_function(wrap_pyfunction!(render_jinja2, m)?)?;
+    m.add_function(wrap_pyfunction!(dispatch, m)?)?;
+    m.add_function(wrap_pyfunction!(operations, m)?)?;
+    m.add("EngineError", m.py().get_type::<EngineError>())?;
+    m.add("CoreError", m.py().get_type::<CoreError>())?;
+    Ok(())
+}
