@@ -17,6 +17,7 @@ from . import _core
 
 __all__ = [
     "Scene",
+    "record",
     "SceneError",
     "TemplateError",
     "check",
@@ -279,3 +280,6 @@ def check(*paths: PathLike, bless: bool = False) -> List[Dict[str, Any]]:
                 entry["status"] = "blessed"
             out.append(entry)
     return out
+
+
+from .recording import record  # noqa: E402 - it builds on Scene and rules above

@@ -26,6 +26,9 @@ pub struct SegmentInfo {
     /// 0-based assembly order within its family.
     pub order: u32,
     pub legal: bool,
+    /// Whether the LLM's configuration holds a prompt list for it (a key of a scene's `chat_llm`
+    /// or `desk_llm`); the message streams do not.
+    pub configured: bool,
     pub purpose: String,
     /// The rule forbidding tools here, for forbidden segments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -53,6 +56,7 @@ pub fn rules() -> RulesResponse {
                 family: s.family.as_str().to_owned(),
                 order: u32_of(s.order()),
                 legal: s.legal(),
+                configured: s.kind != crate::segments::SegmentKind::Messages,
                 purpose: s.purpose.to_owned(),
                 rule: s.rule.map(|r| r.id().to_owned()),
                 reason: s.rule.map(|r| r.reason().to_owned()),

@@ -600,7 +600,10 @@ fn golden_compares_scene_text_with_a_golden_anywhere_as_check_does() {
         std::fs::read_to_string(&golden_path).expect("written"),
         prompt_inspector::check::golden_text(&scene)
     );
-    assert_eq!(api::golden(&req(&text, false)).expect("ok").status, CheckStatus::Ok);
+    assert_eq!(
+        api::golden(&req(&text, false)).expect("ok").status,
+        CheckStatus::Ok
+    );
     let renamed = text.replacen("\"tf-notes-demo\"", "\"renamed\"", 1);
     let mismatch = api::golden(&req(&renamed, false)).expect("compares");
     assert_eq!(mismatch.status, CheckStatus::Mismatch);
