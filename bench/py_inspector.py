@@ -108,9 +108,8 @@ def collect(tools, ctx, index):
     return buckets
 
 
-def main():
-    with open(sys.argv[1], encoding="utf-8") as f:
-        scene = json.load(f)
+def render_chat(scene):
+    """The chat report's messages for a scene dict, as `{"llm": "chat", "messages": [...]}`."""
     seen, tools = set(), []
     for t in scene.get("tools", []):
         if t["name"] not in seen:
@@ -143,7 +142,13 @@ def main():
     system("after_input_msg_prompt")
     messages.extend({"role": m["role"], "content": m.get("content", "")} for m in scene.get("intermediate_msgs", []))
     system("after_intermediate_msg_prompt")
-    json.dump({"llm": "chat", "messages": messages}, sys.stdout, ensure_ascii=False, indent=2)
+    return {"llm": "chat", "messages": messages}
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as f:
+        scene = json.load(f)
+    json.dump(render_chat(scene), sys.stdout, ensure_ascii=False, indent=2)
 
 
 if __name__ == "__main__":

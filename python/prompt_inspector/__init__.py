@@ -133,7 +133,7 @@ def render_jinja2(template: str, mapping: Any) -> str:
 
 def _call(operation: str, request: Mapping[str, Any]) -> Any:
     try:
-        return json.loads(_core.dispatch(operation, json.dumps(request, ensure_ascii=False)))
+        return json.loads(_core.dispatch(operation, request))
     except _core.CoreError as e:
         error = json.loads(e.args[0])
         if error.get("code") in ("load_error", "io_error", "no_run"):
@@ -240,7 +240,8 @@ def _scene(scene: Union[PathLike, Mapping[str, Any], Scene]) -> Scene:
     if isinstance(scene, Scene):
         return scene
     if isinstance(scene, Mapping):
-        return Scene.from_dict(scene)
+        # Not validated first: the operation that uses it refuses a scene that does not load.
+        return Scene(json.dumps(scene, ensure_ascii=False))
     return load(scene)
 
 

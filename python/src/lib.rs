@@ -22,6 +22,11 @@ use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
+// The core's values are many and small (docs/performance.md has what mimalloc saves); Python's
+// own objects keep Python's allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 create_exception!(_core, EngineError, PyException);
 create_exception!(_core, CoreError, PyException);
 
@@ -138,12 +143,19 @@ fn live() -> &'static Live {
     LIVE.get_or_init(Live::new)
 }
 
-/// Runs one operation of the core's table on its JSON request; the JSON response, or
-/// `CoreError` with the `{code, message, ...}` error as JSON.
+/// Runs one operation of the core's table on its request, a JSON-like Python value (converted
+/// here: a scene's text is copied once, never escaped into JSON by Python); the JSON response,
+/// or `CoreError` with the `{code, message, ...}` error as JSON.
 #[pyfunction]
-fn dispatch(py: Python<'_>, operation: &str, request: &str) -> PyResult<String> {
-    py.detach(|| api::dispatch(live(), operation, request))
-        .map_err(|e| CoreError::new_err(serde_json_error(&e)))
+fn dispatch(py: Python<'_>, operation: &str, request: &Bound<'_, PyAny>) -> PyResult<String> {
+    let request = to_value(request, 0)?;
+    py.detach(|| {
+        let body = serde_json::to_string(&request).map_err(|e| {
+            api::ApiError::new(api::ErrorCode::BadRequest, format!("the request: {e}"))
+        })?;
+        api::dispatch(live(), operation, &body)
+    })
+    .map_err(|e| CoreError::new_err(serde_json_error(&e)))
 }
 
 fn serde_json_error(e: &api::ApiError) -> String {
