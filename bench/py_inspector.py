@@ -18,7 +18,12 @@ import jinja2
 from pydantic import BaseModel, ConfigDict
 
 LEGAL = {
-    0: {"system_msg_prompt", "before_input_msg_prompt", "after_input_msg_prompt", "after_intermediate_msg_prompt"},
+    0: {
+        "system_msg_prompt",
+        "before_input_msg_prompt",
+        "after_input_msg_prompt",
+        "after_intermediate_msg_prompt",
+    },
     1: {"system_prompt", "instruction_prompt", "intermediate_prompt", "current_desk_screenshot_prompt"},
 }
 ENV = jinja2.Environment()
@@ -66,7 +71,7 @@ def render_prompt(prompt, ctx):
             return render_template(prompt["template"], ctx.user_input.additional_info)
         # NormalizePrompt.format_2_str: the whole context, dumped for every render.
         return render_template(prompt["template"], ctx.model_dump(mode="json"))
-    except Exception:
+    except Exception:  # noqa: BLE001 - TFRobot degrades every render failure
         return ""
 
 
@@ -87,8 +92,10 @@ def format_2_prompt(tool, ctx):
     if kind != "str":
         return None
     try:
-        text = render_template(f2p["source"], {"state": tool.get("state"), "ctx": ctx.model_dump(mode="json")})
-    except Exception:
+        text = render_template(
+            f2p["source"], {"state": tool.get("state"), "ctx": ctx.model_dump(mode="json")}
+        )
+    except Exception:  # noqa: BLE001 - TFRobot degrades every render failure
         return None
     if not text:
         return None
@@ -140,7 +147,9 @@ def render_chat(scene):
     if user:
         messages.append({"role": "user", "content": user})
     system("after_input_msg_prompt")
-    messages.extend({"role": m["role"], "content": m.get("content", "")} for m in scene.get("intermediate_msgs", []))
+    messages.extend(
+        {"role": m["role"], "content": m.get("content", "")} for m in scene.get("intermediate_msgs", [])
+    )
     system("after_intermediate_msg_prompt")
     return {"llm": "chat", "messages": messages}
 

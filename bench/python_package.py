@@ -33,7 +33,9 @@ def median_s(fn, number, repeat=7):
 
 
 def row(name, ours, theirs, what):
-    print(f"{name:<34} package {ours * 1e6:10.1f} µs   {what} {theirs * 1e6:10.1f} µs   {theirs / ours:6.2f}×")
+    print(
+        f"{name:<34} package {ours * 1e6:10.1f} µs   {what} {theirs * 1e6:10.1f} µs   {theirs / ours:6.2f}×"
+    )
 
 
 def main():
@@ -69,7 +71,12 @@ def main():
     got = [{"role": m["role"], "content": m["content"]} for m in scene.render("chat")["messages"]]
     assert got == expected, "the package and the Python implementation disagree"
     python = median_s(lambda: py_inspector.render_chat(data), 1, repeat=5)
-    row(f"render, generated scene ({len(text) / 2**20:.2f} MiB)", median_s(lambda: scene.render("chat"), 5), python, "Python ")
+    row(
+        f"render, generated scene ({len(text) / 2**20:.2f} MiB)",
+        median_s(lambda: scene.render("chat"), 5),
+        python,
+        "Python ",
+    )
     row("render from the scene dict", median_s(lambda: pi.render(data, "chat"), 5), python, "Python ")
 
 

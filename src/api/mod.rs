@@ -177,7 +177,7 @@ mod table {
     fn operations_dispatch_and_op_follow_the_table() {
         let declared = for_each_operation!([names]);
         assert_eq!(super::OPERATIONS, declared);
-        assert_eq!(declared.len(), 14);
+        assert_eq!(declared.len(), 15);
         let live = super::Live::new();
         for op in declared {
             let e = super::dispatch(&live, op, "[]").err();

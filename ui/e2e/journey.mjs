@@ -582,6 +582,20 @@ try {
   }
   // ── end of 7b ──────────────────────────────────────────────────────────────────────────────
 
+  // 7c. The scene the Python package's worked example records (examples/python/) on the board.
+  {
+    const p3 = await browser.newPage();
+    await p3.goto(`${url}&open=${encodeURIComponent(join(repo, 'examples/python/notes.scene.json'))}`);
+    const card = p3.getByTestId('seg-chat-system_msg_prompt');
+    await card.getByText('代码 {x: 1}').first().waitFor();
+    check(
+      await card.getByText('工作笔记（用户=帮我分析这份季度报告 PDF）').first().isVisible(),
+      "the Python example's recording opens: the tools' pieces are on the board, braces and locale as recorded",
+    );
+    await p3.screenshot({ path: join(shots, '10-python-recording.png') });
+    await p3.close();
+  }
+
   // 8. Keystroke-to-paint on the large generated scene.
   const big = process.env.BIG_SCENE ?? '/tmp/big.scene.json';
   if (!existsSync(big))

@@ -26,17 +26,27 @@ const REASON =
   "Tools must not write where the user's own words, the task's purpose or the last behavioural instruction are expressed. A tool bug there silently rewrites what the user asked for, and the model acts on an intent nobody can trace back.";
 const RULES: Rules = {
   segments: [
-    { name: 'system_msg_prompt', family: 'chat', order: 0, legal: true, purpose: 'System message' },
+    { name: 'system_msg_prompt', family: 'chat', order: 0, legal: true, configured: true, purpose: 'System message' },
     {
       name: 'reformat_input_prompt',
       family: 'chat',
       order: 3,
       legal: false,
+      configured: true,
       purpose: 'The user message',
       rule: 'iron_rule_1',
       reason: REASON,
     },
-    { name: 'purpose_prompt', family: 'desk', order: 5, legal: false, purpose: 'The task', rule: 'iron_rule_1', reason: REASON },
+    {
+      name: 'purpose_prompt',
+      family: 'desk',
+      order: 5,
+      legal: false,
+      configured: true,
+      purpose: 'The task',
+      rule: 'iron_rule_1',
+      reason: REASON,
+    },
   ],
   rules: [
     {

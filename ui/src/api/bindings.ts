@@ -841,6 +841,11 @@ export type SegmentInfo_Deserialize = {
 	/**  0-based assembly order within its family. */
 	order: number,
 	legal: boolean,
+	/**
+	 *  Whether the LLM's configuration holds a prompt list for it (a key of a scene's `chat_llm`
+	 *  or `desk_llm`); the message streams do not.
+	 */
+	configured: boolean,
 	purpose: string,
 	/**  The rule forbidding tools here, for forbidden segments. */
 	rule?: string | null,
@@ -854,6 +859,11 @@ export type SegmentInfo_Serialize = {
 	/**  0-based assembly order within its family. */
 	order: number,
 	legal: boolean,
+	/**
+	 *  Whether the LLM's configuration holds a prompt list for it (a key of a scene's `chat_llm`
+	 *  or `desk_llm`); the message streams do not.
+	 */
+	configured: boolean,
 	purpose: string,
 	/**  The rule forbidding tools here, for forbidden segments. */
 	rule?: string,
