@@ -2,86 +2,19 @@
 
 import json
 import subprocess
-from typing import ClassVar
+import sys
 
-import pydantic
 import pytest
 
 import prompt_inspector as pi
-from prompt_inspector.tfrobot import (
-    BaseTool,
-    FStrPromptTemplate,
-    Jinja2PromptTemplate,
-    Locale,
-    NormalizePrompt,
-)
+from conftest import REPO
 
-
-class UserInput(pydantic.BaseModel):
-    input: str
-    additional_info: dict = {}
-
-
-class PromptContext(pydantic.BaseModel):
-    user_input: UserInput
-    conversation: list = []
-    runtime_vars: dict = {}
-    neural: dict = {}
-
-
-class TFNotesTool(BaseTool):
-    """seed 000's TFNotes: a string with literal braces."""
-
-    name: ClassVar[str] = "tf_notes"
-    description: ClassVar[str] = "记录工作笔记，自动注入到下一轮 LLM 决策的 prompt"
-    prompt_position: ClassVar = ("system_msg_prompt", "system_prompt")
-
-    def __init__(self, notes):
-        self._notes = list(notes)
-
-    def _format_2_prompt(self, prompt_ctx):
-        if not self._notes:
-            return None
-        body = "\n".join(f"- {n}" for n in self._notes)
-        return f"# 工作笔记（截至当前轮）\n\n{body}"
-
-
-class LocalizedNotes(TFNotesTool):
-    name: ClassVar[str] = "tf_notes_i18n"
-
-    def _format_2_prompt(self, prompt_ctx):
-        notes = "\n".join(f"- {n}" for n in self._notes)
-        return NormalizePrompt(
-            template=FStrPromptTemplate(
-                templates={
-                    Locale.EN: f"# Working notes (user={{user_input[input]}})\n\n{notes}",
-                    Locale.ZH: f"# 工作笔记（用户={{user_input[input]}}）\n\n{notes}",
-                },
-                active_language=Locale.ZH,
-            )
-        )
-
-
-class ChatOnlyMemoTool(BaseTool):
-    name: ClassVar[str] = "chat_memo"
-    prompt_position: ClassVar = ("after_input_msg_prompt", None)
-
-    def _format_2_prompt(self, prompt_ctx):
-        return "memo: 用户更关心方法论"
-
-
-CTX = PromptContext(user_input=UserInput(input="分析这份 PDF"))
-CHAT = {
-    "system_msg_prompt": [
-        NormalizePrompt(template=FStrPromptTemplate(templates={Locale.DEFAULT: "你是助手。"}))
-    ],
-    "after_input_msg_prompt": [
-        NormalizePrompt(
-            template=Jinja2PromptTemplate(templates={Locale.DEFAULT: "输入：{{ user_input.input }}"})
-        )
-    ],
-}
-TOOLS = [TFNotesTool(["待办：先抽取目录", "代码 {x: 1}"]), LocalizedNotes(["a"]), ChatOnlyMemoTool()]
+# The worked example's tools (examples/python/tf_notes.py): TFNotes with a string and literal
+# braces, TFNotes with English and Chinese templates, a chat-only memo.
+sys.path.insert(0, str(REPO / "examples/python"))
+from tf_notes import CHAT_LLM as CHAT  # noqa: E402
+from tf_notes import CONTEXT as CTX  # noqa: E402
+from tf_notes import TOOLS  # noqa: E402
 
 
 def live_segment(name, ctx, configured, tools, side=0):
@@ -103,7 +36,7 @@ def test_a_recorded_scene_renders_as_the_live_objects_do():
     for name in ["system_msg_prompt", "after_input_msg_prompt"]:
         assert segments[name] == live_segment(name, CTX, CHAT, TOOLS), name
     assert "代码 {x: 1}" in segments["system_msg_prompt"]
-    assert "# 工作笔记（用户=分析这份 PDF）" in segments["system_msg_prompt"]
+    assert "# 工作笔记（用户=帮我分析这份季度报告 PDF）" in segments["system_msg_prompt"]
     statuses = {t["name"]: t["status"] for t in report["tools"]}
     assert statuses == {"tf_notes": "injected", "tf_notes_i18n": "injected", "chat_memo": "injected"}
     desk = {t["name"]: t["status"] for t in scene.render("desk")["tools"]}
@@ -117,7 +50,10 @@ def test_what_each_tool_returned_is_recorded_as_returns():
         "returns": "str",
         "source": {
             "engine": "fstring",
-            "templates": {"default": "# 工作笔记（截至当前轮）\n\n- 待办：先抽取目录\n- 代码 {{x: 1}}"},
+            "templates": {
+                "default": "# 工作笔记（截至当前轮）\n\n"
+                "- 待办：先抽取目录\n- 用户更关心方法论而非数字\n- 代码 {{x: 1}}"
+            },
         },
     }
     assert i18n["format_2_prompt"]["returns"] == "prompt"
