@@ -108,3 +108,18 @@ def test_values_that_are_not_json_like_are_refused_with_type_error():
         pi.format_map("{x}", {"x": object()})
     with pytest.raises(TypeError, match="keys must be str"):
         pi.format_map("{x}", {"x": {1: 2}})
+
+
+def test_deep_nesting_and_huge_integers_end_at_once_with_errors():
+    deep = []
+    for _ in range(2000):
+        deep = [deep]
+    with pytest.raises(ValueError, match="nests more than 512 levels"):
+        pi.format_map("{x}", {"x": deep})
+    # CPython refuses to print an int of more than 4,300 digits; so does the package, as fast.
+    big = 10**5000
+    with pytest.raises(ValueError) as real:
+        "{n}".format_map({"n": big})
+    with pytest.raises(ValueError) as ours:
+        pi.format_map("{n}", {"n": big})
+    assert "4300" in str(real.value) and "4300" in str(ours.value)

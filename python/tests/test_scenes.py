@@ -81,3 +81,14 @@ def test_a_scene_has_a_useful_repr_and_saves_atomically(tmp_path):
     with pytest.raises(pi.SceneError):
         pi.Scene('{"format": "nope"}').save(target)
     assert pi.load(target) == scene
+
+
+def test_bad_arguments_are_value_errors_naming_them():
+    with pytest.raises(ValueError, match="bogus"):
+        pi.render(REPO / "fixtures/default.scene.json", "bogus")
+    with pytest.raises(pi.SceneError) as e:
+        pi.render({"format": "prompt-inspector/scene@9"})
+    assert e.value.line == 1 and "scene@9" in str(e.value)
+    with pytest.raises(pi.SceneError) as e:
+        pi.run(REPO / "fixtures/default.scene.json")
+    assert e.value.code == "no_run"
