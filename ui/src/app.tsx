@@ -88,6 +88,18 @@ export async function saveScene(s: Session, as: boolean, typed: string, saveDial
   return (await s.save(target)) ? target : null;
 }
 
+/**
+ * Opens `path`. In the app, a path the shell may not reach yet (`path_not_chosen`: typed, or
+ * named by the page) opens once the person picks it in the system Open dialog, which starts
+ * there. Whether a scene was opened.
+ */
+export async function openScene(s: Session, path: string, pickOpen?: (suggested: string) => Promise<string | null>): Promise<boolean> {
+  if (await s.open(path)) return true;
+  if (s.fileErrorCode !== 'path_not_chosen' || !pickOpen) return false;
+  const picked = await pickOpen(path);
+  return !!picked && (await s.open(picked));
+}
+
 export function App({ session }: { session: Session }) {
   useSession(session);
   usePaintProbe(session);
@@ -147,13 +159,8 @@ export function App({ session }: { session: Session }) {
   const openPath = async (p: string) => {
     if (!p) return;
     if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return;
-    if (await s.open(p)) return setPathInput(s.path ?? p);
-    // In the app, a path typed (or named by the page) opens once the person picks it in the
-    // system dialog, which starts there.
     const d = await dialogs();
-    if (s.fileErrorCode !== 'path_not_chosen' || !d.openDialog) return;
-    const picked = await d.openDialog(p);
-    if (picked && (await s.open(picked))) setPathInput(s.path ?? picked);
+    if (await openScene(s, p, d.openDialog)) setPathInput(s.path ?? p);
   };
   const [recent, setRecent] = useState<string[]>([]);
   useEffect(() => {
