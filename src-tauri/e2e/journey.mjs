@@ -252,12 +252,15 @@ try {
   const secretDir = mkdtempSync(join(tmpdir(), 'pi-not-chosen-'));
   const secret = join(secretDir, 'secret.scene.json');
   writeFileSync(secret, readFileSync(saved, 'utf8').replace('E2E-MARK', 'TOP-SECRET'));
-  const refused = await browser.executeAsync((path, done) => {
-    window.__TAURI_INTERNALS__.invoke('open', { req: { path } }).then(
-      (r) => done({ ok: r }),
-      (e) => done({ error: e }),
-    );
-  }, secret);
+  // The answer crosses WebDriver as JSON text: WebKitWebDriver refuses to hand back some objects.
+  const refused = JSON.parse(
+    await browser.executeAsync((path, done) => {
+      window.__TAURI_INTERNALS__.invoke('open', { req: { path } }).then(
+        (r) => done(JSON.stringify({ ok: r })),
+        (e) => done(JSON.stringify({ error: e })),
+      );
+    }, secret),
+  );
   rmSync(secretDir, { recursive: true, force: true });
   check(
     refused.error?.code === 'path_not_chosen' && !JSON.stringify(refused).includes('TOP-SECRET'),
