@@ -4,39 +4,27 @@ import { describe, expect, it } from 'vitest';
 import type { Api } from '../src/api/api';
 import { openScene } from '../src/app';
 import { Session } from '../src/lib/session';
+import { fakeApi } from './fake-api';
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 
 const NOT_CHOSEN = { code: 'path_not_chosen', message: 'not a path you chose in this window', file: '' };
 
 /** A shell that reaches only `chosen` paths, as the app's does. */
-function fakeApi(files: Record<string, string>, chosen: Set<string>): Api {
-  const never = async () => {
-    throw new Error('not used');
-  };
-  return {
+function chosenOnly(files: Record<string, string>, chosen: Set<string>): Api {
+  return fakeApi({
     defaultScene: async () => ({ path: null, text: DEFAULT }),
     open: async (path) => {
       if (!chosen.has(path)) throw { ...NOT_CHOSEN, file: path };
       return { path, text: files[path] };
     },
-    save: never,
     stat: async () => ({ modified_ms: 1, size: 1 }),
-    render: never,
-    validate: never,
-    rules: never,
-    run: never,
-    check: never,
-    approve: never,
-    liveOpen: never,
-    liveEdit: never,
-    liveClose: never,
-  };
+  });
 }
 
 async function session(chosen: Set<string>) {
   const files = { '/typed/a.scene.json': DEFAULT, '/picked/b.scene.json': DEFAULT.replace('工作笔记', '工作笔记 B') };
-  const s = new Session(fakeApi(files, chosen));
+  const s = new Session(chosenOnly(files, chosen));
   await s.load(DEFAULT, null, false);
   return s;
 }

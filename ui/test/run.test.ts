@@ -10,6 +10,7 @@ import type { CheckResponse, RunReport } from '../src/api/types';
 import { errorText } from '../src/api/api';
 import { ellipsisPath, resolvePath, shortPath } from '../src/lib/paths';
 import { Session } from '../src/lib/session';
+import { fakeApi } from './fake-api';
 import {
   EXAMPLE_RUN,
   markBlocks,
@@ -186,11 +187,8 @@ describe('the run report as the page shows it', () => {
 });
 
 /** A fake core: files by path, `run` answering with the golden's report of the matching fixture. */
-function fakeApi(files: Record<string, string>, opened: string[], checked: string[] = []): Api {
-  const never = async () => {
-    throw new Error('not used');
-  };
-  return {
+function coreWith(files: Record<string, string>, opened: string[], checked: string[] = []): Api {
+  return fakeApi({
     defaultScene: async () => ({ path: null, text: DEFAULT }),
     open: async (path) => {
       opened.push(path);
@@ -214,15 +212,7 @@ function fakeApi(files: Record<string, string>, opened: string[], checked: strin
       );
       return { passed: 1, failed: 3, scenes } satisfies CheckResponse;
     },
-    save: never,
-    render: never,
-    validate: never,
-    rules: never,
-    approve: never,
-    liveOpen: never,
-    liveEdit: never,
-    liveClose: never,
-  };
+  });
 }
 
 const settle = () =>
@@ -238,7 +228,7 @@ const input = (el: HTMLInputElement, v: string) =>
 describe('RunView paths', () => {
   it('on the embedded default scene (no folder) it shows the built-in example run', async () => {
     const opened: string[] = [];
-    const s = new Session(fakeApi({}, opened));
+    const s = new Session(coreWith({}, opened));
     await s.load(DEFAULT, null, false);
     await act(() => {
       render(h(RunView, { session: s }), root);
@@ -251,7 +241,7 @@ describe('RunView paths', () => {
 
   it("resolves a typed relative path against the open scene's folder; a missing one names the path once", async () => {
     const opened: string[] = [];
-    const s = new Session(fakeApi({ '/proj/fixtures/run/x.scene.json': CD1 }, opened));
+    const s = new Session(coreWith({ '/proj/fixtures/run/x.scene.json': CD1 }, opened));
     await s.load(DEFAULT, '/proj/fixtures/default.scene.json', false);
     await act(() => {
       render(h(RunView, { session: s }), root);
@@ -279,7 +269,7 @@ describe('RunView paths', () => {
 describe('ReplayView', () => {
   it("starts on the open scene's folder; relative folders resolve against it; chips speak words; long paths shorten", async () => {
     const checked: string[] = [];
-    const s = new Session(fakeApi({}, [], checked));
+    const s = new Session(coreWith({}, [], checked));
     await s.load(DEFAULT, '/proj/fixtures/default.scene.json', false);
     await act(() => {
       render(h(ReplayView, { session: s }), root);
@@ -311,7 +301,7 @@ describe('ReplayView', () => {
   });
 
   it('on a scene without a folder it starts empty and asks for a folder', async () => {
-    const s = new Session(fakeApi({}, []));
+    const s = new Session(coreWith({}, []));
     await s.load(DEFAULT, null, false);
     await act(() => {
       render(h(ReplayView, { session: s }), root);

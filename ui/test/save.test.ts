@@ -4,15 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { Api } from '../src/api/api';
 import { saveScene } from '../src/app';
 import { Session } from '../src/lib/session';
+import { fakeApi } from './fake-api';
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 
 /** Only what saving touches; the rest is never called here. */
-function fakeApi(files: Record<string, string>, failSave = false): Api {
-  const never = async () => {
-    throw new Error('not used');
-  };
-  return {
+function savingApi(files: Record<string, string>, failSave = false): Api {
+  return fakeApi({
     defaultScene: async () => ({ path: null, text: DEFAULT }),
     open: async (path) => ({ path, text: files[path] }),
     save: async (path, text) => {
@@ -21,20 +19,11 @@ function fakeApi(files: Record<string, string>, failSave = false): Api {
       return { modified_ms: 1, size: text.length };
     },
     stat: async () => ({ modified_ms: 1, size: 1 }),
-    render: never,
-    validate: never,
-    rules: never,
-    run: never,
-    check: never,
-    approve: never,
-    liveOpen: never,
-    liveEdit: never,
-    liveClose: never,
-  };
+  });
 }
 
 async function session(files: Record<string, string>, path: string | null, failSave = false) {
-  const s = new Session(fakeApi(files, failSave));
+  const s = new Session(savingApi(files, failSave));
   await s.load(DEFAULT, path, false);
   s.setText(DEFAULT.replace('工作笔记', '工作笔记 EDITED'));
   expect(s.dirty).toBe(true);

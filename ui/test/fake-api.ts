@@ -1,0 +1,26 @@
+// A fake core for the UI's tests: the operations a test gives, every other one throwing
+// "not used" (a test that reaches one it did not expect fails loudly).
+import type { Api } from '../src/api/api';
+
+const never = async (): Promise<never> => {
+  throw new Error('not used');
+};
+
+export function fakeApi(operations: Partial<Api>): Api {
+  return {
+    defaultScene: never,
+    open: never,
+    save: never,
+    stat: never,
+    render: never,
+    validate: never,
+    rules: never,
+    run: never,
+    check: never,
+    approve: never,
+    liveOpen: never,
+    liveEdit: never,
+    liveClose: never,
+    ...operations,
+  };
+}
