@@ -107,7 +107,8 @@ def _builtin_error(kind: str, message: str) -> BaseException:
             return KeyError(ast.literal_eval(message))
         except (ValueError, SyntaxError):
             return KeyError(message)
-    return cls(message)
+    error: BaseException = cls(message)
+    return error
 
 
 def format_map(template: str, mapping: Any) -> str:
@@ -133,7 +134,7 @@ def render_jinja2(template: str, mapping: Any) -> str:
 
 def _call(operation: str, request: Mapping[str, Any]) -> Any:
     try:
-        return json.loads(_core.dispatch(operation, request))
+        return _core.dispatch(operation, request)
     except _core.CoreError as e:
         error = json.loads(e.args[0])
         if error.get("code") in ("load_error", "io_error", "no_run"):
@@ -175,7 +176,8 @@ class Scene:
             )
 
     def to_dict(self) -> Dict[str, Any]:
-        return json.loads(self.text)
+        data: Dict[str, Any] = json.loads(self.text)
+        return data
 
     @property
     def name(self) -> str:
@@ -188,7 +190,8 @@ class Scene:
     def render(self, llm: str = "chat", *, tokens: bool = False) -> Dict[str, Any]:
         """The report of ``prompt-inspector render --format json``."""
         request = {"text": self.text, "llm": llm, "tokens": tokens, "base_dir": self.base_dir}
-        return _call("render", request)["report"]
+        report: Dict[str, Any] = _call("render", request)["report"]
+        return report
 
     def run(self) -> Dict[str, Any]:
         """The report of ``prompt-inspector run --format json``: every request whole."""
@@ -241,7 +244,7 @@ def _scene(scene: Union[PathLike, Mapping[str, Any], Scene]) -> Scene:
         return scene
     if isinstance(scene, Mapping):
         # Not validated first: the operation that uses it refuses a scene that does not load.
-        return Scene(json.dumps(scene, ensure_ascii=False))
+        return Scene(_core.scene_text(scene))
     return load(scene)
 
 
@@ -260,7 +263,8 @@ def run(scene: Union[PathLike, Mapping[str, Any], Scene]) -> Dict[str, Any]:
 def rules() -> List[Dict[str, Any]]:
     """The 14 segments: each with its family, whether it is legal, and the rule and reason of a
     forbidden one."""
-    return _call("rules", {})["segments"]
+    segments: List[Dict[str, Any]] = _call("rules", {})["segments"]
+    return segments
 
 
 def check(*paths: PathLike, bless: bool = False) -> List[Dict[str, Any]]:

@@ -31,7 +31,7 @@ def _jsonable(value: Any) -> Any:
 
 def _template(template: Any) -> Dict[str, Any]:
     if hasattr(template, "to_dict"):
-        return template.to_dict()
+        return dict(template.to_dict())
     engine = "jinja2" if "jinja" in type(template).__name__.lower() else "fstring"
     templates = {
         getattr(k, "value", k): v for k, v in dict(getattr(template, "templates", None) or {}).items()
@@ -46,7 +46,7 @@ def _template(template: Any) -> Dict[str, Any]:
 
 def _prompt(prompt: Any) -> Dict[str, Any]:
     if hasattr(prompt, "to_dict"):
-        return prompt.to_dict()
+        return dict(prompt.to_dict())
     kind = "additional_info" if "additionalinfo" in type(prompt).__name__.lower() else "normalize"
     return {"kind": kind, "template": _template(prompt.template)}
 

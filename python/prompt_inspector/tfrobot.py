@@ -176,7 +176,7 @@ Position = Optional[Tuple[Optional[str], Optional[str]]]
 def _position_problem(cls: type) -> Optional[BaseException]:
     """The error TFRobot raises at class definition for ``cls``, by the core's rules."""
     position = getattr(cls, "prompt_position", None)
-    overrides = cls._format_2_prompt is not BaseTool._format_2_prompt
+    overrides = getattr(cls, "_format_2_prompt", None) is not BaseTool._format_2_prompt
     if position is not None:
         if not isinstance(position, (tuple, list)) or len(position) != 2:
             return TypeError(

@@ -4,15 +4,18 @@
 //! - `format_map` and `render_jinja2`: the two template engines over Python values, converted
 //!   to the core's values here (ints of any size exact, floats as floats, a pydantic model as its
 //!   `model_dump(mode="json")`);
-//! - `dispatch(operation, request_json)`: any operation of the core's one table (docs/api.md),
-//!   the same JSON in and out as `serve` and the app. The Python layer (`prompt_inspector`)
-//!   builds the requests and turns the answers into Python values and exceptions.
+//! - `dispatch(operation, request)`: any operation of the core's one table (docs/api.md), its
+//!   request and response the Python values of the JSON `serve` and the app take and give,
+//!   converted here without JSON (`to_python`). The Python layer (`prompt_inspector`) builds
+//!   the requests and raises the contract's exceptions.
 //!
 //! Failures cross as `EngineError(kind, message, line, column, start, end)` for templates and
 //! `CoreError(api_error_json)` for operations; the Python layer raises the classes the contract
 //! names from them.
 
 use std::sync::{Arc, OnceLock};
+
+mod to_python;
 
 use prompt_inspector::api::{self, Live};
 use prompt_inspector::value::{Dict, PyInt as CoreInt, Value};
@@ -138,28 +141,86 @@ fn render_jinja2(py: Python<'_>, template: &str, mapping: &Bound<'_, PyAny>) -> 
     render_with(py, Engine::Jinja2, template, mapping)
 }
 
-fn live() -> &'static Live {
+fn live_documents() -> &'static Live {
     static LIVE: OnceLock<Live> = OnceLock::new();
     LIVE.get_or_init(Live::new)
 }
 
-/// Runs one operation of the core's table on its request, a JSON-like Python value (converted
-/// here: a scene's text is copied once, never escaped into JSON by Python); the JSON response,
-/// or `CoreError` with the `{code, message, ...}` error as JSON.
+/// Runs one operation of the core's table (docs/api.md) on its request, a JSON-like Python
+/// value, and answers with Python values: the dicts and lists `json.loads` of the operation's
+/// JSON response would give, built straight from the core's response (no JSON is written or
+/// parsed on the way). A failure is `CoreError` with the `{code, message, ...}` error as JSON.
 #[pyfunction]
-fn dispatch(py: Python<'_>, operation: &str, request: &Bound<'_, PyAny>) -> PyResult<String> {
-    let request = to_value(request, 0)?;
-    py.detach(|| {
-        let body = serde_json::to_string(&request).map_err(|e| {
-            api::ApiError::new(api::ErrorCode::BadRequest, format!("the request: {e}"))
-        })?;
-        api::dispatch(live(), operation, &body)
-    })
-    .map_err(|e| CoreError::new_err(serde_json_error(&e)))
+fn dispatch<'py>(
+    py: Python<'py>,
+    operation: &str,
+    request: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // The table's types are written bare (src/api/operations.rs).
+    use prompt_inspector::api::*;
+    prompt_inspector::for_each_operation!([python_operations] py, operation, request)
 }
 
-fn serde_json_error(e: &api::ApiError) -> String {
-    prompt_inspector::json_out::to_string_pretty(e)
+// The Python door's expansion of the operations table (src/api/operations.rs).
+macro_rules! python_operations {
+    ([$py:ident, $operation:ident, $request:ident]
+     $( $(#[$doc:meta])* $name:ident ( $($req:ty)? ) -> $resp:ty = $handler:expr ; )*) => {
+        match $operation {
+            $( stringify!($name) => {
+                python_operations!(@call $py $request $name ($($req)?))
+            } )*
+            other => Err(core_error(&api::ApiError::new(
+                api::ErrorCode::UnknownOperation,
+                format!("no operation {other:?}; the operations are {}", api::OPERATIONS.join(", ")),
+            ))),
+        }
+    };
+    (@call $py:ident $request:ident $name:ident ()) => {
+        answer($py, $py.detach(|| api::op::$name(live_documents())))
+    };
+    (@call $py:ident $request:ident $name:ident ($req:ty)) => {{
+        let req: $req = request_of($request)?;
+        answer($py, $py.detach(move || api::op::$name(live_documents(), req)))
+    }};
+}
+use python_operations;
+
+/// A request from Python values: what `json.dumps` of them would give, read as the operation's
+/// request type (a scene's text is copied, never escaped into JSON).
+fn request_of<T: serde::de::DeserializeOwned>(request: &Bound<'_, PyAny>) -> PyResult<T> {
+    let value = to_value(request, 0)?;
+    serde_json::to_value(&value)
+        .and_then(serde_json::from_value)
+        .map_err(|e| {
+            core_error(&api::ApiError::new(
+                api::ErrorCode::BadRequest,
+                format!("the request: {e}"),
+            ))
+        })
+}
+
+fn answer<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    response: Result<T, api::ApiError>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match response {
+        Ok(value) => to_python::to_python(py, &value),
+        Err(e) => Err(core_error(&e)),
+    }
+}
+
+fn core_error(e: &api::ApiError) -> PyErr {
+    CoreError::new_err(prompt_inspector::json_out::to_string_pretty(e))
+}
+
+/// A mapping as JSON text for the core to read as a scene: what `json.dumps` gives up to
+/// spacing and the spelling of floats, written without Python's encoder (the slow half of
+/// rendering a large scene given as a dict).
+#[pyfunction]
+fn scene_text(py: Python<'_>, mapping: &Bound<'_, PyAny>) -> PyResult<String> {
+    let value = to_value(mapping, 0)?;
+    py.detach(|| serde_json::to_string(&value))
+        .map_err(|e| PyValueError::new_err(format!("the scene: {e}")))
 }
 
 /// The names of the core's operations, in table order.
@@ -174,6 +235,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_jinja2, m)?)?;
     m.add_function(wrap_pyfunction!(dispatch, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
+    m.add_function(wrap_pyfunction!(scene_text, m)?)?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     Ok(())

@@ -29,6 +29,41 @@ def test_render_is_the_command_lines_report(cli, scene, llm):
     # A scene given as a dict or as a Scene renders the same (images resolve from its file's
     # folder only when it has one).
     assert pi.render(pi.load(path), llm) == pi.render(path, llm)
+    if "image" not in pi.load(path).text:
+        assert pi.render(pi.load(path).to_dict(), llm) == pi.render(path, llm)
+
+
+SCENES = sorted(str(p.relative_to(REPO)) for p in (REPO / "fixtures").rglob("*.scene.json"))
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_every_fixture_renders_as_the_command_lines_json(cli, scene):
+    """The package builds its answers straight from the core's values, the command line prints
+    them as JSON: over every fixture (big integers, floats, parts lists, provider bodies,
+    tokens on one), both give the same Python values, or both refuse the scene."""
+    path = str(REPO / scene)
+    tokens = scene == "fixtures/default.scene.json"  # counting is slow in CI's debug builds
+    for llm in ["chat", "desk"]:
+        args = ["render", path, "--llm", llm, "--format", "json"] + (["--tokens"] if tokens else [])
+        cli_run = subprocess.run([cli, *args], capture_output=True, text=True)
+        if cli_run.returncode != 0:
+            with pytest.raises((pi.SceneError, ValueError)):
+                pi.render(path, llm, tokens=tokens)
+            continue
+        assert pi.render(path, llm, tokens=tokens) == json.loads(cli_run.stdout), llm
+
+
+def test_numbers_in_messages_cross_as_python_numbers(cli, tmp_path):
+    scene = json.loads((REPO / "fixtures/default.scene.json").read_text(encoding="utf-8"))
+    part = {"type": "text", "text": "hi", "n": 123456789012345678901234567890, "f": 0.1, "e": 1e300}
+    scene["context"]["conversation"] = [{"role": "user", "content": [part]}]
+    path = tmp_path / "numbers.scene.json"
+    path.write_text(json.dumps(scene), encoding="utf-8")
+    report = pi.render(path, "chat")
+    [sent] = [m for m in report["messages"] if isinstance(m["content"], list)]
+    assert sent["content"] == [part]
+    assert type(sent["content"][0]["n"]) is int and type(sent["content"][0]["f"]) is float
+    assert report == cli_json(cli, "render", str(path), "--format", "json")
 
 
 def test_run_prints_every_request_whole_as_the_command_line_does(cli):

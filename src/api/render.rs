@@ -1,5 +1,5 @@
-//! `render` (the hot path of live editing) and `run`: load the text, call the core once, pass the
-//! report on as the JSON the core wrote (contract §4 / §5), unchanged.
+//! `render` (the hot path of live editing) and `run`: load the text, call the core once, answer
+//! with its report (contract §4 / §5), which each front end serialises as the command line does.
 
 use std::path::PathBuf;
 
@@ -59,13 +59,12 @@ pub struct RenderRequest {
     pub tokens: bool,
 }
 
-/// The JSON report (docs/cli.md), as the JSON text the core wrote.
-#[derive(Debug, Serialize, Deserialize)]
+/// The JSON report (docs/cli.md). Kept as the core's value until a front end serialises it:
+/// `serve` and the app write its JSON, the Python package builds Python objects from it.
+#[derive(Debug, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RenderResponse {
-    /// Passed on as the text the core wrote; its TypeScript type is the report's own.
-    #[cfg_attr(feature = "specta", specta(type = crate::report::Report))]
-    pub report: Box<RawValue>,
+    pub report: crate::report::Report,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,13 +76,11 @@ pub struct RunRequest {
     pub base_dir: Option<String>,
 }
 
-/// The run report (docs/run-loop.md), as the JSON text the core wrote.
-#[derive(Debug, Serialize, Deserialize)]
+/// The run report (docs/run-loop.md), kept as the core's value like [`RenderResponse`]'s.
+#[derive(Debug, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunResponse {
-    /// Passed on as the text the core wrote; its TypeScript type is the run report's own.
-    #[cfg_attr(feature = "specta", specta(type = crate::runloop::RunReport))]
-    pub report: Box<RawValue>,
+    pub report: crate::runloop::RunReport,
 }
 
 /// Serialises a core value into raw JSON. The core's reports serialise plain data, so this
@@ -114,9 +111,7 @@ pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
         req.tokens,
     );
     let report = inject::render_with(&scene, family, &options);
-    Ok(RenderResponse {
-        report: raw_json(&report)?,
-    })
+    Ok(RenderResponse { report })
 }
 
 /// The core's render options for a request's fields.
@@ -151,6 +146,6 @@ pub fn run(req: &RunRequest) -> Result<RunResponse, ApiError> {
         ));
     };
     Ok(RunResponse {
-        report: raw_json(&crate::runloop::replay(spec))?,
+        report: crate::runloop::replay(spec),
     })
 }

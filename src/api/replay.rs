@@ -125,7 +125,7 @@ fn check_scene(path: &Path) -> Result<CheckedScene, ApiError> {
                 entry.status = CheckStatus::Ok;
             } else {
                 entry.status = CheckStatus::Mismatch;
-                entry.diff = Some(check::unified_diff(
+                entry.diff = Some(check::mismatch_diff(
                     &before,
                     &now,
                     &golden_path.display().to_string(),
@@ -209,7 +209,7 @@ pub fn golden(req: &GoldenRequest) -> Result<GoldenResponse, ApiError> {
         Ok(before) if before == now => (CheckStatus::Ok, None),
         Ok(before) => (
             CheckStatus::Mismatch,
-            Some(check::unified_diff(&before, &now, &req.golden_path)),
+            Some(check::mismatch_diff(&before, &now, &req.golden_path)),
         ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (CheckStatus::MissingGolden, None),
         Err(e) => return Err(ApiError::io(golden_path, &e)),

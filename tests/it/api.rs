@@ -181,7 +181,7 @@ fn stat_of_a_missing_file_is_an_io_error() {
 #[test]
 fn render_returns_the_cli_report_unchanged() {
     let out = api::render(&render_req(api::default_scene().text, Llm::Chat)).expect("renders");
-    let ours: Json = serde_json::from_str(out.report.get()).expect("json");
+    let ours: Json = serde_json::to_value(&out.report).expect("json");
     let cli = std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
         .args([
             "render",
@@ -204,7 +204,7 @@ fn render_returns_the_cli_report_unchanged() {
         ..render_req(api::default_scene().text, Llm::Desk)
     })
     .expect("renders");
-    let desk: Json = serde_json::from_str(desk.report.get()).expect("json");
+    let desk: Json = serde_json::to_value(&desk.report).expect("json");
     assert_eq!(desk["llm"], "desk");
     assert_eq!(desk["tokenizer"], "o200k_base");
     assert!(desk["request"].is_object(), "the adapter's request body");
@@ -218,7 +218,7 @@ fn render_returns_the_cli_report_unchanged() {
         ..render_req(api::default_scene().text, Llm::Chat)
     })
     .expect("renders");
-    let chat: Json = serde_json::from_str(chat.report.get()).expect("json");
+    let chat: Json = serde_json::to_value(&chat.report).expect("json");
     assert_eq!(chat["tokenizer"], "cl100k_base");
     assert!(
         chat["request"]["messages"].is_array(),
@@ -367,7 +367,7 @@ fn run_replays_the_loop_or_says_there_is_none() {
         base_dir: None,
     })
     .expect("runs");
-    let report: Json = serde_json::from_str(out.report.get()).expect("json");
+    let report: Json = serde_json::to_value(&out.report).expect("json");
     let golden: Json = serde_json::from_str(
         &std::fs::read_to_string(fixture("run/cd-round-1.golden.json")).expect("golden"),
     )

@@ -602,18 +602,25 @@ export type RenderRequest_Serialize = {
 	tokens: boolean,
 };
 
-/**  The JSON report (docs/cli.md), as the JSON text the core wrote. */
+/**
+ *  The JSON report (docs/cli.md). Kept as the core's value until a front end serialises it:
+ *  `serve` and the app write its JSON, the Python package builds Python objects from it.
+ */
 export type RenderResponse = RenderResponse_Serialize | RenderResponse_Deserialize;
 
-/**  The JSON report (docs/cli.md), as the JSON text the core wrote. */
+/**
+ *  The JSON report (docs/cli.md). Kept as the core's value until a front end serialises it:
+ *  `serve` and the app write its JSON, the Python package builds Python objects from it.
+ */
 export type RenderResponse_Deserialize = {
-	/**  Passed on as the text the core wrote; its TypeScript type is the report's own. */
 	report: Report_Deserialize,
 };
 
-/**  The JSON report (docs/cli.md), as the JSON text the core wrote. */
+/**
+ *  The JSON report (docs/cli.md). Kept as the core's value until a front end serialises it:
+ *  `serve` and the app write its JSON, the Python package builds Python objects from it.
+ */
 export type RenderResponse_Serialize = {
-	/**  Passed on as the text the core wrote; its TypeScript type is the report's own. */
 	report: Report_Serialize,
 };
 
@@ -791,18 +798,16 @@ export type RunRequest_Serialize = {
 	base_dir: string | null,
 };
 
-/**  The run report (docs/run-loop.md), as the JSON text the core wrote. */
+/**  The run report (docs/run-loop.md), kept as the core's value like [`RenderResponse`]'s. */
 export type RunResponse = RunResponse_Serialize | RunResponse_Deserialize;
 
-/**  The run report (docs/run-loop.md), as the JSON text the core wrote. */
+/**  The run report (docs/run-loop.md), kept as the core's value like [`RenderResponse`]'s. */
 export type RunResponse_Deserialize = {
-	/**  Passed on as the text the core wrote; its TypeScript type is the run report's own. */
 	report: RunReport_Deserialize,
 };
 
-/**  The run report (docs/run-loop.md), as the JSON text the core wrote. */
+/**  The run report (docs/run-loop.md), kept as the core's value like [`RenderResponse`]'s. */
 export type RunResponse_Serialize = {
-	/**  Passed on as the text the core wrote; its TypeScript type is the run report's own. */
 	report: RunReport_Serialize,
 };
 

@@ -11,6 +11,8 @@ use crate::inject::{self, Report};
 use crate::scene::{self, SceneError};
 use crate::segments::Family;
 
+mod segment_diff;
+
 pub const SCENE_SUFFIX: &str = ".scene.json";
 pub const GOLDEN_SUFFIX: &str = ".golden.json";
 
@@ -194,7 +196,9 @@ pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
     }
     match read_golden(&golden) {
         Ok(before) if before == now => Outcome::Match,
-        Ok(before) => Outcome::Mismatch(unified_diff(&before, &now, &golden.display().to_string())),
+        Ok(before) => {
+            Outcome::Mismatch(mismatch_diff(&before, &now, &golden.display().to_string()))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Outcome::MissingGolden,
         Err(error) => Outcome::GoldenUnreadable(PathError {
             path: golden,
@@ -209,6 +213,17 @@ pub const MAX_GOLDEN_BYTES: u64 = 2 * crate::scene::MAX_SCENE_BYTES;
 /// The text of a golden file: a regular file, UTF-8, bounded.
 pub fn read_golden(path: &Path) -> std::io::Result<String> {
     crate::files::read_regular_text(path, MAX_GOLDEN_BYTES, "a golden")
+}
+
+/// What `check` prints for a golden that differs from the scene's report now: the segments
+/// whose text changed, each with its line diff, and the tools whose outcome changed
+/// (`segment_diff`), then the golden's unified diff.
+pub fn mismatch_diff(before: &str, now: &str, name: &str) -> String {
+    let json = unified_diff(before, now, name);
+    match segment_diff::segment_section(before, now) {
+        Some(section) => format!("{section}{json}"),
+        None => json,
+    }
 }
 
 /// A unified diff with 3 lines of context.
