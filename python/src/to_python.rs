@@ -7,8 +7,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
 use std::fmt;
+use std::hash::{BuildHasher, Hasher};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
