@@ -154,6 +154,23 @@ pub struct ToolOut {
     /// The segment the tool targets in this family, when it declares one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
+    /// The tool's definition in the request bodies, when the scene records its `parameters`
+    /// (and the tool is valid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition: Option<DefinitionOut>,
+}
+
+/// How large a tool's definition is: its neutral JSON `{name, description?, parameters}`
+/// (`provider::ToolDef::text`), which each provider wraps in its own shape.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DefinitionOut {
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub bytes: usize,
+    /// Tokens of that JSON, when tokens are counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
+    pub tokens: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -25,3 +25,6 @@ def test_the_chat_side_carries_all_three_tools_and_the_desk_side_two():
     system = next(s for s in chat["segments"] if s["name"] == "system_msg_prompt")
     assert "- 代码 {x: 1}" in system["text"]
     assert "# 工作笔记（用户=帮我分析这份季度报告 PDF）" in system["text"]
+    # tf_notes records its pydantic argument model: the tool is defined in every request.
+    assert chat["tools"][0]["definition"]["bytes"] > 0
+    assert record().to_dict()["tools"][0]["parameters"]["required"] == ["action"]

@@ -2,7 +2,7 @@
 TFRobot: a string with literal braces, a NormalizePrompt with English and Chinese templates, and
 a memo only ChatLLM sees. `record_notes.py` records them into `notes.scene.json`."""
 
-from typing import ClassVar, List
+from typing import ClassVar, List, Literal, Optional
 
 import pydantic
 
@@ -29,10 +29,18 @@ class PromptContext(pydantic.BaseModel):
     neural: dict = {}
 
 
+class NotesArgs(pydantic.BaseModel):
+    """The arguments the model calls tf_notes with: its definition in every request."""
+
+    action: Literal["add", "list", "clear"] = pydantic.Field(description="What to do with the notes.")
+    text: Optional[str] = pydantic.Field(default=None, description="The note to add (action add only).")
+
+
 class TFNotesTool(BaseTool):
     name: ClassVar[str] = "tf_notes"
     description: ClassVar[str] = "记录工作笔记，自动注入到下一轮 LLM 决策的 prompt"
     prompt_position: ClassVar = ("system_msg_prompt", "system_prompt")
+    params_schema: ClassVar = NotesArgs
 
     def __init__(self, notes: List[str]) -> None:
         self._notes = list(notes)

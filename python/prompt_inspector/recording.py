@@ -111,6 +111,25 @@ def _overrides(tool: Any) -> bool:
     return False
 
 
+def _parameters(tool: Any) -> Optional[Dict[str, Any]]:
+    """The tool's argument schema as JSON Schema: ``params_schema`` as a pydantic model class
+    (``model_json_schema()``), an object with ``json_schema()``, or a mapping; else a
+    ``parameters`` mapping; else none."""
+    schema = getattr(tool, "params_schema", None)
+    if isinstance(schema, type) and hasattr(schema, "model_json_schema"):
+        found: Any = schema.model_json_schema()
+    elif schema is not None and hasattr(schema, "json_schema"):
+        found = schema.json_schema()
+    elif isinstance(schema, Mapping):
+        found = schema
+    else:
+        found = getattr(tool, "parameters", None)
+    if not isinstance(found, Mapping):
+        return None
+    data = _jsonable(dict(found))
+    return None if data is _MISSING else dict(data)
+
+
 def _tool(tool: Any, context: Any) -> Dict[str, Any]:
     cls = type(tool)
     name = getattr(tool, "name", None) or getattr(cls, "name", None) or cls.__name__
@@ -118,11 +137,9 @@ def _tool(tool: Any, context: Any) -> Dict[str, Any]:
     description = getattr(tool, "description", None)
     if description:
         out["description"] = str(description)
-    schema = getattr(tool, "params_schema", None)
-    if schema is not None and hasattr(schema, "json_schema"):
-        out["parameters"] = schema.json_schema()
-    elif isinstance(getattr(tool, "parameters", None), Mapping):
-        out["parameters"] = dict(tool.parameters)
+    parameters = _parameters(tool)
+    if parameters is not None:
+        out["parameters"] = parameters
     position = getattr(tool, "prompt_position", None)
     out["prompt_position"] = None if position is None else list(position)
     state = getattr(tool, "state", _MISSING)

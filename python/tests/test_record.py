@@ -138,3 +138,39 @@ def test_a_saved_recording_renders_the_same_through_the_command_line(tmp_path, c
 def test_a_context_that_is_not_json_like_is_refused():
     with pytest.raises(TypeError, match="context must be a mapping"):
         pi.record(["not", "a", "mapping"])
+
+
+def test_argument_schemas_are_recorded_and_define_the_tools_in_every_request():
+    import pydantic
+
+    class Args(pydantic.BaseModel):
+        q: str
+
+    class Duck:
+        def __init__(self, name, **attrs):
+            self.name = name
+            self.prompt_position = None
+            for k, v in attrs.items():
+                setattr(self, k, v)
+
+    class WithMethod:
+        def json_schema(self):
+            return {"type": "object", "properties": {"path": {"type": "string"}}}
+
+    tools = [
+        Duck("from_model", params_schema=Args),
+        Duck("from_method", params_schema=WithMethod()),
+        Duck("from_mapping", parameters={"type": "object", "properties": {}}),
+        Duck("without"),
+    ]
+    scene = pi.record(CTX, tools=tools)
+    recorded = {t["name"]: t.get("parameters") for t in scene.to_dict()["tools"]}
+    assert recorded == {
+        "from_model": Args.model_json_schema(),
+        "from_method": WithMethod().json_schema(),
+        "from_mapping": {"type": "object", "properties": {}},
+        "without": None,
+    }
+    chat = scene.render("chat")
+    defined = [t["name"] for t in chat["tools"] if "definition" in t]
+    assert defined == ["from_model", "from_method", "from_mapping"]

@@ -14,7 +14,8 @@ mod tokens;
 pub mod validate;
 
 pub use crate::report::{
-    Diagnostic, Level, MessageOut, Metrics, PieceOut, Report, SegmentOut, Source, Status, ToolOut,
+    DefinitionOut, Diagnostic, Level, MessageOut, Metrics, PieceOut, Report, SegmentOut, Source,
+    Status, ToolOut,
 };
 pub use memo::RenderMemo;
 pub use normalize::{format_2_prompt, wrap_str, Normalized};
@@ -138,7 +139,8 @@ pub fn render_with_memo(
     span.record("tools_rendered", metrics.tools_rendered);
     span.record("bytes", metrics.bytes);
 
-    let tools_out = tools
+    let tool_defs = crate::provider::ToolDef::of(&valid);
+    let mut tools_out: Vec<ToolOut> = tools
         .iter()
         .zip(statuses)
         .map(|(t, s)| ToolOut {
@@ -148,6 +150,13 @@ pub fn render_with_memo(
                 .prompt_position
                 .as_ref()
                 .and_then(|p| side(p, family).clone()),
+            definition: tool_defs
+                .iter()
+                .find(|d| d.name == t.name)
+                .map(|d| DefinitionOut {
+                    bytes: d.text().len(),
+                    tokens: None,
+                }),
         })
         .collect();
     let mut messages = match family {
@@ -161,6 +170,7 @@ pub fn render_with_memo(
     };
     let tokenizer = (!options.skip_tokens).then(|| {
         tokens::annotate(&mut segments, messages.as_deref_mut(), options.encoding);
+        tokens::annotate_definitions(&mut tools_out, &tool_defs, options.encoding);
         options.encoding
     });
     // Request bodies are built last: their diagnostics follow the rendering ones.
@@ -169,6 +179,7 @@ pub fn render_with_memo(
         (Family::Desk, _, _) => Some(crate::provider::desk_request(
             &scene.desk_llm,
             &segments,
+            &tool_defs,
             base_dir,
             &mut r.diagnostics,
         )),
@@ -176,6 +187,7 @@ pub fn render_with_memo(
             provider,
             messages,
             &segments,
+            &tool_defs,
             base_dir,
             &mut r.diagnostics,
         )),

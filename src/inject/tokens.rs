@@ -1,7 +1,8 @@
 //! The report's `tokens` fields: pieces, segments and messages counted with one encoding
 //! (see [`crate::tokens`]). Each distinct text is encoded once where the report repeats it.
 
-use crate::report::{MessageOut, SegmentOut};
+use crate::provider::ToolDef;
+use crate::report::{MessageOut, SegmentOut, ToolOut};
 use crate::tokens::{count, Encoding};
 
 /// Fills `tokens` on every piece, segment and message.
@@ -44,5 +45,17 @@ pub(super) fn annotate(
             .filter_map(|m| m.tokens)
             .sum();
         seg.tokens = Some(sum);
+    }
+}
+
+/// Fills `tokens` on every tool definition: the tokens of its neutral JSON.
+pub(super) fn annotate_definitions(tools: &mut [ToolOut], defs: &[ToolDef], encoding: Encoding) {
+    for tool in tools {
+        let Some(definition) = tool.definition.as_mut() else {
+            continue;
+        };
+        if let Some(def) = defs.iter().find(|d| d.name == tool.name) {
+            definition.tokens = Some(count(&def.text(), encoding));
+        }
     }
 }

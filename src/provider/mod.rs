@@ -13,10 +13,12 @@ mod gemini;
 pub mod image;
 mod ollama;
 mod openai;
+mod tools;
 
 use serde_json::Value as Json;
 
 pub use image::{Img, MAX_IMAGE_BYTES};
+pub use tools::ToolDef;
 
 use crate::report::{Diagnostic, Level, MessageOut, SegmentOut};
 use crate::scene::{Adapter, DeskConfig};
@@ -166,6 +168,7 @@ impl Sink<'_> {
 pub fn desk_request(
     config: &DeskConfig,
     segments: &[SegmentOut],
+    tool_defs: &[ToolDef],
     base_dir: Option<&std::path::Path>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Json {
@@ -176,7 +179,7 @@ pub fn desk_request(
         .as_deref()
         .unwrap_or_else(|| default_model(adapter));
     let input = desk::gather(adapter, segments, base_dir, &mut sink);
-    match adapter {
+    let mut body = match adapter {
         Adapter::OpenaiDesk => openai::responses(model, &input),
         Adapter::ClaudeDesk => anthropic::desk(model, &input),
         Adapter::GeminiDesk => gemini::desk(&input, &mut sink),
@@ -184,7 +187,14 @@ pub fn desk_request(
         Adapter::SglangDesk => openai::chat_desk(model, &input),
         Adapter::DeepseekDesk | Adapter::TencentDsDesk => openai::chat_desk_text(model, &input),
         Adapter::OpenaiGenDesk => openai::completion(model, &input),
-    }
+    };
+    tools::attach(
+        &mut body,
+        tools::Shape::of_adapter(adapter),
+        tool_defs,
+        &mut sink,
+    );
+    body
 }
 
 /// The request body of a chat provider for a chat report's messages.
@@ -193,16 +203,25 @@ pub fn chat_request(
     provider: ChatProvider,
     messages: &[MessageOut],
     segments: &[SegmentOut],
+    tool_defs: &[ToolDef],
     base_dir: Option<&std::path::Path>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Json {
     let mut sink = Sink { out: diagnostics };
     let turns = chat::turns(messages, segments, base_dir, &mut sink);
     let model = provider.default_model();
-    match provider {
-        ChatProvider::Openai => openai::chat(model, &turns, &mut sink),
-        ChatProvider::Anthropic => anthropic::chat(model, &turns, &mut sink),
-    }
+    let (mut body, shape) = match provider {
+        ChatProvider::Openai => (
+            openai::chat(model, &turns, &mut sink),
+            tools::Shape::ChatCompletions,
+        ),
+        ChatProvider::Anthropic => (
+            anthropic::chat(model, &turns, &mut sink),
+            tools::Shape::Anthropic,
+        ),
+    };
+    tools::attach(&mut body, shape, tool_defs, &mut sink);
+    body
 }
 
 /// The texts of a turn whose role takes no images there; each image is reported as dropped.

@@ -61,6 +61,7 @@ pub const DESK_LLM: &[&str] = &[
 pub const TOOL: &[&str] = &[
     "name",
     "description",
+    "parameters",
     "prompt_position",
     "state",
     "format_2_prompt",

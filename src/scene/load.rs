@@ -551,9 +551,23 @@ impl Reader<'_> {
             None => None,
             Some(pp) => Some(self.position(pp, &join(path, "prompt_position"))?),
         };
+        let parameters = match o.get("parameters") {
+            None => None,
+            Some(p) => match p.kind {
+                Kind::Object(_) => Some(p.to_value()),
+                _ => {
+                    return Err(self.expected(
+                        p,
+                        &join(path, "parameters"),
+                        "a JSON Schema object (the tool's argument schema)",
+                    ))
+                }
+            },
+        };
         Ok(Tool {
             name,
             description: self.opt_string(&o, path, "description")?,
+            parameters,
             prompt_position,
             state: o.get_raw("state").map_or(Value::None, Json::to_value),
             format_2_prompt: o

@@ -313,6 +313,10 @@ impl DeskConfig {
 pub struct Tool {
     pub name: String,
     pub description: Option<String>,
+    /// The argument schema the model is shown (TFRobot's `params_schema`): a JSON Schema object,
+    /// as written. `None` when the scene does not record one; such a tool has no definition in
+    /// the request bodies.
+    pub parameters: Option<Value>,
     /// `None` when the tool declares no position (`prompt_position = None`).
     pub prompt_position: Option<Position>,
     pub state: Value,

@@ -201,7 +201,53 @@ fn text_only_adapters_drop_the_screenshots_and_say_so() {
         prompt.ends_with("\n\nNext action:"),
         "prefix_prompt ends it"
     );
-    assert_eq!(codes, ["image_dropped"; 4]);
+    // The legacy completions API has no tools: the three definitions are left out, once.
+    assert!(r.get("tools").is_none());
+    assert_eq!(
+        codes,
+        [
+            "image_dropped",
+            "image_dropped",
+            "image_dropped",
+            "image_dropped",
+            "tool_definitions_dropped"
+        ]
+    );
+}
+
+/// The names of the tools a body defines, in its API's shape.
+fn defined_tools(body: &serde_json::Value) -> Vec<String> {
+    let tools = body["tools"].as_array().cloned().unwrap_or_default();
+    let names = tools.iter().flat_map(|t| {
+        if let Some(decls) = t["functionDeclarations"].as_array() {
+            decls.iter().map(|d| d["name"].clone()).collect::<Vec<_>>()
+        } else if t["function"].is_object() {
+            vec![t["function"]["name"].clone()]
+        } else {
+            vec![t["name"].clone()]
+        }
+    });
+    names
+        .map(|n| n.as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_body_that_takes_tools_defines_the_scenes_tools_with_their_schemas() {
+    let expected = ["window_list", "tf_notes", "web_search"];
+    for adapter in Adapter::ALL {
+        if adapter == Adapter::OpenaiGenDesk {
+            continue;
+        }
+        let (r, _) = desk(adapter);
+        assert_eq!(defined_tools(&r), expected, "{adapter:?}");
+        // The schema travels as written, whatever the shape calls it.
+        let text = r["tools"].to_string();
+        assert!(
+            text.contains(r#""freshness":{"type":"string","enum":["day","week","month","any"],"default":"any"}"#),
+            "{adapter:?}: {text}"
+        );
+    }
 }
 
 #[test]

@@ -174,3 +174,22 @@ fn hostile_inputs_fail_cleanly() {
         assert!(e.line >= 1, "{text:?} → {e}");
     }
 }
+
+#[test]
+fn tool_parameters_are_a_schema_object_kept_as_written() {
+    let e = err(&format!(
+        "{HEAD},\n \"tools\": [{{\"name\": \"t\", \"parameters\": [\"q\"]}}] }}"
+    ));
+    assert_eq!(at(&e), (2, 40, "tools[0].parameters"));
+    assert!(e.message.contains("a JSON Schema object"), "{}", e.message);
+    let scene = load_str(&format!(
+        r#"{HEAD}, "tools": [{{"name": "t", "parameters": {{"type": "object", "properties": {{"z": {{}}, "a": {{"maximum": 12345678901234567890123}}}}}}}}, {{"name": "u", "parameters": null}}] }}"#
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let written = serde_json::to_string(&scene.tools[0].parameters).unwrap_or_default();
+    assert_eq!(
+        written,
+        r#"{"type":"object","properties":{"z":{},"a":{"maximum":12345678901234567890123}}}"#
+    );
+    assert!(scene.tools[1].parameters.is_none(), "null reads as absent");
+}

@@ -10,7 +10,7 @@ import type { Report, Rules, ToolValidity, ValidateResponse } from '../src/api/t
 import { Session } from '../src/lib/session';
 import { MetricsTable } from '../src/views/Context';
 import { Segments, reformatSent } from '../src/views/Segments';
-import { ToolsPanel } from '../src/views/Tools';
+import { ToolsPanel, definitionLabel } from '../src/views/Tools';
 import { shortPath as shortPathIn } from '../src/lib/paths';
 import { StatusChip, invalidWhy, roundDurations, ruleShort } from '../src/views/common';
 
@@ -248,6 +248,23 @@ describe('an invalid tool says why neither family renders it', () => {
     expect(root.querySelector('[data-testid="tools-hint"]')!.textContent).toBe(
       '3 tools in the call, in call order (the tools argument); 2 valid ones declaring a position.',
     );
+  });
+
+  it("shows what a recorded schema adds to every request, on that tool's row only", async () => {
+    const api = { defaultScene: async () => ({ path: null, text: DEFAULT }) } as unknown as Api;
+    const s = new Session(api);
+    await s.openDefault().catch(() => {});
+    const chat = chatReport('', 'x');
+    chat.tools = chat.tools.map((t) => (t.name === 'chat_memo' ? { ...t, definition: { bytes: 296, tokens: 70 } } : t));
+    const validate: ValidateResponse = { load_error: null, templates: [], tools: [] };
+    s.reports = { chat, desk: deskReport(), validate, text: s.text };
+    s.rules = RULES;
+    await act(() => {
+      render(h(ToolsPanel, { session: s, selected: null, onSelect: () => {}, palette: new Map() }), root);
+    });
+    expect(root.querySelector('[data-testid="definition-chat_memo"]')!.textContent).toBe('definition 296 B · 70 tokens');
+    expect(root.querySelector('[data-testid="definition-tf_notes"]')).toBe(null);
+    expect(definitionLabel({ bytes: 12 })).toBe('definition 12 B');
   });
 });
 

@@ -182,6 +182,21 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
             t.name,
             status_colored(st, t.status)
         );
+        if let Some(d) = &t.definition {
+            let tokens = d
+                .tokens
+                .map(|n| format!(" · {n} tokens"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {:<24} {}",
+                "",
+                st.dim(&format!(
+                    "definition in the request: {} bytes{tokens}",
+                    d.bytes
+                ))
+            );
+        }
     }
     out.push('\n');
     let _ = writeln!(out, "{}", st.bold("Diagnostics:"));

@@ -193,6 +193,32 @@ export type CheckedScene_Serialize = {
 	error: ApiError_Serialize | null,
 };
 
+/**
+ *  How large a tool's definition is: its neutral JSON `{name, description?, parameters}`
+ *  (`provider::ToolDef::text`), which each provider wraps in its own shape.
+ */
+export type DefinitionOut = DefinitionOut_Serialize | DefinitionOut_Deserialize;
+
+/**
+ *  How large a tool's definition is: its neutral JSON `{name, description?, parameters}`
+ *  (`provider::ToolDef::text`), which each provider wraps in its own shape.
+ */
+export type DefinitionOut_Deserialize = {
+	bytes: number,
+	/**  Tokens of that JSON, when tokens are counted. */
+	tokens?: number | null,
+};
+
+/**
+ *  How large a tool's definition is: its neutral JSON `{name, description?, parameters}`
+ *  (`provider::ToolDef::text`), which each provider wraps in its own shape.
+ */
+export type DefinitionOut_Serialize = {
+	bytes: number,
+	/**  Tokens of that JSON, when tokens are counted. */
+	tokens?: number,
+};
+
 export type Diagnostic = Diagnostic_Serialize | Diagnostic_Deserialize;
 
 export type Diagnostic_Deserialize = {
@@ -1069,6 +1095,11 @@ export type ToolOut_Deserialize = {
 	status: Status,
 	/**  The segment the tool targets in this family, when it declares one. */
 	position?: string | null,
+	/**
+	 *  The tool's definition in the request bodies, when the scene records its `parameters`
+	 *  (and the tool is valid).
+	 */
+	definition?: DefinitionOut_Deserialize | null,
 };
 
 export type ToolOut_Serialize = {
@@ -1076,6 +1107,11 @@ export type ToolOut_Serialize = {
 	status: Status,
 	/**  The segment the tool targets in this family, when it declares one. */
 	position?: string,
+	/**
+	 *  The tool's definition in the request bodies, when the scene records its `parameters`
+	 *  (and the tool is valid).
+	 */
+	definition?: DefinitionOut_Serialize,
 };
 
 export type ValidateRequest = {

@@ -48,6 +48,11 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
   // Name → status, once per report (a list of hundreds of tools would otherwise search it per row).
   const chatStatus = useMemo(() => new Map(r?.chat.tools.map((x) => [x.name, x.status])), [r?.chat.tools]);
   const deskStatus = useMemo(() => new Map(r?.desk.tools.map((x) => [x.name, x.status])), [r?.desk.tools]);
+  // A definition is the same in both families' requests (the neutral JSON of its schema).
+  const definitions = useMemo(
+    () => new Map(r?.chat.tools.filter((x) => x.definition).map((x) => [x.name, definitionLabel(x.definition!)])),
+    [r?.chat.tools],
+  );
   // Why an invalid tool injects in neither family, by name (validate says which side or declaration).
   const why = useMemo(
     () =>
@@ -90,6 +95,7 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
               color={palette.get(name)}
               chat={chatStatus.get(name)}
               desk={deskStatus.get(name)}
+              definition={definitions.get(name) ?? null}
               why={why.get(name) ?? null}
               whyDetail={whyDetail.get(name) ?? null}
               onSelect={onSelect}
@@ -108,9 +114,16 @@ interface RowProps {
   color: string | undefined;
   chat: ToolStatus | undefined;
   desk: ToolStatus | undefined;
+  /** The size of the tool's definition in the requests, when the scene records its schema. */
+  definition: string | null;
   why: string | null;
   whyDetail: string | null;
   onSelect: (n: string) => void;
+}
+
+/** "definition 296 B · 70 tokens": what a tool's schema adds to every request. */
+export function definitionLabel(d: { bytes: number; tokens?: number | null }): string {
+  return `definition ${d.bytes} B${d.tokens != null ? ` · ${d.tokens} tokens` : ''}`;
 }
 
 /** One row of the tool list. A scene can have hundreds of tools and every keystroke re-renders
@@ -124,11 +137,12 @@ class ToolRow extends Component<RowProps> {
       p.color !== n.color ||
       p.chat !== n.chat ||
       p.desk !== n.desk ||
+      p.definition !== n.definition ||
       p.why !== n.why ||
       p.whyDetail !== n.whyDetail
     );
   }
-  render({ name, selected, color, chat, desk, why, whyDetail, onSelect }: RowProps) {
+  render({ name, selected, color, chat, desk, definition, why, whyDetail, onSelect }: RowProps) {
     return (
       <li class={selected ? 'selected' : ''}>
         <button type="button" class="tool-row" onClick={() => onSelect(name)} data-testid={`tool-${name}`} aria-pressed={selected}>
@@ -138,6 +152,15 @@ class ToolRow extends Component<RowProps> {
             <StatusChip family="chat" status={chat} why={why} />
             <StatusChip family="desk" status={desk} why={why} />
           </span>
+          {definition && (
+            <span
+              class="tool-def"
+              data-testid={`definition-${name}`}
+              title="The tool's parameters schema, sent as its definition in every request"
+            >
+              {definition}
+            </span>
+          )}
           {why && (
             <span class="tool-why" data-testid={`why-${name}`} title={whyDetail ?? undefined}>
               {why}

@@ -1,0 +1,200 @@
+//! Tool definitions in request bodies: a scene tool's `parameters` (its argument schema, as the
+//! model is shown it) in each API's own tool shape. docs/providers.md, "Tool definitions", has the
+//! shapes and where each API documents them.
+//!
+//! Only the distinct valid tools that record `parameters` are defined: a tool whose class
+//! definition fails does not exist in TFRobot, and a schema the scene does not record is not
+//! guessed.
+
+use serde_json::{json, Value as Json};
+
+use super::Sink;
+use crate::scene::{Adapter, Tool};
+
+/// One tool's definition, provider-neutral: what every shape is made from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolDef {
+    pub name: String,
+    pub description: Option<String>,
+    /// A JSON Schema object, as the scene wrote it (key order kept).
+    pub parameters: Json,
+}
+
+impl ToolDef {
+    /// The definitions of `tools` (already distinct and valid), in order.
+    pub fn of(tools: &[&Tool]) -> Vec<ToolDef> {
+        tools
+            .iter()
+            .filter_map(|t| {
+                let parameters = serde_json::to_value(t.parameters.as_ref()?).ok()?;
+                Some(ToolDef {
+                    name: t.name.clone(),
+                    description: t.description.clone(),
+                    parameters,
+                })
+            })
+            .collect()
+    }
+
+    /// The neutral form `{name, description?, parameters}` as compact JSON: what the report
+    /// measures a definition by (each API wraps it a little differently, and providers render
+    /// definitions into the prompt in ways they do not publish).
+    pub fn text(&self) -> String {
+        let mut o = serde_json::Map::new();
+        o.insert("name".into(), json!(self.name));
+        if let Some(d) = &self.description {
+            o.insert("description".into(), json!(d));
+        }
+        o.insert("parameters".into(), self.parameters.clone());
+        Json::Object(o).to_string()
+    }
+}
+
+/// The tool shape of one API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// `tools: [{type: function, function: {name, description, parameters}}]` (OpenAI chat
+    /// completions and the compatible servers, Ollama's `/api/chat`).
+    ChatCompletions,
+    /// `tools: [{type: function, name, description, parameters, strict}]` (OpenAI Responses).
+    Responses,
+    /// `tools: [{name, description, input_schema}]` (Anthropic Messages).
+    Anthropic,
+    /// `tools: [{functionDeclarations: [{name, description, parametersJsonSchema}]}]` (Gemini).
+    Gemini,
+    /// An API that takes no tools (legacy completions): the definitions are left out.
+    NoTools(&'static str),
+}
+
+impl Shape {
+    pub(crate) fn of_adapter(adapter: Adapter) -> Shape {
+        match adapter {
+            Adapter::OpenaiDesk => Shape::Responses,
+            Adapter::ClaudeDesk => Shape::Anthropic,
+            Adapter::GeminiDesk => Shape::Gemini,
+            Adapter::OllamaDesk
+            | Adapter::SglangDesk
+            | Adapter::DeepseekDesk
+            | Adapter::TencentDsDesk => Shape::ChatCompletions,
+            Adapter::OpenaiGenDesk => Shape::NoTools("OpenAI's legacy completions API"),
+        }
+    }
+}
+
+/// Adds `tools` to a request body (at its end) in the API's shape; nothing when there are no
+/// definitions.
+pub(crate) fn attach(body: &mut Json, shape: Shape, defs: &[ToolDef], sink: &mut Sink) {
+    if defs.is_empty() {
+        return;
+    }
+    for d in defs {
+        check_schema(d, sink);
+    }
+    let tools: Vec<Json> = match shape {
+        Shape::NoTools(api) => {
+            let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+            sink.warn(
+                "tool_definitions_dropped",
+                format!(
+                    "{api} takes no tool definitions, so the request leaves out those of {}",
+                    names.join(", ")
+                ),
+                None,
+                None,
+            );
+            return;
+        }
+        Shape::ChatCompletions => defs
+            .iter()
+            .map(|d| {
+                let mut f = serde_json::Map::new();
+                f.insert("name".into(), json!(d.name));
+                if let Some(desc) = &d.description {
+                    f.insert("description".into(), json!(desc));
+                }
+                f.insert("parameters".into(), d.parameters.clone());
+                json!({"type": "function", "function": f})
+            })
+            .collect(),
+        Shape::Responses => defs
+            .iter()
+            .map(|d| {
+                let mut f = serde_json::Map::new();
+                f.insert("type".into(), json!("function"));
+                f.insert("name".into(), json!(d.name));
+                if let Some(desc) = &d.description {
+                    f.insert("description".into(), json!(desc));
+                }
+                f.insert("parameters".into(), d.parameters.clone());
+                // Responses enforces strict schemas unless told not to, and a recorded schema
+                // is rarely written for strict mode (every property required, no extra keys).
+                f.insert("strict".into(), json!(false));
+                Json::Object(f)
+            })
+            .collect(),
+        Shape::Anthropic => defs
+            .iter()
+            .map(|d| {
+                let mut f = serde_json::Map::new();
+                f.insert("name".into(), json!(d.name));
+                if let Some(desc) = &d.description {
+                    f.insert("description".into(), json!(desc));
+                }
+                f.insert("input_schema".into(), d.parameters.clone());
+                Json::Object(f)
+            })
+            .collect(),
+        Shape::Gemini => {
+            let declarations: Vec<Json> = defs
+                .iter()
+                .map(|d| {
+                    json!({
+                        "name": d.name,
+                        "description": d.description.as_deref().unwrap_or(""),
+                        "parametersJsonSchema": d.parameters,
+                    })
+                })
+                .collect();
+            vec![json!({"functionDeclarations": declarations})]
+        }
+    };
+    if let Json::Object(map) = body {
+        map.insert("tools".into(), Json::Array(tools));
+    }
+}
+
+/// Function names every API here accepts (OpenAI's rule is the narrowest).
+fn name_ok(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+fn check_schema(d: &ToolDef, sink: &mut Sink) {
+    if !name_ok(&d.name) {
+        sink.warn(
+            "tool_name_invalid",
+            format!(
+                "the tool name {:?} is refused by the providers' APIs as a function name: 1 to 64 characters of a-z, A-Z, 0-9, _ and -",
+                d.name
+            ),
+            None,
+            Some(&d.name),
+        );
+    }
+    if d.parameters.get("type").and_then(Json::as_str) != Some("object") {
+        sink.warn(
+            "tool_parameters_not_object",
+            format!(
+                "the parameters of tool {} do not say \"type\": \"object\"; the providers take a function's arguments as one JSON object and refuse other schemas",
+                d.name
+            ),
+            None,
+            Some(&d.name),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests;
