@@ -1,31 +1,128 @@
 //! A conversation recorded as scene files, one per call in call order: loaded, each one's chat
-//! request rendered, and the requests blamed for what a provider's prompt cache could reuse
-//! (`prompt-inspector cache`). It sits above both the injection engine and the run loop, which
-//! know nothing of files.
+//! request rendered, the requests blamed for what a provider's prompt cache could reuse, and the
+//! calls priced for each chosen model (`prompt-inspector cache`). It sits above both the
+//! injection engine and the run loop, which know nothing of files.
 
 use std::path::{Path, PathBuf};
 
 use crate::inject::{self, Options};
+use crate::pricing::cost::{round_usd, WhatIf, WhatIfCost};
+use crate::pricing::Row;
+use crate::report::Status;
 use crate::runloop::blame::{blame, CacheReport};
-use crate::scene::{self, SceneError};
-use crate::segments::Family;
+use crate::scene::{self, Scene, SceneError};
+use crate::segments::{Family, SegmentKind};
 
-/// Loads the scenes (in call order), renders each one's chat request and blames them; steps are
-/// labelled by file name. Used by `prompt-inspector cache` and the cache goldens' test.
-pub fn blame_files(paths: &[PathBuf]) -> Result<CacheReport, SceneError> {
-    let mut steps = Vec::with_capacity(paths.len());
-    for path in paths {
-        let scene = scene::load_file(path)?;
-        let options = Options {
-            base_dir: path.parent().map(Path::to_path_buf),
-            ..Default::default()
-        };
-        let label = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let report = inject::render_with(&scene, Family::Chat, &options);
-        steps.push((label, report));
+/// Loads the scenes (in call order), renders each one's chat request, blames them and prices
+/// them for `models`; steps are labelled by file name. Used by `prompt-inspector cache` and the
+/// cache goldens' test. Each tool that injects early gets its what-if ([`what_ifs`]).
+pub fn blame_files(paths: &[PathBuf], models: &[&Row]) -> Result<CacheReport, SceneError> {
+    let calls = load(paths)?;
+    let mut report = blame(&render(&calls), models);
+    report.what_if = what_ifs(&calls, &report, models);
+    Ok(report)
+}
+
+/// A conversation's calls: each scene with its label and the folder its images resolve in.
+pub struct Call {
+    pub label: String,
+    pub base_dir: Option<PathBuf>,
+    pub scene: Scene,
+}
+
+pub fn load(paths: &[PathBuf]) -> Result<Vec<Call>, SceneError> {
+    paths
+        .iter()
+        .map(|path| {
+            Ok(Call {
+                label: path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                ),
+                base_dir: path.parent().map(Path::to_path_buf),
+                scene: scene::load_file(path)?,
+            })
+        })
+        .collect()
+}
+
+fn render(calls: &[Call]) -> Vec<(String, inject::Report)> {
+    calls
+        .iter()
+        .map(|c| {
+            let options = Options {
+                base_dir: c.base_dir.clone(),
+                ..Default::default()
+            };
+            let report = inject::render_with(&c.scene, Family::Chat, &options);
+            (c.label.clone(), report)
+        })
+        .collect()
+}
+
+/// The latest chat segment tools may write: later text shifts nothing a cache could reuse.
+pub fn latest_legal_chat_segment() -> &'static str {
+    Family::Chat
+        .segments()
+        .filter(|s| s.rule.is_none() && s.kind == SegmentKind::Prompts)
+        .last()
+        .map_or("after_intermediate_msg_prompt", |s| s.name)
+}
+
+/// For each tool that injects into a chat segment before the latest legal one in some call, the
+/// calls re-rendered with it moved there, priced for `models` against `report`'s figures.
+pub fn what_ifs(calls: &[Call], report: &CacheReport, models: &[&Row]) -> Vec<WhatIf> {
+    let to = latest_legal_chat_segment();
+    let rendered = render(calls);
+    let mut movers: Vec<(String, String)> = Vec::new();
+    for (_, r) in &rendered {
+        for t in &r.tools {
+            let Some(from) = &t.position else { continue };
+            if t.status == Status::Injected
+                && from != to
+                && !movers.iter().any(|(name, _)| name == &t.name)
+            {
+                movers.push((t.name.clone(), from.clone()));
+            }
+        }
     }
-    Ok(blame(&steps))
+    movers
+        .into_iter()
+        .map(|(tool, from)| {
+            let moved: Vec<Call> = calls
+                .iter()
+                .map(|c| {
+                    let mut scene = c.scene.clone();
+                    for t in scene.tools.iter_mut().filter(|t| t.name == tool) {
+                        if let Some(p) = t.prompt_position.as_mut() {
+                            p.chat = Some(to.to_owned());
+                        }
+                    }
+                    Call {
+                        label: c.label.clone(),
+                        base_dir: c.base_dir.clone(),
+                        scene,
+                    }
+                })
+                .collect();
+            let after = blame(&render(&moved), models);
+            let models = report
+                .models
+                .iter()
+                .zip(&after.models)
+                .map(|(now, then)| WhatIfCost {
+                    model: now.model.clone(),
+                    cost_usd: now.total.cost_usd,
+                    moved_cost_usd: then.total.cost_usd,
+                    placement_cost_usd: round_usd(now.total.cost_usd - then.total.cost_usd),
+                })
+                .collect();
+            WhatIf {
+                tool,
+                from,
+                to,
+                models,
+            }
+        })
+        .collect()
 }

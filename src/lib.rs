@@ -12,6 +12,7 @@ pub mod files;
 pub mod inject;
 pub mod json;
 pub mod json_out;
+pub mod pricing;
 pub mod provider;
 pub mod py;
 pub mod report;

@@ -5,6 +5,8 @@
 use serde::Serialize;
 
 use super::cache::{self, ANTHROPIC_LOOKBACK_BLOCKS, ANTHROPIC_MIN_TOKENS};
+use crate::pricing::cost::{automatic_read, CallCost, ModelCost, WhatIf};
+use crate::pricing::{Growth, Row};
 use crate::report::{Report, Source};
 use crate::value::Value;
 
@@ -12,6 +14,12 @@ use crate::value::Value;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CacheReport {
     pub steps: Vec<StepOut>,
+    /// Each chosen model's tokens and cost per call (input only), by its cache rule and prices
+    /// (`pricing`, data/models.json).
+    pub models: Vec<ModelCost>,
+    /// For each tool that injects before the latest legal chat segment: the same calls with its
+    /// text moved there (filled by `conversation::blame_files`, which can re-render the scenes).
+    pub what_if: Vec<WhatIf>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -191,6 +199,20 @@ fn source_of(flat: &[Flat], i: usize, loc: &mut Location) {
 /// 4. the end of the request: an identical retry reads all of it;
 /// 5. the end of the recorded conversation, when a slot is left.
 fn place_breakpoints(flat: &[Flat], prefix_tokens: &dyn Fn(usize) -> usize) -> Vec<Breakpoint> {
+    place_breakpoints_up_to(
+        flat,
+        prefix_tokens,
+        cache::ANTHROPIC_MAX_BREAKPOINTS,
+        ANTHROPIC_MIN_TOKENS,
+    )
+}
+
+fn place_breakpoints_up_to(
+    flat: &[Flat],
+    prefix_tokens: &dyn Fn(usize) -> usize,
+    max: usize,
+    min_tokens: usize,
+) -> Vec<Breakpoint> {
     let last_of = |seg: &str| flat.iter().rposition(|m| m.segment == Some(seg));
     let candidates = [
         (
@@ -217,7 +239,7 @@ fn place_breakpoints(flat: &[Flat], prefix_tokens: &dyn Fn(usize) -> usize) -> V
     let mut at: Vec<(usize, &'static str)> = Vec::new();
     for (pos, reason) in candidates {
         if let Some(i) = pos {
-            if at.len() < cache::ANTHROPIC_MAX_BREAKPOINTS && !at.iter().any(|(j, _)| *j == i) {
+            if at.len() < max && !at.iter().any(|(j, _)| *j == i) {
                 at.push((i, reason));
             }
         }
@@ -230,20 +252,33 @@ fn place_breakpoints(flat: &[Flat], prefix_tokens: &dyn Fn(usize) -> usize) -> V
                 message,
                 reason,
                 prefix_tokens: tokens,
-                cacheable: tokens >= ANTHROPIC_MIN_TOKENS,
+                cacheable: tokens >= min_tokens,
             }
         })
         .collect()
 }
 
-/// Blames each step against the previous one. `steps` are (label, chat report) in call order.
-pub fn blame(steps: &[(String, Report)]) -> CacheReport {
+/// Blames each step against the previous one and prices the calls for each of `models`. `steps`
+/// are (label, chat report) in call order.
+pub fn blame(steps: &[(String, Report)], models: &[&Row]) -> CacheReport {
     let flats: Vec<Vec<Flat>> = steps.iter().map(|(_, r)| flatten(r)).collect();
     let mut out: Vec<StepOut> = Vec::with_capacity(steps.len());
+    // Tokens of each step's first n messages, for the n breakpoints look at.
+    let mut prefixes: Vec<std::collections::BTreeMap<usize, usize>> = Vec::new();
     for (k, ((label, _), flat)) in steps.iter().zip(&flats).enumerate() {
         let text = serialize(flat);
-        let prefix_tokens = |n: usize| cache::count_tokens(&serialize(&flat[..n]));
+        let memo = std::cell::RefCell::new(std::collections::BTreeMap::new());
+        let prefix_tokens = |n: usize| {
+            *memo
+                .borrow_mut()
+                .entry(n)
+                .or_insert_with(|| cache::count_tokens(&serialize(&flat[..n])))
+        };
         let breakpoints = place_breakpoints(flat, &prefix_tokens);
+        if models.iter().any(|m| m.cache.growth == Growth::Breakpoints) {
+            // Every candidate position's prefix, for the models' own numbers of breakpoints.
+            place_breakpoints_up_to(flat, &prefix_tokens, usize::MAX, 0);
+        }
         let (mut difference, mut common_bytes, mut common_tokens, mut openai) =
             (None, None, None, 0);
         if k > 0 {
@@ -262,6 +297,7 @@ pub fn blame(steps: &[(String, Report)]) -> CacheReport {
             openai = cache::openai_cached_tokens(tokens);
         }
         let (cached_tokens, hit) = anthropic_hit(&out, &flats, k, flat, &breakpoints);
+        prefixes.push(memo.into_inner());
         out.push(StepOut {
             scene: label.clone(),
             messages: flat.len(),
@@ -280,7 +316,95 @@ pub fn blame(steps: &[(String, Report)]) -> CacheReport {
             },
         });
     }
-    CacheReport { steps: out }
+    let models = models
+        .iter()
+        .map(|row| price_calls(row, &out, &flats, &prefixes))
+        .collect();
+    CacheReport {
+        steps: out,
+        models,
+        what_if: Vec::new(),
+    }
+}
+
+/// One model's tokens and cost per step. Automatic caches read what the shared prefix gives
+/// them; a breakpoint cache reads the longest prefix an earlier call wrote at one of its
+/// breakpoints (as [`anthropic_hit`], with the row's minimum, number of breakpoints and
+/// lookback), and writes, at this call's breakpoints, what it did not read.
+fn price_calls(
+    row: &Row,
+    steps: &[StepOut],
+    flats: &[Vec<Flat>],
+    prefixes: &[std::collections::BTreeMap<usize, usize>],
+) -> ModelCost {
+    let rule = &row.cache;
+    let mut written: Vec<Vec<Breakpoint>> = Vec::with_capacity(steps.len());
+    let mut calls = Vec::with_capacity(steps.len());
+    for (k, step) in steps.iter().enumerate() {
+        let total = step.request_tokens;
+        let (read, write) = match rule.growth {
+            Growth::Breakpoints => {
+                let tokens_at = |n: usize| prefixes[k].get(&n).copied().unwrap_or(0);
+                let now = place_breakpoints_up_to(
+                    &flats[k],
+                    &tokens_at,
+                    rule.max_breakpoints.unwrap_or(1),
+                    rule.min_tokens,
+                );
+                let lookback = rule.lookback_blocks.unwrap_or(ANTHROPIC_LOOKBACK_BLOCKS);
+                let read = breakpoint_read(&written, flats, k, &now, lookback);
+                let longest = now
+                    .iter()
+                    .filter(|b| b.cacheable)
+                    .map(|b| b.prefix_tokens)
+                    .max()
+                    .unwrap_or(0);
+                written.push(now);
+                (read, longest.saturating_sub(read))
+            }
+            Growth::Units | Growth::ImplicitPrefix => {
+                let read = step
+                    .common_prefix_tokens
+                    .map_or(0, |common| automatic_read(row, common));
+                let write = if rule.writes_charged {
+                    automatic_read(row, total).saturating_sub(read)
+                } else {
+                    0
+                };
+                (read, write)
+            }
+        };
+        calls.push(CallCost::of(row, total, read, write));
+    }
+    ModelCost::new(row, calls)
+}
+
+/// The longest prefix written at an earlier call's cacheable breakpoint that call `k` repeats
+/// message for message and reaches back to from one of its own breakpoints.
+fn breakpoint_read(
+    written: &[Vec<Breakpoint>],
+    flats: &[Vec<Flat>],
+    k: usize,
+    now: &[Breakpoint],
+    lookback: usize,
+) -> usize {
+    let same = |a: &Flat, b: &Flat| a.role == b.role && a.content == b.content;
+    let flat = &flats[k];
+    let mut best = 0;
+    for (j, bps) in written.iter().enumerate().take(k) {
+        for bp in bps.iter().filter(|b| b.cacheable) {
+            let n = bp.message + 1;
+            let repeated =
+                n <= flat.len() && flats[j][..n].iter().zip(flat).all(|(a, b)| same(a, b));
+            let reached = now
+                .iter()
+                .any(|b| b.message >= bp.message && b.message - bp.message <= lookback);
+            if repeated && reached {
+                best = best.max(bp.prefix_tokens);
+            }
+        }
+    }
+    best
 }
 
 /// The longest prefix cached by an earlier step's breakpoint that step `k` repeats message for

@@ -319,14 +319,21 @@ fn steps(name: &str) -> Vec<PathBuf> {
     v
 }
 
+/// The conversation of `fixtures/cache/<name>/`, priced for the built-in default models.
+fn blame(name: &str) -> prompt_inspector::runloop::blame::CacheReport {
+    let table = prompt_inspector::pricing::Table::builtin();
+    let models = table.select(&[]).expect("the default models");
+    prompt_inspector::conversation::blame_files(&steps(name), &models)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// The cache conversations' goldens: `fixtures/cache/<name>/cache.golden.json` holds the output of
 /// `prompt-inspector cache --format json` over the folder's scenes in file order. Regenerate with
 /// that command after a reviewed change.
 #[test]
 fn the_cache_conversations_match_their_goldens() {
     for name in ["system-notes", "late-notes"] {
-        let report = prompt_inspector::conversation::blame_files(&steps(name))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let report = blame(name);
         let mut now = prompt_inspector::json_out::to_string_pretty(&report);
         now.push('\n');
         let golden_path = cache_dir(name).join("cache.golden.json");
@@ -345,8 +352,8 @@ fn the_cache_conversations_match_their_goldens() {
 
 #[test]
 fn a_tool_in_the_system_segment_breaks_the_prefix_and_a_late_one_keeps_it() {
-    let early = prompt_inspector::conversation::blame_files(&steps("system-notes")).expect("loads");
-    let late = prompt_inspector::conversation::blame_files(&steps("late-notes")).expect("loads");
+    let early = blame("system-notes");
+    let late = blame("late-notes");
     for s in &early.steps[1..] {
         let now = s
             .first_difference
@@ -366,6 +373,77 @@ fn a_tool_in_the_system_segment_breaks_the_prefix_and_a_late_one_keeps_it() {
         assert!(s.anthropic.cached_tokens >= 1024);
         assert!(s.anthropic.breakpoints.len() <= 4);
     }
+}
+
+/// The money side of the same two conversations: with the tool in the system message nothing is
+/// read back after the first call (for the caches that charge writes it costs more than no
+/// caching), with it late the prefix is read back; and the what-if of the early tool is the late
+/// conversation's cost, which the tool's placement adds.
+#[test]
+fn the_early_tool_costs_money_and_its_what_if_says_how_much() {
+    let early = blame("system-notes");
+    let late = blame("late-notes");
+    let ids: Vec<&str> = early.models.iter().map(|m| m.model.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "openai/gpt-5",
+            "anthropic/claude-sonnet-4-5",
+            "google/gemini-2.5-flash",
+            "deepseek/deepseek-flash"
+        ]
+    );
+    let anthropic = |r: &prompt_inspector::runloop::blame::CacheReport| r.models[1].clone();
+    let (e, l) = (anthropic(&early), anthropic(&late));
+    assert_eq!(
+        e.total.cache_read_tokens, 0,
+        "the system message changes every call"
+    );
+    assert!(
+        e.total.cost_usd > e.total.uncached_cost_usd,
+        "writes that are never read back cost more than no caching"
+    );
+    assert!(l.total.cache_read_tokens > 0);
+    assert!(l.total.saving_usd > 0.0);
+    // Each call's input is split exactly into read, written and uncached tokens.
+    for (m, report) in [(&e, &early), (&l, &late)] {
+        for (c, s) in m.calls.iter().zip(&report.steps) {
+            assert_eq!(
+                c.cache_read_tokens + c.cache_write_tokens + c.uncached_tokens,
+                s.request_tokens
+            );
+        }
+    }
+    assert!(
+        late.what_if.is_empty(),
+        "the late tool is already as late as it can be"
+    );
+    let [w] = early.what_if.as_slice() else {
+        panic!("one early tool: {:?}", early.what_if)
+    };
+    assert_eq!(
+        (w.tool.as_str(), w.from.as_str(), w.to),
+        (
+            "tf_notes",
+            "system_msg_prompt",
+            "after_intermediate_msg_prompt"
+        )
+    );
+    for (m, cost) in w.models.iter().zip(&early.models) {
+        assert_eq!(m.cost_usd, cost.total.cost_usd);
+        assert_eq!(
+            m.placement_cost_usd,
+            prompt_inspector::pricing::cost::round_usd(m.cost_usd - m.moved_cost_usd)
+        );
+    }
+    assert!(
+        w.models[0].placement_cost_usd > 0.0,
+        "OpenAI: the early tool costs"
+    );
+    assert!(
+        w.models[1].placement_cost_usd > 0.0,
+        "Anthropic: the early tool costs"
+    );
 }
 
 #[test]
@@ -423,4 +501,68 @@ fn the_user_message_may_be_a_message_with_role_user() {
     let number = r#"{ "format": "prompt-inspector/scene@1", "run": { "user_message": 3 } }"#;
     let e = scene::load_str(number).expect_err("a number is no message");
     assert!(e.message.contains("a string or a message"), "{e}");
+}
+
+#[test]
+fn cache_refuses_an_unknown_model_and_a_bad_models_table_before_rendering() {
+    let scenes: Vec<String> = steps("late-notes")
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let cache = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+            .arg("cache")
+            .args(extra)
+            .args(&scenes)
+            .output()
+            .expect("cache")
+    };
+    let o = cache(&["--model", "acme/none"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no model \"acme/none\" in the table"), "{err}");
+    let dir = std::env::temp_dir().join(format!("pi-models-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("models.json");
+    std::fs::write(
+        &bad,
+        "{\n  \"format\": \"prompt-inspector/models@1\",\n  \"models\": [1]\n}\n",
+    )
+    .expect("write");
+    let o = cache(&["--models", &bad.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("models.json:3:14: invalid type: integer `1`, expected struct Row"),
+        "{err}"
+    );
+    // A table of its own, chosen by a model name, prices with its own numbers.
+    let own = r#"{"format": "prompt-inspector/models@1", "models": [{"id": "acme/a1", "models": ["a1"],
+      "cache": {"min_tokens": 1024, "growth": "units", "unit_tokens": 128, "order": ["messages"], "ttl": ["auto"], "writes_charged": false},
+      "prices_per_mtok": {"input": 1000000.0, "cached_input": 0.0, "output": 0.0},
+      "sources": ["https://example.com"], "read": "2026-12-01"}]}"#;
+    std::fs::write(&bad, own).expect("write");
+    let o = cache(&[
+        "--models",
+        &bad.display().to_string(),
+        "--model",
+        "a1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let first = &report["models"][0]["calls"][0];
+    assert_eq!(report["models"][0]["model"], "acme/a1");
+    // $1 per token: the first call costs as many dollars as it has tokens.
+    assert_eq!(
+        first["cost_usd"].as_f64(),
+        first["uncached_tokens"].as_f64()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,14 +3,32 @@
 //! byte, and what OpenAI's and Anthropic's prompt caches can reuse.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use prompt_inspector::pricing::Table;
 use prompt_inspector::runloop::blame::{CacheReport, Location, StepOut};
 use prompt_inspector::runloop::cache;
 
-pub fn run(paths: &[PathBuf], as_json: bool) -> ExitCode {
-    let report = match prompt_inspector::conversation::blame_files(paths) {
+pub fn run(paths: &[PathBuf], as_json: bool, ids: &[String], table: Option<&Path>) -> ExitCode {
+    let table = match table {
+        Some(path) => match Table::load_file(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Table::builtin(),
+    };
+    let models = match table.select(ids) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: --model: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = match prompt_inspector::conversation::blame_files(paths, &models) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -66,7 +84,80 @@ pub fn text(r: &CacheReport) -> String {
     for (i, s) in r.steps.iter().enumerate() {
         step(&mut out, i, s);
     }
+    costs(&mut out, r);
+    what_ifs(&mut out, r);
     out
+}
+
+/// What each early injection costs: the same calls with the tool's text moved to the latest
+/// segment tools may write.
+fn what_ifs(out: &mut String, r: &CacheReport) {
+    if r.what_if.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "What each tool's placement costs: the same calls with its chat text moved to the latest\n\
+         segment a tool may write (positive: the placement costs that much more):\n"
+    );
+    for w in &r.what_if {
+        let _ = writeln!(out, "{}: {} → {}", w.tool, w.from, w.to);
+        for m in &w.models {
+            let _ = writeln!(
+                out,
+                "  {:<32} ${:.6} as recorded, ${:.6} moved: {}${:.6}",
+                m.model,
+                m.cost_usd,
+                m.moved_cost_usd,
+                if m.placement_cost_usd < 0.0 { "-" } else { "+" },
+                m.placement_cost_usd.abs()
+            );
+        }
+        out.push('\n');
+    }
+}
+
+/// Each chosen model's bill for the calls' input, by its cache rule (data/models.json).
+fn costs(out: &mut String, r: &CacheReport) {
+    if r.models.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Input cost per call (USD; output is not in a recorded request). Tokens read from the\n\
+         cache, written to it (where the provider charges writes) and sent uncached:\n"
+    );
+    for m in &r.models {
+        let ttl = m
+            .ttl
+            .as_deref()
+            .map(|t| format!(", writes at the {t} TTL"))
+            .unwrap_or_default();
+        let _ = writeln!(out, "{}{ttl}", m.model);
+        for (i, c) in m.calls.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  call {:<3} read {:>7}  written {:>7}  uncached {:>7}   ${:.6}  (uncached ${:.6})",
+                i + 1,
+                c.cache_read_tokens,
+                c.cache_write_tokens,
+                c.uncached_tokens,
+                c.cost_usd,
+                c.uncached_cost_usd
+            );
+        }
+        let t = &m.total;
+        let _ = writeln!(
+            out,
+            "  total    read {:>7}  written {:>7}  uncached {:>7}   ${:.6}  (uncached ${:.6}, saving ${:.6})\n",
+            t.cache_read_tokens,
+            t.cache_write_tokens,
+            t.uncached_tokens,
+            t.cost_usd,
+            t.uncached_cost_usd,
+            t.saving_usd
+        );
+    }
 }
 
 fn step(out: &mut String, i: usize, s: &StepOut) {

@@ -152,6 +152,13 @@ enum Command {
         /// `text`: each call explained; `json`: the steps with their figures.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Price the calls for this model (`provider/family` or a model name; repeatable).
+        /// Default: the rows the table marks `default` (docs/models.md).
+        #[arg(long = "model", value_name = "ID")]
+        models: Vec<String>,
+        /// A models table (data/models.json's format) instead of the built-in one.
+        #[arg(long = "models", value_name = "FILE")]
+        table: Option<PathBuf>,
     },
     /// Serve the app API (docs/api.md) and the browser UI on 127.0.0.1, behind a per-launch token.
     Serve {
@@ -220,7 +227,12 @@ fn main() -> ExitCode {
             format,
             shared,
         } => run_cmd::run(&scene, format == Format::Json, shared),
-        Command::Cache { scenes, format } => cache_cmd::run(&scenes, format == Format::Json),
+        Command::Cache {
+            scenes,
+            format,
+            models,
+            table,
+        } => cache_cmd::run(&scenes, format == Format::Json, &models, table.as_deref()),
         Command::Serve { port, ui } => serve::run(port, ui),
     }
 }

@@ -1,0 +1,71 @@
+use super::super::Table;
+use super::{automatic_read, CallCost, ModelCost};
+
+fn row(growth: &str, charged: bool) -> super::super::Row {
+    let text = format!(
+        r#"{{"format": "prompt-inspector/models@1", "models": [{{"id": "acme/a1", "models": ["a1"],
+          "cache": {{"min_tokens": 1024, "growth": "{growth}", "unit_tokens": 128, "max_breakpoints": 4,
+                    "order": ["messages"], "ttl": ["5m", "1h"], "writes_charged": {charged}}},
+          "prices_per_mtok": {{"input": 3.0, "cached_input": 0.3, "cache_write": {{"5m": 3.75, "1h": 6.0}}, "output": 15.0}},
+          "sources": ["https://example.com"], "read": "2026-12-01"}}]}}"#
+    );
+    Table::parse(&text, "t").expect("parses").models.remove(0)
+}
+
+#[test]
+fn units_round_down_past_the_minimum_and_implicit_prefixes_take_all() {
+    let units = row("units", false);
+    assert_eq!(automatic_read(&units, 1023), 0);
+    assert_eq!(automatic_read(&units, 1024), 1024);
+    assert_eq!(automatic_read(&units, 1151), 1024);
+    assert_eq!(automatic_read(&units, 1152), 1152);
+    let implicit = row("implicit_prefix", false);
+    assert_eq!(automatic_read(&implicit, 1000), 0);
+    assert_eq!(automatic_read(&implicit, 1151), 1151);
+    assert_eq!(automatic_read(&row("breakpoints", true), 5000), 0);
+}
+
+#[test]
+fn a_call_is_priced_by_its_three_kinds_of_input() {
+    let r = row("breakpoints", true);
+    // 10,000 tokens: 4,000 read at 0.30, 2,000 written at 3.75 (5m), 4,000 at 3.00.
+    let c = CallCost::of(&r, 10_000, 4_000, 2_000);
+    assert_eq!(
+        (c.uncached_tokens, c.cache_read_tokens, c.cache_write_tokens),
+        (4_000, 4_000, 2_000)
+    );
+    assert_eq!(c.cost_usd, 0.0012 + 0.0075 + 0.012);
+    assert_eq!(c.uncached_cost_usd, 0.03);
+    // A cache that does not charge writes bills them as ordinary input.
+    let free = CallCost::of(&row("units", false), 10_000, 4_000, 2_000);
+    assert_eq!(free.cache_write_tokens, 0);
+    assert_eq!(free.uncached_tokens + free.cache_read_tokens, 8_000);
+    assert_eq!(free.cost_usd, round(0.0012 + 6_000.0 * 3.0 / 1e6));
+    // Reads and writes never exceed the request.
+    let c = CallCost::of(&r, 100, 400, 50);
+    assert_eq!(
+        (c.cache_read_tokens, c.cache_write_tokens, c.uncached_tokens),
+        (100, 0, 0)
+    );
+}
+
+fn round(x: f64) -> f64 {
+    super::round_usd(x)
+}
+
+#[test]
+fn totals_sum_the_calls_and_say_the_saving() {
+    let r = row("breakpoints", true);
+    let calls = vec![
+        CallCost::of(&r, 10_000, 0, 10_000),
+        CallCost::of(&r, 10_500, 10_000, 0),
+    ];
+    let m = ModelCost::new(&r, calls);
+    assert_eq!(m.ttl.as_deref(), Some("5m"));
+    assert_eq!(m.total.cache_write_tokens, 10_000);
+    assert_eq!(m.total.cache_read_tokens, 10_000);
+    assert_eq!(m.total.uncached_tokens, 500);
+    assert_eq!(m.total.cost_usd, round(0.0375 + 0.003 + 0.0015));
+    assert_eq!(m.total.uncached_cost_usd, round(0.0615));
+    assert_eq!(m.total.saving_usd, round(0.0615 - 0.042));
+}
