@@ -229,6 +229,8 @@ def _whole_requests(shared: Dict[str, Any]) -> Dict[str, Any]:
         out["next_request"] = messages[: shared["next_request_messages"]]
     out["ignored_iterations"] = shared["ignored_iterations"]
     out["dropped_system_messages"] = shared["dropped_system_messages"]
+    if shared.get("models"):
+        out["models"] = shared["models"]
     return out
 
 

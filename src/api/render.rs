@@ -74,6 +74,10 @@ pub struct RunRequest {
     /// Accepted for symmetry with `render`; the run loop reads no files.
     #[serde(default)]
     pub base_dir: Option<String>,
+    /// The models to price each round for (row ids or model names of the built-in table,
+    /// docs/models.md); empty: its default set, as `run` prints.
+    #[serde(default)]
+    pub models: Vec<String>,
 }
 
 /// The run report (docs/run-loop.md), kept as the core's value like [`RenderResponse`]'s.
@@ -145,7 +149,11 @@ pub fn run(req: &RunRequest) -> Result<RunResponse, ApiError> {
             "the scene has no \"run\" field (docs/scene-format.md), so there is no loop to replay",
         ));
     };
-    Ok(RunResponse {
-        report: crate::runloop::replay(spec),
-    })
+    let table = crate::pricing::Table::builtin();
+    let models = table
+        .select(&req.models)
+        .map_err(|e| ApiError::invalid("models", e))?;
+    let mut report = crate::runloop::replay(spec);
+    report.price(&models);
+    Ok(RunResponse { report })
 }

@@ -7,6 +7,8 @@
 
 use serde::Serialize;
 
+use crate::pricing::cost::{automatic_read, CallCost, ModelCost};
+use crate::pricing::{Growth, Row};
 use crate::tokens::{self, Encoding};
 
 /// OpenAI caches a prompt automatically once it has this many tokens...
@@ -85,6 +87,51 @@ pub struct Figures {
     /// unchanged and long enough to be cached, else 0.
     #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub anthropic_cached_tokens: Option<usize>,
+    /// Tokens of the system message, for pricing its breakpoint ([`price_run`]).
+    #[serde(skip)]
+    #[cfg_attr(feature = "specta", specta(skip))]
+    pub system_tokens: usize,
+}
+
+/// Each model's input cost per round of a replayed loop. xbot marks one cache breakpoint, at
+/// the end of its static system message: a breakpoint cache reads that message back when it
+/// is unchanged and long enough, and writes it when it is new. The automatic caches read the
+/// prefix each request shares with the one before.
+pub fn price_run(figures: &[&Figures], models: &[&Row]) -> Vec<ModelCost> {
+    models
+        .iter()
+        .map(|row| {
+            let calls = figures
+                .iter()
+                .map(|f| {
+                    let total = f.request_tokens;
+                    let (read, write) = match row.cache.growth {
+                        Growth::Breakpoints => {
+                            let cacheable = f.system_tokens >= row.cache.min_tokens;
+                            match (cacheable, f.system_identical) {
+                                (false, _) => (0, 0),
+                                (true, Some(true)) => (f.system_tokens, 0),
+                                (true, _) => (0, f.system_tokens),
+                            }
+                        }
+                        Growth::Units | Growth::ImplicitPrefix => {
+                            let read = f
+                                .common_prefix_tokens
+                                .map_or(0, |common| automatic_read(row, common));
+                            let write = if row.cache.writes_charged {
+                                automatic_read(row, total).saturating_sub(read)
+                            } else {
+                                0
+                            };
+                            (read, write)
+                        }
+                    };
+                    CallCost::of(row, total, read, write)
+                })
+                .collect();
+            ModelCost::new(row, calls)
+        })
+        .collect()
 }
 
 /// The figures of a loop's requests, measured one after the other in linear time overall.
@@ -137,6 +184,7 @@ impl RequestMeter {
             self.system = Some((system.to_owned(), count_tokens(system)));
         }
         let system_tokens = self.system.as_ref().map_or(0, |(_, t)| *t);
+        f.system_tokens = system_tokens;
         if let Some((bytes, common)) = self.previous {
             f.system_identical = Some(identical);
             f.common_prefix_bytes = Some(bytes);

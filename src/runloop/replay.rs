@@ -38,9 +38,20 @@ pub struct RunReport {
     /// History messages with role `system`, dropped (the pipeline's system message is sent).
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub dropped_system_messages: usize,
+    /// Each chosen model's input cost per round ([`super::cache::price_run`]); empty (and left
+    /// out) unless a front end asked for prices.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<crate::pricing::cost::ModelCost>,
 }
 
 impl RunReport {
+    /// Prices each round's input for `models` (fills [`RunReport::models`]).
+    pub fn price(&mut self, models: &[&crate::pricing::Row]) {
+        let figures: Vec<&super::cache::Figures> =
+            self.iterations.iter().map(|it| &it.cache).collect();
+        self.models = super::cache::price_run(&figures, models);
+    }
+
     /// The messages of a request that holds the first `n` messages.
     pub fn first_messages(&self, n: usize) -> &[RunMessage] {
         &self.messages[..n.min(self.messages.len())]
@@ -204,5 +215,6 @@ pub fn replay(run: &Run) -> RunReport {
         iterations,
         ignored_iterations,
         dropped_system_messages,
+        models: Vec::new(),
     }
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::cache::Figures;
 use super::replay::{RunReport, SystemOut};
+use crate::pricing::cost::ModelCost;
 use crate::scene::run::RunMessage;
 
 /// [`RunReport`] with each request whole; the fields keep the order they had before the report
@@ -19,6 +20,8 @@ pub struct WholeRequests<'a> {
     pub next_request: Option<&'a [RunMessage]>,
     pub ignored_iterations: usize,
     pub dropped_system_messages: usize,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub models: &'a [ModelCost],
 }
 
 #[derive(Serialize)]
@@ -55,6 +58,7 @@ impl<'a> WholeRequests<'a> {
             next_request: report.next_request(),
             ignored_iterations: report.ignored_iterations,
             dropped_system_messages: report.dropped_system_messages,
+            models: &report.models,
         }
     }
 }

@@ -365,9 +365,22 @@ fn run_replays_the_loop_or_says_there_is_none() {
     let out = api::run(&api::RunRequest {
         text,
         base_dir: None,
+        models: Vec::new(),
     })
     .expect("runs");
-    let report: Json = serde_json::to_value(&out.report).expect("json");
+    let mut report: Json = serde_json::to_value(&out.report).expect("json");
+    // The API prices the rounds for the default models, as `run` prints; the golden holds the
+    // loop without prices.
+    let models = report
+        .as_object_mut()
+        .and_then(|o| o.remove("models"))
+        .expect("priced");
+    let ids: Vec<&str> = models
+        .as_array()
+        .map(|m| m.iter().filter_map(|m| m["model"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(ids.len(), 4, "{ids:?}");
+    assert_eq!(models[0]["calls"].as_array().map(Vec::len), Some(3));
     let golden: Json = serde_json::from_str(
         &std::fs::read_to_string(fixture("run/cd-round-1.golden.json")).expect("golden"),
     )
@@ -377,12 +390,14 @@ fn run_replays_the_loop_or_says_there_is_none() {
     let e = api::run(&api::RunRequest {
         text: api::default_scene().text,
         base_dir: None,
+        models: Vec::new(),
     })
     .expect_err("no run");
     assert_eq!(e.code, ErrorCode::NoRun);
     let e = api::run(&api::RunRequest {
         text: bad_scene(),
         base_dir: None,
+        models: Vec::new(),
     })
     .expect_err("bad");
     assert_load_error(&e, 3, "name");

@@ -566,3 +566,49 @@ fn cache_refuses_an_unknown_model_and_a_bad_models_table_before_rendering() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// xbot's one breakpoint on its static system message: a breakpoint cache writes the system
+/// message on the first round and reads it back on every later one (it never changes), and an
+/// automatic cache reads each request's whole predecessor; every round's input is split exactly.
+#[test]
+fn a_run_is_priced_round_by_round_for_each_cache_rule() {
+    let table = prompt_inspector::pricing::Table::parse(
+        r#"{"format": "prompt-inspector/models@1", "models": [
+          {"id": "t/bp", "models": [], "cache": {"min_tokens": 1, "growth": "breakpoints", "max_breakpoints": 4,
+            "order": ["system", "messages"], "ttl": ["5m"], "writes_charged": true},
+           "prices_per_mtok": {"input": 1.0, "cached_input": 0.1, "cache_write": {"5m": 1.25}, "output": 0.0},
+           "sources": ["https://example.com"], "read": "2026-12-01"},
+          {"id": "t/auto", "models": [], "cache": {"min_tokens": 1, "growth": "implicit_prefix",
+            "order": ["system", "messages"], "ttl": ["auto"], "writes_charged": false},
+           "prices_per_mtok": {"input": 1.0, "cached_input": 0.1, "output": 0.0},
+           "sources": ["https://example.com"], "read": "2026-12-01"}]}"#,
+        "t.json",
+    )
+    .expect("table");
+    let models: Vec<&prompt_inspector::pricing::Row> = table.models.iter().collect();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/run/long-goal.scene.json");
+    let scene = prompt_inspector::scene::load_file(&path).expect("loads");
+    let mut report = prompt_inspector::runloop::replay(scene.run.as_ref().expect("a run"));
+    report.price(&models);
+    let [bp, auto] = report.models.as_slice() else {
+        panic!("two models")
+    };
+    let system = report.iterations[0].cache.system_tokens;
+    assert!(system > 0);
+    assert_eq!(bp.calls[0].cache_write_tokens, system);
+    assert_eq!(bp.calls[0].cache_read_tokens, 0);
+    for c in &bp.calls[1..] {
+        assert_eq!((c.cache_read_tokens, c.cache_write_tokens), (system, 0));
+    }
+    for (i, (c, it)) in auto.calls.iter().zip(&report.iterations).enumerate() {
+        assert_eq!(
+            c.cache_read_tokens,
+            it.cache.common_prefix_tokens.unwrap_or(0),
+            "round {i}"
+        );
+        assert_eq!(
+            c.cache_read_tokens + c.uncached_tokens,
+            it.cache.request_tokens
+        );
+    }
+}

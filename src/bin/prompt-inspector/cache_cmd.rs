@@ -6,20 +6,16 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use prompt_inspector::pricing::Table;
 use prompt_inspector::runloop::blame::{CacheReport, Location, StepOut};
 use prompt_inspector::runloop::cache;
 
 pub fn run(paths: &[PathBuf], as_json: bool, ids: &[String], table: Option<&Path>) -> ExitCode {
-    let table = match table {
-        Some(path) => match Table::load_file(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => Table::builtin(),
+    let table = match crate::models_arg::table(table) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
     };
     let models = match table.select(ids) {
         Ok(m) => m,
@@ -84,7 +80,7 @@ pub fn text(r: &CacheReport) -> String {
     for (i, s) in r.steps.iter().enumerate() {
         step(&mut out, i, s);
     }
-    costs(&mut out, r);
+    crate::models_arg::costs(&mut out, &r.models, "call");
     what_ifs(&mut out, r);
     out
 }
@@ -114,49 +110,6 @@ fn what_ifs(out: &mut String, r: &CacheReport) {
             );
         }
         out.push('\n');
-    }
-}
-
-/// Each chosen model's bill for the calls' input, by its cache rule (data/models.json).
-fn costs(out: &mut String, r: &CacheReport) {
-    if r.models.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "Input cost per call (USD; output is not in a recorded request). Tokens read from the\n\
-         cache, written to it (where the provider charges writes) and sent uncached:\n"
-    );
-    for m in &r.models {
-        let ttl = m
-            .ttl
-            .as_deref()
-            .map(|t| format!(", writes at the {t} TTL"))
-            .unwrap_or_default();
-        let _ = writeln!(out, "{}{ttl}", m.model);
-        for (i, c) in m.calls.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "  call {:<3} read {:>7}  written {:>7}  uncached {:>7}   ${:.6}  (uncached ${:.6})",
-                i + 1,
-                c.cache_read_tokens,
-                c.cache_write_tokens,
-                c.uncached_tokens,
-                c.cost_usd,
-                c.uncached_cost_usd
-            );
-        }
-        let t = &m.total;
-        let _ = writeln!(
-            out,
-            "  total    read {:>7}  written {:>7}  uncached {:>7}   ${:.6}  (uncached ${:.6}, saving ${:.6})\n",
-            t.cache_read_tokens,
-            t.cache_write_tokens,
-            t.uncached_tokens,
-            t.cost_usd,
-            t.uncached_cost_usd,
-            t.saving_usd
-        );
     }
 }
 

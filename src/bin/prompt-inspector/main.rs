@@ -3,6 +3,7 @@
 
 mod cache_cmd;
 mod check_cmd;
+mod models_arg;
 mod output;
 mod render_cmd;
 mod rules_cmd;
@@ -143,6 +144,13 @@ enum Command {
         /// round, the first that many), as goldens hold the run, instead of every request whole.
         #[arg(long, requires = "format")]
         shared: bool,
+        /// Price each round's input for this model (`provider/family` or a model name;
+        /// repeatable). Default: the rows the table marks `default` (docs/models.md).
+        #[arg(long = "model", value_name = "ID")]
+        models: Vec<String>,
+        /// A models table (data/models.json's format) instead of the built-in one.
+        #[arg(long = "models", value_name = "FILE")]
+        table: Option<PathBuf>,
     },
     /// Cache blame across successive calls (one scene per call, in call order; docs/run-loop.md).
     Cache {
@@ -226,7 +234,15 @@ fn main() -> ExitCode {
             scene,
             format,
             shared,
-        } => run_cmd::run(&scene, format == Format::Json, shared),
+            models,
+            table,
+        } => run_cmd::run(
+            &scene,
+            format == Format::Json,
+            shared,
+            &models,
+            table.as_deref(),
+        ),
         Command::Cache {
             scenes,
             format,

@@ -8,7 +8,27 @@ use std::process::ExitCode;
 use prompt_inspector::runloop::{self, cache, IterationOut, RunMessage, RunReport, WholeRequests};
 use prompt_inspector::scene;
 
-pub fn run(path: &Path, as_json: bool, shared: bool) -> ExitCode {
+pub fn run(
+    path: &Path,
+    as_json: bool,
+    shared: bool,
+    ids: &[String],
+    table: Option<&Path>,
+) -> ExitCode {
+    let table = match crate::models_arg::table(table) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let models = match table.select(ids) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: --model: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let scene = match scene::load_file(path) {
         Ok(s) => s,
         Err(e) => {
@@ -23,7 +43,8 @@ pub fn run(path: &Path, as_json: bool, shared: bool) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    let report = runloop::replay(spec);
+    let mut report = runloop::replay(spec);
+    report.price(&models);
     match (as_json, shared) {
         (true, true) => crate::output::emit_json(&report),
         // Each request whole, as the contract prints them: written out as it is serialised, so
@@ -115,6 +136,7 @@ pub fn text(name: &str, r: &RunReport) -> String {
             r.ignored_iterations
         );
     }
+    crate::models_arg::costs(&mut out, &r.models, "round");
     out
 }
 

@@ -140,6 +140,17 @@ export type ApproveResponse = {
 	golden_path: string,
 };
 
+/**  One call's input for one model. */
+export type CallCost = {
+	uncached_tokens: number,
+	cache_read_tokens: number,
+	cache_write_tokens: number,
+	/**  What the call's input costs with caching, in USD. */
+	cost_usd: number | null,
+	/**  What it would cost with no caching at all. */
+	uncached_cost_usd: number | null,
+};
+
 export type CheckRequest = {
 	/**  A folder searched recursively for `*.scene.json`, or one scene file. */
 	folder: string,
@@ -548,6 +559,29 @@ export type Metrics = {
 	positions: { [key in string]: number },
 };
 
+/**  The calls of a conversation for one model, and their sum. */
+export type ModelCost = ModelCost_Serialize | ModelCost_Deserialize;
+
+/**  The calls of a conversation for one model, and their sum. */
+export type ModelCost_Deserialize = {
+	/**  The row's id (`anthropic/claude-sonnet-4-5`). */
+	model: string,
+	/**  The TTL cache writes are priced at, for a cache that charges them. */
+	ttl?: string | null,
+	calls: CallCost[],
+	total: Total,
+};
+
+/**  The calls of a conversation for one model, and their sum. */
+export type ModelCost_Serialize = {
+	/**  The row's id (`anthropic/claude-sonnet-4-5`). */
+	model: string,
+	/**  The TTL cache writes are priced at, for a cache that charges them. */
+	ttl?: string,
+	calls: CallCost[],
+	total: Total,
+};
+
 /**  Whether a template belongs to the LLM's configuration or to a tool. */
 export type Owner = "config" | "tool";
 
@@ -780,6 +814,11 @@ export type RunReport_Deserialize = {
 	ignored_iterations: number,
 	/**  History messages with role `system`, dropped (the pipeline's system message is sent). */
 	dropped_system_messages: number,
+	/**
+	 *  Each chosen model's input cost per round ([`super::cache::price_run`]); empty (and left
+	 *  out) unless a front end asked for prices.
+	 */
+	models: ModelCost_Deserialize[],
 };
 
 /**
@@ -808,6 +847,11 @@ export type RunReport_Serialize = {
 	ignored_iterations: number,
 	/**  History messages with role `system`, dropped (the pipeline's system message is sent). */
 	dropped_system_messages: number,
+	/**
+	 *  Each chosen model's input cost per round ([`super::cache::price_run`]); empty (and left
+	 *  out) unless a front end asked for prices.
+	 */
+	models?: ModelCost_Serialize[],
 };
 
 export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;
@@ -816,12 +860,22 @@ export type RunRequest_Deserialize = {
 	text: string,
 	/**  Accepted for symmetry with `render`; the run loop reads no files. */
 	base_dir?: string | null,
+	/**
+	 *  The models to price each round for (row ids or model names of the built-in table,
+	 *  docs/models.md); empty: its default set, as `run` prints.
+	 */
+	models?: string[],
 };
 
 export type RunRequest_Serialize = {
 	text: string,
 	/**  Accepted for symmetry with `render`; the run loop reads no files. */
 	base_dir: string | null,
+	/**
+	 *  The models to price each round for (row ids or model names of the built-in table,
+	 *  docs/models.md); empty: its default set, as `run` prints.
+	 */
+	models: string[],
 };
 
 /**  The run report (docs/run-loop.md), kept as the core's value like [`RenderResponse`]'s. */
@@ -1112,6 +1166,19 @@ export type ToolOut_Serialize = {
 	 *  (and the tool is valid).
 	 */
 	definition?: DefinitionOut_Serialize,
+};
+
+export type Total = {
+	uncached_tokens: number,
+	cache_read_tokens: number,
+	cache_write_tokens: number,
+	cost_usd: number | null,
+	uncached_cost_usd: number | null,
+	/**
+	 *  `uncached_cost_usd - cost_usd`: what caching saves (negative when writes cost more than
+	 *  the reads save).
+	 */
+	saving_usd: number | null,
 };
 
 export type ValidateRequest = {

@@ -1,0 +1,69 @@
+//! `--models FILE` and `--model ID`: the models table a command prices with, and its rows.
+
+use std::path::Path;
+
+use std::fmt::Write as _;
+
+use prompt_inspector::pricing::cost::ModelCost;
+use prompt_inspector::pricing::Table;
+
+/// The table `--models` names, or the built-in one; the error line to print (exit 2).
+pub fn table(path: Option<&Path>) -> Result<Table, String> {
+    match path {
+        Some(p) => Table::load_file(p).map_err(|e| format!("error: {e}")),
+        None => Ok(Table::builtin()),
+    }
+}
+
+/// Each chosen model's bill for the input of each call (or round), by its cache rule
+/// (data/models.json).
+pub fn costs(out: &mut String, models: &[ModelCost], unit: &str) {
+    if models.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Input cost per {unit} (USD; output is not priced). Tokens read from the cache, written\n\
+         to it (where the provider charges writes) and sent uncached:\n"
+    );
+    for m in models {
+        let ttl = m
+            .ttl
+            .as_deref()
+            .map(|t| format!(", writes at the {t} TTL"))
+            .unwrap_or_default();
+        let _ = writeln!(out, "{}{ttl}", m.model);
+        for (i, c) in m.calls.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {unit} {:<3} read {:>7}  written {:>7}  uncached {:>7}   ${:.6}  (uncached ${:.6})",
+                i + 1,
+                c.cache_read_tokens,
+                c.cache_write_tokens,
+                c.uncached_tokens,
+                c.cost_usd,
+                c.uncached_cost_usd
+            );
+        }
+        let t = &m.total;
+        let _ = writeln!(
+            out,
+            "  {:<w$} read {:>7}  written {:>7}  uncached {:>7}   ${:.6}  (uncached ${:.6})\n  {}\n",
+            "total",
+            t.cache_read_tokens,
+            t.cache_write_tokens,
+            t.uncached_tokens,
+            t.cost_usd,
+            t.uncached_cost_usd,
+            if t.saving_usd < 0.0 {
+                format!(
+                    "caching costs ${:.6} more (cache writes that are not read back)",
+                    -t.saving_usd
+                )
+            } else {
+                format!("caching saves ${:.6}", t.saving_usd)
+            },
+            w = unit.len() + 4
+        );
+    }
+}
