@@ -543,3 +543,51 @@ fn a_failed_bless_says_cannot_write_and_leaves_nothing_behind() {
     names.sort();
     assert_eq!(names, ["raise.golden.json", "raise.scene.json"]);
 }
+
+#[test]
+fn render_text_prices_the_call_with_its_tool_definitions_when_tokens_are_counted() {
+    let scene = format!(
+        "{}/fixtures/providers/chat.scene.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+            .arg("render")
+            .arg(&scene)
+            .args(args)
+            .output()
+            .expect("render");
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = run(&["--tokens", "--model", "gpt-4.1"]);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("This call's input, "))
+        .unwrap_or_else(|| panic!("{out}"));
+    // tf_notes and web_search record schemas: 70 + 138 tokens of definitions.
+    assert!(line.contains("208 of tool definitions"), "{line}");
+    let total: usize = line["This call's input, ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a total");
+    let price_line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("openai/gpt-4.1"))
+        .unwrap_or_else(|| panic!("{out}"));
+    // gpt-4.1: $2 per million input tokens.
+    assert!(
+        price_line.ends_with(&format!("${:.6}", total as f64 * 2.0 / 1e6)),
+        "{price_line}"
+    );
+    assert!(
+        !run(&[]).contains("This call's input"),
+        "no tokens, no price"
+    );
+}

@@ -98,6 +98,13 @@ enum Command {
         /// than a whole render.
         #[arg(long, value_name = "NAME", value_parser = parse_tokenizer)]
         tokenizer: Option<Encoding>,
+        /// With tokens counted: price this call's input for this model (`provider/family` or
+        /// a model name; repeatable). Default: the rows the table marks `default`.
+        #[arg(long = "model", value_name = "ID")]
+        models: Vec<String>,
+        /// A models table (data/models.json's format) instead of the built-in one.
+        #[arg(long = "models", value_name = "FILE")]
+        table: Option<PathBuf>,
         /// Count tokens with the default tokenizer (same as `--tokenizer o200k_base`).
         #[arg(long)]
         tokens: bool,
@@ -211,6 +218,8 @@ fn main() -> ExitCode {
             provider,
             tokenizer,
             tokens,
+            models,
+            table,
         } => render_cmd::run(
             &scene,
             llm.into(),
@@ -218,6 +227,7 @@ fn main() -> ExitCode {
             color,
             provider.map(Into::into),
             tokenizer.or(tokens.then(Encoding::default)),
+            (&models, table.as_deref()),
         ),
         Command::Check {
             paths,

@@ -6,6 +6,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use prompt_inspector::inject::{self, Level, Report, Source, Status};
+use prompt_inspector::pricing::cost::CallCost;
+use prompt_inspector::pricing::Row;
 use prompt_inspector::provider::ChatProvider;
 use prompt_inspector::scene;
 use prompt_inspector::segments::{self, Family};
@@ -21,7 +23,22 @@ pub fn run(
     color: ColorChoice,
     provider: Option<ChatProvider>,
     tokenizer: Option<Encoding>,
+    (ids, table): (&[String], Option<&Path>),
 ) -> ExitCode {
+    let table = match crate::models_arg::table(table) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let models = match table.select(ids) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: --model: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if provider.is_some() && family == Family::Desk {
         eprintln!("error: --provider applies to --llm chat; a desk request's shape comes from the scene's desk_llm.adapter");
         return ExitCode::from(2);
@@ -48,7 +65,9 @@ pub fn run(
             .map_err(std::io::Error::from)
             .and_then(|()| stdout.write_all(b"\n"))
     } else {
-        stdout.write_all(text(&scene.name, &report, Style::new(color)).as_bytes())
+        let mut body = text(&scene.name, &report, Style::new(color));
+        body.push_str(&call_cost(&report, &models));
+        stdout.write_all(body.as_bytes())
     };
     let flushed = written.and_then(|()| stdout.flush());
     // The process ends here: the OS takes the memory back at once, while dropping the scene and
@@ -59,6 +78,34 @@ pub fn run(
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::from(1),
     }
+}
+
+/// What this call's input costs for each model, as a first call (nothing cached yet): its
+/// messages (chat) or segments (desk) and its tool definitions. Nothing when tokens were not
+/// counted.
+fn call_cost(r: &Report, models: &[&Row]) -> String {
+    if r.tokenizer.is_none() || models.is_empty() {
+        return String::new();
+    }
+    let content: usize = match &r.messages {
+        Some(messages) => messages.iter().filter_map(|m| m.tokens).sum(),
+        None => r.segments.iter().filter_map(|s| s.tokens).sum(),
+    };
+    let definitions: usize = r
+        .tools
+        .iter()
+        .filter_map(|t| t.definition.as_ref().and_then(|d| d.tokens))
+        .sum();
+    let total = content + definitions;
+    let mut out = format!(
+        "\nThis call's input, {total} tokens ({content} of messages or segments, {definitions} of tool definitions),\n\
+         as a first call with nothing cached (docs/models.md):\n"
+    );
+    for row in models {
+        let c = CallCost::of(row, total, 0, 0);
+        let _ = writeln!(out, "  {:<32} ${:.6}", row.id, c.cost_usd);
+    }
+    out
 }
 
 /// ` · N tokens` when tokens were counted, nothing otherwise.
