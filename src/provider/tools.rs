@@ -40,13 +40,7 @@ impl ToolDef {
     /// measures a definition by (each API wraps it a little differently, and providers render
     /// definitions into the prompt in ways they do not publish).
     pub fn text(&self) -> String {
-        let mut o = serde_json::Map::new();
-        o.insert("name".into(), json!(self.name));
-        if let Some(d) = &self.description {
-            o.insert("description".into(), json!(d));
-        }
-        o.insert("parameters".into(), self.parameters.clone());
-        Json::Object(o).to_string()
+        Json::Object(function(&[], self, "parameters")).to_string()
     }
 }
 
@@ -106,43 +100,21 @@ pub(crate) fn attach(body: &mut Json, shape: Shape, defs: &[ToolDef], sink: &mut
         }
         Shape::ChatCompletions => defs
             .iter()
-            .map(|d| {
-                let mut f = serde_json::Map::new();
-                f.insert("name".into(), json!(d.name));
-                if let Some(desc) = &d.description {
-                    f.insert("description".into(), json!(desc));
-                }
-                f.insert("parameters".into(), d.parameters.clone());
-                json!({"type": "function", "function": f})
-            })
+            .map(|d| json!({"type": "function", "function": function(&[], d, "parameters")}))
             .collect(),
+        // Responses enforces strict schemas unless told not to, and a recorded schema is rarely
+        // written for strict mode (every property required, no extra keys).
         Shape::Responses => defs
             .iter()
             .map(|d| {
-                let mut f = serde_json::Map::new();
-                f.insert("type".into(), json!("function"));
-                f.insert("name".into(), json!(d.name));
-                if let Some(desc) = &d.description {
-                    f.insert("description".into(), json!(desc));
-                }
-                f.insert("parameters".into(), d.parameters.clone());
-                // Responses enforces strict schemas unless told not to, and a recorded schema
-                // is rarely written for strict mode (every property required, no extra keys).
+                let mut f = function(&[("type", json!("function"))], d, "parameters");
                 f.insert("strict".into(), json!(false));
                 Json::Object(f)
             })
             .collect(),
         Shape::Anthropic => defs
             .iter()
-            .map(|d| {
-                let mut f = serde_json::Map::new();
-                f.insert("name".into(), json!(d.name));
-                if let Some(desc) = &d.description {
-                    f.insert("description".into(), json!(desc));
-                }
-                f.insert("input_schema".into(), d.parameters.clone());
-                Json::Object(f)
-            })
+            .map(|d| Json::Object(function(&[], d, "input_schema")))
             .collect(),
         Shape::Gemini => {
             let declarations: Vec<Json> = defs
@@ -161,6 +133,24 @@ pub(crate) fn attach(body: &mut Json, shape: Shape, defs: &[ToolDef], sink: &mut
     if let Json::Object(map) = body {
         map.insert("tools".into(), Json::Array(tools));
     }
+}
+
+/// `{first..., name, description?, <schema_key>: parameters}`: the fields every shape shares.
+fn function(
+    first: &[(&str, Json)],
+    d: &ToolDef,
+    schema_key: &str,
+) -> serde_json::Map<String, Json> {
+    let mut f = serde_json::Map::new();
+    for (k, v) in first {
+        f.insert((*k).into(), v.clone());
+    }
+    f.insert("name".into(), json!(d.name));
+    if let Some(desc) = &d.description {
+        f.insert("description".into(), json!(desc));
+    }
+    f.insert(schema_key.into(), d.parameters.clone());
+    f
 }
 
 /// Function names every API here accepts (OpenAI's rule is the narrowest).

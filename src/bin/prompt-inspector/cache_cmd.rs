@@ -6,24 +6,16 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use prompt_inspector::pricing::Row;
 use prompt_inspector::runloop::blame::{CacheReport, Location, StepOut};
 use prompt_inspector::runloop::cache;
 
 pub fn run(paths: &[PathBuf], as_json: bool, ids: &[String], table: Option<&Path>) -> ExitCode {
-    let table = match crate::models_arg::table(table) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+    let rows = match crate::models_arg::chosen(ids, table) {
+        Ok(rows) => rows,
+        Err(code) => return code,
     };
-    let models = match table.select(ids) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: --model: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let models: Vec<&Row> = rows.iter().collect();
     let report = match prompt_inspector::conversation::blame_files(paths, &models) {
         Ok(r) => r,
         Err(e) => {

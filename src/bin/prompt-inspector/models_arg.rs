@@ -1,18 +1,29 @@
 //! `--models FILE` and `--model ID`: the models table a command prices with, and its rows.
 
 use std::path::Path;
+use std::process::ExitCode;
 
 use std::fmt::Write as _;
 
 use prompt_inspector::pricing::cost::ModelCost;
-use prompt_inspector::pricing::Table;
+use prompt_inspector::pricing::{Row, Table};
 
-/// The table `--models` names, or the built-in one; the error line to print (exit 2).
-pub fn table(path: Option<&Path>) -> Result<Table, String> {
-    match path {
-        Some(p) => Table::load_file(p).map_err(|e| format!("error: {e}")),
+/// The rows `--model` names (the default set without one) of the table `--models` names (the
+/// built-in one without it). A bad table or an unknown model is reported here: exit 2.
+pub fn chosen(ids: &[String], path: Option<&Path>) -> Result<Vec<Row>, ExitCode> {
+    let table = match path {
+        Some(p) => Table::load_file(p).map_err(|e| e.to_string()),
         None => Ok(Table::builtin()),
-    }
+    };
+    let rows = table.and_then(|t| {
+        t.select(ids)
+            .map(|rows| rows.into_iter().cloned().collect())
+            .map_err(|e| format!("--model: {e}"))
+    });
+    rows.map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
 }
 
 /// Each chosen model's bill for the input of each call (or round), by its cache rule

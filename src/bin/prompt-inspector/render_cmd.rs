@@ -25,20 +25,11 @@ pub fn run(
     tokenizer: Option<Encoding>,
     (ids, table): (&[String], Option<&Path>),
 ) -> ExitCode {
-    let table = match crate::models_arg::table(table) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+    let rows = match crate::models_arg::chosen(ids, table) {
+        Ok(rows) => rows,
+        Err(code) => return code,
     };
-    let models = match table.select(ids) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: --model: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let models: Vec<&Row> = rows.iter().collect();
     if provider.is_some() && family == Family::Desk {
         eprintln!("error: --provider applies to --llm chat; a desk request's shape comes from the scene's desk_llm.adapter");
         return ExitCode::from(2);

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
+use prompt_inspector::pricing::Row;
 use prompt_inspector::runloop::{self, cache, IterationOut, RunMessage, RunReport, WholeRequests};
 use prompt_inspector::scene;
 
@@ -15,20 +16,11 @@ pub fn run(
     ids: &[String],
     table: Option<&Path>,
 ) -> ExitCode {
-    let table = match crate::models_arg::table(table) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+    let rows = match crate::models_arg::chosen(ids, table) {
+        Ok(rows) => rows,
+        Err(code) => return code,
     };
-    let models = match table.select(ids) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: --model: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let models: Vec<&Row> = rows.iter().collect();
     let scene = match scene::load_file(path) {
         Ok(s) => s,
         Err(e) => {
