@@ -23,9 +23,10 @@ fn image(img: &Img) -> Json {
     }
 }
 
+/// A content block; `None` for text that is empty or only whitespace, which the API refuses.
 fn block(b: &Block) -> Option<Json> {
     match b {
-        Block::Text(t) if t.is_empty() => None,
+        Block::Text(t) if t.trim().is_empty() => None,
         Block::Text(t) => Some(json!({"type": "text", "text": t})),
         Block::Image(img) => Some(image(img)),
     }
@@ -85,7 +86,7 @@ pub(crate) fn chat(model: &str, turns: &[Turn], sink: &mut Sink) -> Json {
     let mut system_texts = Vec::new();
     for (i, t) in turns[..lead].iter().enumerate() {
         let text = texts_only(i, t, "Anthropic's system", sink).join("\n");
-        if !text.is_empty() {
+        if !text.trim().is_empty() {
             system_texts.push(text);
         }
     }
@@ -115,7 +116,7 @@ pub(crate) fn chat(model: &str, turns: &[Turn], sink: &mut Sink) -> Json {
 fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
     let mut out: Vec<Json> = texts_only(i, t, "Anthropic", sink)
         .into_iter()
-        .filter(|s| !s.is_empty())
+        .filter(|s| !s.trim().is_empty())
         .map(|s| json!({"type": "text", "text": s}))
         .collect();
     for c in &t.tool_calls {
@@ -135,7 +136,8 @@ fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
                 json!({})
             }
         };
-        out.push(json!({"type": "tool_use", "id": c.id, "name": c.name, "input": input}));
+        let id = tool_use_id(&c.id, i, t, sink);
+        out.push(json!({"type": "tool_use", "id": id, "name": c.name, "input": input}));
     }
     out
 }
@@ -143,7 +145,10 @@ fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
 fn tool_result(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
     let content: Vec<Json> = t.blocks.iter().filter_map(block).collect();
     match &t.tool_call_id {
-        Some(id) => vec![json!({"type": "tool_result", "tool_use_id": id, "content": content})],
+        Some(id) => {
+            let id = tool_use_id(id, i, t, sink);
+            vec![json!({"type": "tool_result", "tool_use_id": id, "content": content})]
+        }
         None => {
             sink.warn(
                 "tool_call_invalid",
@@ -154,4 +159,34 @@ fn tool_result(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
             content
         }
     }
+}
+
+/// A tool-use id as Anthropic takes it (`^[a-zA-Z0-9_-]+$`): a recorded id that is not one (an
+/// OpenAI-style `call:1`, a UUID with dots) is mapped the same way wherever it appears, so a
+/// call and its result still pair: each other byte becomes `_` and its two hex digits.
+fn tool_use_id(id: &str, i: usize, t: &Turn, sink: &mut Sink) -> String {
+    let ok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    if !id.is_empty() && id.bytes().all(ok) {
+        return id.to_owned();
+    }
+    let mut mapped = String::with_capacity(id.len() + 8);
+    for b in id.bytes() {
+        if ok(b) {
+            mapped.push(char::from(b));
+        } else {
+            mapped.push_str(&format!("_{b:02x}"));
+        }
+    }
+    if mapped.is_empty() {
+        mapped.push_str("toolu_empty");
+    }
+    sink.warn(
+        "tool_call_id_mapped",
+        format!(
+            "messages[{i}]: tool-use id {id:?} is not one Anthropic takes (a-z, A-Z, 0-9, _ and -); sent as {mapped:?}, in the call and in its result"
+        ),
+        t.segment,
+        None,
+    );
+    mapped
 }

@@ -18,7 +18,11 @@ pub(crate) fn responses(model: &str, input: &DeskInput) -> Json {
     let content: Vec<Json> = user_blocks(input)
         .map(|b| match b {
             Block::Text(t) => json!({"type": "input_text", "text": t}),
-            Block::Image(img) => json!({"type": "input_image", "image_url": img.as_url()}),
+            // `detail` is required by the Responses schema; strict compatible servers refuse an
+            // image without it. `auto` is what the API assumes when it is left out.
+            Block::Image(img) => {
+                json!({"type": "input_image", "image_url": img.as_url(), "detail": "auto"})
+            }
         })
         .collect();
     let items = if content.is_empty() {
@@ -74,8 +78,12 @@ pub(crate) fn chat_desk_text(model: &str, input: &DeskInput) -> Json {
 pub(crate) fn completion(model: &str, input: &DeskInput) -> Json {
     let system = input.system.iter().map(|(_, t)| t.as_str());
     let prompt = join_blank(system.chain(std::iter::once(input.user_text().as_str())));
-    json!({"model": model, "prompt": prompt})
+    json!({"model": model, "prompt": prompt, "max_tokens": COMPLETION_MAX_TOKENS})
 }
+
+/// The legacy completions API stops after 16 tokens unless told otherwise, too few for a desk
+/// action; this is the body's value.
+pub const COMPLETION_MAX_TOKENS: u32 = 1024;
 
 /// Chat completions from a chat report's messages: roles kept, images as `image_url` parts in
 /// user messages, tool calls as `{id, type: function, function: {name, arguments}}`.

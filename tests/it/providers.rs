@@ -501,3 +501,69 @@ fn cli_shows_the_request_and_refuses_provider_for_desk() {
         .expect("run");
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn anthropic_gets_no_blank_text_blocks_and_tool_use_ids_it_takes_paired_with_their_results() {
+    let text = r#"{ "format": "prompt-inspector/scene@1", "context": {
+      "user_input": { "input": "next" },
+      "conversation": [
+        { "role": "user", "content": "   \n\t" },
+        { "role": "assistant", "content": " ", "tool_calls": [ { "id": "call:1/a", "name": "ls", "arguments": "{}" } ] },
+        { "role": "tool", "tool_call_id": "call:1/a", "content": "a.txt" },
+        { "role": "assistant", "content": "", "tool_calls": [ { "id": "call_2", "name": "ls", "arguments": "{}" } ] },
+        { "role": "tool", "tool_call_id": "call_2", "content": "b.txt" } ] } }"#;
+    let scene = scene::load_str(text).unwrap_or_else(|e| panic!("{e}"));
+    let options = Options {
+        chat_provider: Some(ChatProvider::Anthropic),
+        ..Default::default()
+    };
+    let r = inject::render_with(&scene, Family::Chat, &options);
+    let body = r.request.expect("request");
+    let all = body.to_string();
+    assert!(
+        !all.contains(r#""text":"   \n\t""#) && !all.contains(r#""text":" ""#),
+        "{all}"
+    );
+    let blocks: Vec<&Json> = body["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .collect();
+    let uses: Vec<&str> = blocks
+        .iter()
+        .filter(|b| b["type"] == "tool_use")
+        .filter_map(|b| b["id"].as_str())
+        .collect();
+    let results: Vec<&str> = blocks
+        .iter()
+        .filter(|b| b["type"] == "tool_result")
+        .filter_map(|b| b["tool_use_id"].as_str())
+        .collect();
+    assert_eq!(uses, ["call_3a1_2fa", "call_2"]);
+    assert_eq!(results, uses, "each result still names its call");
+    let mapped: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "tool_call_id_mapped")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(mapped.len(), 2, "{mapped:?}");
+    assert!(mapped[0].contains(r#""call:1/a""#), "{mapped:?}");
+}
+
+#[test]
+fn responses_images_say_their_detail_and_completions_ask_for_more_than_16_tokens() {
+    let (r, _) = desk(Adapter::OpenaiDesk);
+    let images: Vec<&Json> = r["input"][0]["content"]
+        .as_array()
+        .expect("content")
+        .iter()
+        .filter(|p| p["type"] == "input_image")
+        .collect();
+    assert!(!images.is_empty());
+    assert!(images.iter().all(|p| p["detail"] == "auto"));
+    let (r, _) = desk(Adapter::OpenaiGenDesk);
+    assert_eq!(r["max_tokens"], 1024);
+}
