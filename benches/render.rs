@@ -38,8 +38,8 @@ fn render_chat(bencher: Bencher, (tools, messages): (usize, usize)) {
     bencher.bench(|| inject::render_with(black_box(&s), Family::Chat, &options));
 }
 
-/// A chat render with every piece, segment and message counted (`render --tokenizer NAME`); the
-/// encoder is built before timing starts (that one-off cost is in docs/performance.md).
+/// A chat render with every piece, segment and message counted (`render --tokenizer NAME`): the
+/// token tables are static data, so there is nothing to build or warm up first.
 #[divan::bench(args = [Encoding::O200kBase, Encoding::Cl100kBase])]
 fn render_chat_tokens(bencher: Bencher, encoding: Encoding) {
     let s = scene::load_str(&text(300, 5000)).expect("generated scene loads");
@@ -47,7 +47,6 @@ fn render_chat_tokens(bencher: Bencher, encoding: Encoding) {
         encoding,
         ..Default::default()
     };
-    prompt_inspector::tokens::count("warm up", encoding);
     bencher.bench(|| inject::render_with(black_box(&s), Family::Chat, &options));
 }
 

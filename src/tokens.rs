@@ -1,22 +1,34 @@
 //! Token counts with OpenAI's byte-pair encodings, `o200k_base` (GPT-4o and later; the default)
-//! and `cl100k_base` (GPT-4, GPT-3.5), as tiktoken computes them.
+//! and `cl100k_base` (GPT-4, GPT-3.5), exactly as tiktoken computes them.
 //!
-//! The encoders come from the `tiktoken-rs` crate, whose BPE rank files are compiled into the
-//! binary (`include_str!`): nothing is read or downloaded at build or run time. Each encoder is
-//! built once per process, on first use, and shared by every thread.
+//! Our own engine, with nothing built at run time: build.rs turns the rank files (checked in
+//! under src/tokens/ranks/, as tiktoken publishes them) into static hash tables and the Unicode
+//! classes into a static table, which the binary includes. A process starts counting at once and
+//! touches only the table pages its text needs. Each encoding's pattern is a hand-written scanner
+//! (`pieces`), each piece merged as tiktoken's `byte_pair_merge` does (`bpe`), and large or many
+//! texts are counted on two threads (`work`). The tests compare every step with tiktoken-rs.
 //!
 //! Prompt text is data, never control: text that looks like a special token (`<|endoftext|>`) is
 //! encoded as the ordinary characters it is, like tiktoken's `encode_ordinary`.
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::OnceLock;
 
 use serde::Serialize;
-use tiktoken_rs::CoreBPE;
 
+#[cfg(test)]
+mod against_tiktoken;
+mod bpe;
+mod char_class;
+mod classes;
 mod growing;
+mod pieces;
+mod table;
+mod table_hash;
+mod work;
+
 pub use growing::GrowingCount;
+pub use work::{count_spanned, SpanCounts, Spanned};
 
 /// A byte-pair encoding to count tokens with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -48,21 +60,6 @@ impl Encoding {
             .into_iter()
             .find(|e| e.as_str() == name)
             .ok_or_else(|| UnknownEncoding(name.to_owned()))
-    }
-
-    fn bpe(self) -> &'static CoreBPE {
-        static O200K: OnceLock<CoreBPE> = OnceLock::new();
-        static CL100K: OnceLock<CoreBPE> = OnceLock::new();
-        // The rank files are compiled in, so building can only fail if the crate itself is
-        // broken; the tests build both encoders, so such a build never ships.
-        match self {
-            Encoding::O200kBase => O200K.get_or_init(|| {
-                tiktoken_rs::o200k_base().expect("the embedded o200k_base ranks are well formed")
-            }),
-            Encoding::Cl100kBase => CL100K.get_or_init(|| {
-                tiktoken_rs::cl100k_base().expect("the embedded cl100k_base ranks are well formed")
-            }),
-        }
     }
 }
 
@@ -98,19 +95,32 @@ impl std::error::Error for UnknownEncoding {}
 
 /// The token ids of `text`, special-token text encoded as ordinary text.
 pub fn encode(text: &str, encoding: Encoding) -> Vec<u32> {
-    if text.is_empty() {
-        return Vec::new();
+    let table = table::Table::of(encoding);
+    let mut merger = bpe::Merger::default();
+    let mut ids = Vec::with_capacity(text.len() / 3);
+    let bytes = text.as_bytes();
+    for (start, end) in pieces::Pieces::new(text, encoding) {
+        let piece = &bytes[start..end];
+        merger.split(table, piece, |s, e| ids.push(table.rank(&piece[s..e])));
     }
-    encoding.bpe().encode_ordinary(text)
+    ids
 }
 
-/// How many tokens `text` is in `encoding` (special-token text counted as ordinary text).
+/// How many tokens `text` is in `encoding` (special-token text counted as ordinary text). A
+/// large text is counted on two threads.
 pub fn count(text: &str, encoding: Encoding) -> usize {
-    // Empty pieces are common (dropped prompts, empty messages); they need no encoder at all.
-    if text.is_empty() {
-        return 0;
+    if text.len() >= work::PARALLEL_MIN {
+        let whole = Spanned { text, spans: &[] };
+        return count_spanned(&[whole], encoding)
+            .first()
+            .map_or(0, |c| c.total);
     }
-    encoding.bpe().encode_ordinary(text).len()
+    let table = table::Table::of(encoding);
+    let mut merger = bpe::Merger::default();
+    let bytes = text.as_bytes();
+    pieces::Pieces::new(text, encoding)
+        .map(|(start, end)| merger.count(table, &bytes[start..end]))
+        .sum()
 }
 
 #[cfg(test)]

@@ -37,8 +37,8 @@ pub struct Options {
     pub chat_provider: Option<crate::provider::ChatProvider>,
     /// The tokenizer for the report's `tokens` fields (default `o200k_base`).
     pub encoding: crate::tokens::Encoding,
-    /// Leave the `tokens` fields out. Building an encoder takes ~150 ms and counting a megabyte
-    /// ~50 ms, many times a whole render, so the CLI counts only when asked.
+    /// Leave the `tokens` fields out. Counting the text of a large scene takes about as long as
+    /// rendering it, so the CLI counts only when asked.
     pub skip_tokens: bool,
 }
 

@@ -1,42 +1,84 @@
 //! The report's `tokens` fields: pieces, segments and messages counted with one encoding
-//! (see [`crate::tokens`]). Each distinct text is encoded once where the report repeats it.
+//! (see [`crate::tokens`]), every byte encoded once.
+//!
+//! A prompt segment is encoded as a whole, and each of its pieces gets the tokens that start in
+//! its byte range of the segment's text, so the pieces and the seams between them add up to
+//! the segment's count exactly. A seam is the `\n` that joins two pieces: a token that starts on
+//! it (the newline alone, or the newline merged with what follows) is the segment's and no
+//! piece's; a token that starts in a piece and runs on over the seam (`.\n`) is that piece's.
+//! A message built from a prompt segment (the system messages, the reformatted user input)
+//! reuses that segment's count. A message stream's count is the sum over its messages. All the
+//! texts are counted in one batch, which `tokens` shares between two threads when it is large.
+
+use std::ops::Range;
+use std::sync::Arc;
 
 use crate::provider::ToolDef;
 use crate::report::{MessageOut, SegmentOut, ToolOut};
-use crate::tokens::{count, Encoding};
+use crate::tokens::{count_spanned, Encoding, Spanned};
 
 /// Fills `tokens` on every piece, segment and message.
-///
-/// A prompt segment is counted as a whole (joining pieces with `\n` can merge tokens across the
-/// seam, so the sum of its pieces is not its count), except when its only piece is its text. A
-/// message built from a prompt segment (the system messages, the reformatted user input) reuses
-/// that segment's count. A message stream's count is the sum over its messages.
 pub(super) fn annotate(
     segments: &mut [SegmentOut],
     messages: Option<&mut [MessageOut]>,
     encoding: Encoding,
 ) {
-    for seg in segments.iter_mut().filter(|s| s.messages.is_none()) {
-        for piece in &mut seg.pieces {
-            piece.tokens = Some(count(&piece.text, encoding));
+    let is_prompt = |s: &SegmentOut| s.messages.is_none();
+    let spans: Vec<Vec<Range<usize>>> = segments
+        .iter()
+        .filter(|s| is_prompt(s))
+        .map(|s| s.pieces.iter().map(|p| p.range[0]..p.range[1]).collect())
+        .collect();
+    // A message's text, unless it is a prompt segment's text (then that count is reused).
+    let message_texts: Vec<Option<Arc<str>>> = messages
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|m| {
+            let text = super::assemble::content_text(&m.content);
+            let same = m.segment.is_some_and(|name| {
+                segments
+                    .iter()
+                    .any(|s| s.name == name && is_prompt(s) && *s.text == *text)
+            });
+            (!same).then_some(text)
+        })
+        .collect();
+    let mut texts: Vec<Spanned<'_>> = segments
+        .iter()
+        .filter(|s| is_prompt(s))
+        .zip(&spans)
+        .map(|(s, spans)| Spanned {
+            text: &s.text,
+            spans,
+        })
+        .collect();
+    texts.extend(message_texts.iter().flatten().map(|t| Spanned {
+        text: t,
+        spans: &[],
+    }));
+    let mut counts = count_spanned(&texts, encoding).into_iter();
+    drop(texts);
+    for seg in segments.iter_mut().filter(|s| is_prompt(s)) {
+        let c = counts.next().unwrap_or_default();
+        for (piece, n) in seg.pieces.iter_mut().zip(c.spans) {
+            piece.tokens = Some(n);
         }
-        seg.tokens = match seg.pieces.as_slice() {
-            [only] if *only.text == *seg.text => only.tokens,
-            _ => Some(count(&seg.text, encoding)),
-        };
+        seg.tokens = Some(c.total);
     }
     let Some(messages) = messages else {
         return;
     };
-    for m in messages.iter_mut() {
-        let text = super::assemble::content_text(&m.content);
-        let same_text = m.segment.and_then(|name| {
-            segments
-                .iter()
-                .find(|s| s.name == name && s.messages.is_none() && *s.text == *text)
-                .and_then(|s| s.tokens)
-        });
-        m.tokens = Some(same_text.unwrap_or_else(|| count(&text, encoding)));
+    for (m, text) in messages.iter_mut().zip(&message_texts) {
+        m.tokens = match text {
+            Some(_) => counts.next().map(|c| c.total),
+            None => m.segment.and_then(|name| {
+                segments
+                    .iter()
+                    .find(|s| s.name == name && is_prompt(s))
+                    .and_then(|s| s.tokens)
+            }),
+        };
     }
     for seg in segments.iter_mut().filter(|s| s.messages.is_some()) {
         let sum = messages
@@ -48,14 +90,25 @@ pub(super) fn annotate(
     }
 }
 
-/// Fills `tokens` on every tool definition: the tokens of its neutral JSON.
+/// Fills `tokens` on every tool definition: the tokens of its neutral JSON (one batch, like the
+/// report's texts).
 pub(super) fn annotate_definitions(tools: &mut [ToolOut], defs: &[ToolDef], encoding: Encoding) {
-    for tool in tools {
-        let Some(definition) = tool.definition.as_mut() else {
-            continue;
-        };
-        if let Some(def) = defs.iter().find(|d| d.name == tool.name) {
-            definition.tokens = Some(count(&def.text(), encoding));
+    let texts: Vec<Option<String>> = tools
+        .iter()
+        .map(|tool| {
+            tool.definition.as_ref()?;
+            defs.iter().find(|d| d.name == tool.name).map(ToolDef::text)
+        })
+        .collect();
+    let batch: Vec<Spanned<'_>> = texts
+        .iter()
+        .flatten()
+        .map(|text| Spanned { text, spans: &[] })
+        .collect();
+    let mut counts = count_spanned(&batch, encoding).into_iter();
+    for (tool, text) in tools.iter_mut().zip(&texts) {
+        if let (Some(definition), Some(_)) = (tool.definition.as_mut(), text) {
+            definition.tokens = counts.next().map(|c| c.total);
         }
     }
 }

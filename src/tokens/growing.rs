@@ -103,12 +103,22 @@ impl GrowingCount {
 }
 
 /// The safe splits of `text` after byte `from`: `(position, bytes a text must share for it)`.
-fn safe_splits(text: &str, from: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+pub(super) fn safe_splits(text: &str, from: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
     text[from..].match_indices('\n').filter_map(move |(i, _)| {
         let at = from + i + 1;
         let next = text[at..].chars().next()?;
         (!next.is_whitespace() && next != '/').then(|| (at, at + next.len_utf8()))
     })
+}
+
+/// Whether `at` (a character boundary of `text`) is a safe split.
+pub(super) fn is_safe_split(text: &str, at: usize) -> bool {
+    at > 0
+        && text.as_bytes()[at - 1] == b'\n'
+        && text[at..]
+            .chars()
+            .next()
+            .is_some_and(|next| !next.is_whitespace() && next != '/')
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! The report's `tokens` fields (issue 4): every piece, segment and message of every fixture,
-//! checked against `tokens::count` of the text it stands for, in both encodings.
+//! checked against `tokens::count` of the text it stands for, in both encodings; a piece's
+//! tokens are those that start in its byte range of the segment (every byte counted once),
+//! which the tests find on their own from tiktoken-rs's tokens and their lengths.
 
 use std::path::PathBuf;
 
-use prompt_inspector::inject::{self, MessageOut, Options, Report};
+use prompt_inspector::inject::{self, MessageOut, Options, Report, SegmentOut};
 use prompt_inspector::scene;
 use prompt_inspector::segments::Family;
 use prompt_inspector::tokens::{count, Encoding};
@@ -33,27 +35,70 @@ fn message_text(m: &MessageOut) -> String {
     }
 }
 
+/// Where each token of `text` starts, from tiktoken-rs (the reference the engine is tested
+/// against): the ids, and the bytes each stands for.
+fn token_starts(text: &str, encoding: Encoding) -> Vec<usize> {
+    let bpe = match encoding {
+        Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
+        Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+    };
+    let mut at = 0;
+    let mut starts = Vec::new();
+    for id in bpe.encode_ordinary(text) {
+        starts.push(at);
+        at += bpe
+            .decode_bytes(&[id])
+            .expect("a token tiktoken made")
+            .len();
+    }
+    assert_eq!(at, text.len());
+    starts
+}
+
+/// A prompt segment's pieces each hold the tokens starting in their range; the tokens starting
+/// on a seam are no piece's, and pieces plus seams are the segment. Returns the seam tokens.
+fn assert_pieces_share_the_segment(seg: &SegmentOut, encoding: Encoding, what: &str) -> usize {
+    let starts = token_starts(&seg.text, encoding);
+    assert_eq!(
+        seg.tokens,
+        Some(starts.len()),
+        "{what}: segment {}",
+        seg.name
+    );
+    let mut in_pieces = 0;
+    for p in &seg.pieces {
+        let [from, to] = p.range;
+        let expected = starts.iter().filter(|&&s| from <= s && s < to).count();
+        assert_eq!(
+            p.tokens,
+            Some(expected),
+            "{what}: piece {p:?} of {}",
+            seg.name
+        );
+        in_pieces += expected;
+    }
+    let seams = starts.len() - in_pieces;
+    let pieces: usize = seg.pieces.iter().filter_map(|p| p.tokens).sum();
+    assert_eq!(pieces + seams, starts.len(), "{what}: {}", seg.name);
+    // A seam is one "\n": at most one token starts on it.
+    assert!(seams < seg.pieces.len().max(1), "{what}: {}", seg.name);
+    seams
+}
+
 fn assert_counts(report: &Report, encoding: Encoding, what: &str) {
     assert_eq!(report.tokenizer, Some(encoding), "{what}");
     let messages = report.messages.as_deref().unwrap_or_default();
     for seg in &report.segments {
-        let expected = if seg.messages.is_some() {
-            messages
+        if seg.messages.is_some() {
+            let expected = messages
                 .iter()
                 .filter(|m| m.segment == Some(seg.name))
                 .map(|m| count(&message_text(m), encoding))
-                .sum()
+                .sum();
+            assert_eq!(seg.tokens, Some(expected), "{what}: segment {}", seg.name);
         } else {
-            count(&seg.text, encoding)
-        };
-        assert_eq!(seg.tokens, Some(expected), "{what}: segment {}", seg.name);
-        for p in &seg.pieces {
-            assert_eq!(
-                p.tokens,
-                Some(count(&p.text, encoding)),
-                "{what}: piece of {}",
-                seg.name
-            );
+            assert_eq!(seg.tokens, Some(count(&seg.text, encoding)), "{what}");
+            assert_pieces_share_the_segment(seg, encoding, what);
         }
     }
     for m in messages {
@@ -105,8 +150,8 @@ fn known_counts_in_the_default_scene() {
 
 #[test]
 fn a_joined_segment_is_counted_whole() {
-    // Pieces joined with "\n": the seam can merge ("." + "\n" is one token in o200k_base),
-    // so the segment is not its pieces plus the separators.
+    // Pieces joined with "\n": the seam can merge ("." + "\n" is one token in o200k_base), so
+    // the segment is encoded whole and its tokens shared out by where they start.
     let tools = [
         crate::support::str_tool("a", "system_msg_prompt", "system_prompt", "First."),
         crate::support::str_tool("b", "system_msg_prompt", "system_prompt", "Second."),
@@ -121,9 +166,37 @@ fn a_joined_segment_is_counted_whole() {
     assert_eq!(seg.text, "SYS\nFirst.\nSecond.");
     assert_eq!(seg.tokens, Some(6));
     assert_eq!(count(".\n", Encoding::O200kBase), 1);
-    // Pieces (1 + 2 + 2) plus one token per "\n" seam would say 7.
-    let pieces: usize = seg.pieces.iter().filter_map(|p| p.tokens).sum();
-    assert_eq!(pieces + seg.pieces.len() - 1, 7);
+    // "SYS" | "\n" on the seam | "First" ".\n" (starts in the piece) | "Second" ".".
+    let pieces: Vec<_> = seg.pieces.iter().map(|p| p.tokens).collect();
+    assert_eq!(pieces, [Some(1), Some(2), Some(2)]);
+    assert_eq!(
+        assert_pieces_share_the_segment(seg, Encoding::O200kBase, "joined"),
+        1
+    );
+}
+
+#[test]
+fn pieces_and_seams_add_up_in_the_default_scene() {
+    let scene = scene::load_str(scene::DEFAULT_SCENE).expect("the default scene loads");
+    let mut joined = 0;
+    for encoding in Encoding::ALL {
+        for family in [Family::Chat, Family::Desk] {
+            let options = Options {
+                encoding,
+                ..Options::default()
+            };
+            let report = inject::render_with(&scene, family, &options);
+            for seg in report.segments.iter().filter(|s| s.messages.is_none()) {
+                let what = format!("default scene {} {encoding}", family.as_str());
+                assert_pieces_share_the_segment(seg, encoding, &what);
+                let pieces: usize = seg.pieces.iter().filter_map(|p| p.tokens).sum();
+                assert!(pieces <= seg.tokens.unwrap_or_default());
+                joined += usize::from(seg.pieces.len() > 1);
+            }
+        }
+    }
+    // The scene joins pieces in both families, so the sums were tested across seams.
+    assert!(joined >= 4, "{joined}");
 }
 
 #[test]
