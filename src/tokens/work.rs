@@ -41,6 +41,12 @@ pub struct SpanCounts {
 
 /// Counts every text, on up to [`MAX_THREADS`] threads when there is enough to count.
 pub fn count_spanned(texts: &[Spanned<'_>], encoding: Encoding) -> Vec<SpanCounts> {
+    debug_assert!(
+        texts
+            .iter()
+            .all(|t| t.spans.windows(2).all(|w| w[0].end <= w[1].start)),
+        "spans must be sorted and not overlap"
+    );
     let bytes: usize = texts.iter().map(|t| t.text.len()).sum();
     let threads = if bytes < PARALLEL_MIN {
         1
