@@ -1,5 +1,5 @@
 //! Token counting of a megabyte (docs/performance.md, "Token counts (issue 15)"): the engine
-//! (`tokens::count`, two threads from 64 KB on) against tiktoken-rs, its reference, on the
+//! (`tokens::count`, two threads from 256 KB on) against tiktoken-rs, its reference, on the
 //! generated scene's conversation (Chinese and English) and on one letter repeated (a single
 //! piece of a megabyte, tiktoken's worst case). tiktoken-rs's encoder is built before timing;
 //! the engine has nothing to build.

@@ -161,6 +161,8 @@ impl Merger {
         let nodes = &mut self.nodes;
         let tree = &mut self.tree;
         nodes.clear();
+        // Exactly: a megabyte's piece needs 24 MB here, and doubling growth would leave more.
+        nodes.reserve_exact(n);
         tree.clear();
         tree.resize(2 * size, u64::MAX);
         for i in 0..n {

@@ -13,9 +13,11 @@ use super::pieces::Pieces;
 use super::table::Table;
 use super::Encoding;
 
-/// Below this many bytes in all, one thread counts everything: starting a thread costs about as
-/// much as counting a few kilobytes.
-pub(super) const PARALLEL_MIN: usize = 64 * 1024;
+/// Below this many bytes in all, one thread counts everything (about 4 ms): a second thread
+/// would save little there, and the app, which counts a scene's tokens on every keystroke up to
+/// this size, keeps its second core for painting (docs/performance.md: a second core thread made
+/// keystroke-to-paint slower).
+pub(super) const PARALLEL_MIN: usize = 256 * 1024;
 
 /// At most this many threads count at once. The report's texts are a few megabytes at most, a
 /// second thread halves the time, and more would mostly take cores from the programs around the
@@ -39,6 +41,12 @@ pub struct SpanCounts {
 
 /// Counts every text, on up to [`MAX_THREADS`] threads when there is enough to count.
 pub fn count_spanned(texts: &[Spanned<'_>], encoding: Encoding) -> Vec<SpanCounts> {
+    debug_assert!(
+        texts
+            .iter()
+            .all(|t| t.spans.windows(2).all(|w| w[0].end <= w[1].start)),
+        "spans must be sorted and not overlap"
+    );
     let bytes: usize = texts.iter().map(|t| t.text.len()).sum();
     let threads = if bytes < PARALLEL_MIN {
         1
@@ -242,7 +250,7 @@ mod tests {
 
     #[test]
     fn units_cover_every_text_once_and_cut_only_at_safe_splits() {
-        let big = "line of text\n".repeat(10_000);
+        let big = "line of text\n".repeat(25_000);
         let texts = [
             Spanned {
                 text: "",
