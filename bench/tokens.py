@@ -1,4 +1,4 @@
-"""Whole-process `render` against `render --tokens` (both encodings) for two builds of the CLI,
+"""Whole-process `render --no-tokens` against `render` (tokens counted) (both encodings) for two builds of the CLI,
 run interleaved so both see the same machine. bench/tokens.sh builds them and calls this.
 
 Usage: python3 bench/tokens.py --scene S --before BIN --after BIN [--runs N]
@@ -17,8 +17,18 @@ import subprocess
 import sys
 import time
 
-MODES = [("render", []), ("render --tokens", ["--tokens"]),
-         ("render --tokenizer cl100k_base", ["--tokenizer", "cl100k_base"])]
+# Modes by what they measure; the flags each build takes for them come from `flags`, since builds
+# from before tokens were on by default have no `--no-tokens` (and count only when asked).
+MODES = ["render --no-tokens", "render (o200k_base)", "render --tokenizer cl100k_base"]
+
+
+def flags(binary):
+    """Each mode's flags for this build of the CLI."""
+    help_text = subprocess.run([binary, "render", "--help"], stdout=subprocess.PIPE,
+                               check=True, text=True).stdout
+    if "--no-tokens" in help_text:
+        return dict(zip(MODES, [["--no-tokens"], [], ["--tokenizer", "cl100k_base"]]))
+    return dict(zip(MODES, [[], ["--tokens"], ["--tokenizer", "cl100k_base"]]))
 
 
 def wall(cmd):
@@ -56,7 +66,7 @@ def main():
 
     builds = [(args.before_label, args.before), (args.after_label, args.after)]
     cmd = {(b, m): [binary, "render", args.scene, "--format", "json", *extra]
-           for b, binary in builds for m, extra in MODES}
+           for b, binary in builds for m, extra in flags(binary).items()}
     times = {key: [] for key in cmd}
     for _ in range(args.runs):  # interleaved: every build and mode once per round
         for key, c in cmd.items():
@@ -68,14 +78,16 @@ def main():
           f"memory budget {budget / 1e6:.1f} MB (3 x scene + 50 MB)")
     print(f"{'':<34}{'mode':<32}{'median':>10}{'x render':>10}{'peak RSS':>11}")
     for label, _ in builds:
-        plain = statistics.median(times[(label, MODES[0][0])])
-        for mode, _ in MODES:
+        plain = statistics.median(times[(label, MODES[0])])
+        for mode in MODES:
             med = statistics.median(times[(label, mode)])
             rss = peak_rss(cmd[(label, mode)])
             print(f"{label:<34}{mode:<32}{med * 1e3:>7.1f} ms{med / plain:>9.2f}x"
                   f"{rss / 1e6:>8.1f} MB")
-    for mode, extra in MODES[1:]:
-        same = counts(args.before, args.scene, extra) == counts(args.after, args.scene, extra)
+    before_flags, after_flags = flags(args.before), flags(args.after)
+    for mode in MODES[1:]:
+        same = (counts(args.before, args.scene, before_flags[mode])
+                == counts(args.after, args.scene, after_flags[mode]))
         print(f"{mode}: segment and message counts {'identical' if same else 'DIFFER'}")
         if not same:
             sys.exit(1)

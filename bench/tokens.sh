@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process cost of token counting (docs/performance.md, "Token counts (issue 15)"): the
-# release CLI of a base commit (default: main) against this tree's, `render` and `render --tokens`
-# (both encodings) side by side on the generated scene (300 tools, 5,000 messages).
+# release CLI of a base commit (default: main) against this tree's, `render --no-tokens` and
+# `render` counting tokens (both encodings) side by side on the generated scene (300 tools, 5,000 messages).
 #   bash bench/tokens.sh [BASE_REF] [RUNS]
 # The base is built in a detached worktree under target/bench-base/ (kept, so the next run only
 # rebuilds what changed); BEFORE_BIN=path skips that and uses a binary you built. This tree builds

@@ -44,7 +44,7 @@ def test_every_fixture_renders_as_the_command_lines_json(cli, scene):
     path = str(REPO / scene)
     tokens = scene == "fixtures/default.scene.json"  # counting is slow in CI's debug builds
     for llm in ["chat", "desk"]:
-        args = ["render", path, "--llm", llm, "--format", "json"] + (["--tokens"] if tokens else [])
+        args = ["render", path, "--llm", llm, "--format", "json"] + ([] if tokens else ["--no-tokens"])
         cli_run = subprocess.run([cli, *args], capture_output=True, text=True)
         if cli_run.returncode != 0:
             with pytest.raises((pi.SceneError, ValueError)):

@@ -54,9 +54,15 @@ pub struct RenderRequest {
     pub provider: Option<Provider>,
     #[serde(default)]
     pub tokenizer: Option<Tokenizer>,
-    /// Count tokens with the default tokenizer when `tokenizer` is not set.
-    #[serde(default)]
+    /// Count tokens (the default), with the default tokenizer when `tokenizer` is not set;
+    /// `false` with no `tokenizer` counts none.
+    #[serde(default = "crate::api::render::counts_by_default")]
     pub tokens: bool,
+}
+
+/// Tokens are counted unless a request says `tokens: false` (docs/api.md).
+pub(crate) fn counts_by_default() -> bool {
+    true
 }
 
 /// The JSON report (docs/cli.md). Kept as the core's value until a front end serialises it:

@@ -45,6 +45,28 @@ fn render_req(text: String, llm: Llm) -> api::RenderRequest {
     }
 }
 
+#[test]
+fn a_request_that_says_nothing_about_tokens_counts_them() {
+    let text = api::default_scene().text;
+    let req: api::RenderRequest =
+        serde_json::from_value(serde_json::json!({"text": text, "llm": "chat"})).expect("request");
+    assert!(req.tokens);
+    let report = json_of(&api::render(&req).expect("renders").report);
+    assert_eq!(report["tokenizer"], "o200k_base");
+    assert!(
+        report["segments"][0]["tokens"].is_u64(),
+        "{}",
+        report["segments"][0]
+    );
+    let opened: api::LiveOpenRequest =
+        serde_json::from_value(serde_json::json!({"text": "{}"})).expect("live_open request");
+    assert!(opened.options.tokens, "live documents count by default too");
+    let off: api::RenderRequest =
+        serde_json::from_value(serde_json::json!({"text": "{}", "llm": "chat", "tokens": false}))
+            .expect("request");
+    assert!(!off.tokens);
+}
+
 fn json_of<T: serde::Serialize>(v: &T) -> Json {
     serde_json::to_value(v).expect("serialise")
 }
@@ -188,16 +210,14 @@ fn render_returns_the_cli_report_unchanged() {
             &path_str(&fixture("default.scene.json")),
             "--format",
             "json",
+            "--no-tokens",
         ])
         .output()
         .expect("run cli");
     let theirs: Json = serde_json::from_slice(&cli.stdout).expect("cli json");
     assert_eq!(ours, theirs);
     assert_eq!(ours["llm"], "chat");
-    assert!(
-        ours.get("tokenizer").is_none(),
-        "tokens are off unless asked"
-    );
+    assert!(ours.get("tokenizer").is_none(), "tokens: false counts none");
 
     let desk = api::render(&api::RenderRequest {
         tokens: true,

@@ -545,7 +545,7 @@ fn a_failed_bless_says_cannot_write_and_leaves_nothing_behind() {
 }
 
 #[test]
-fn render_text_prices_the_call_with_its_tool_definitions_when_tokens_are_counted() {
+fn render_text_prices_the_call_with_its_tool_definitions_unless_told_not_to_count() {
     let scene = format!(
         "{}/fixtures/providers/chat.scene.json",
         env!("CARGO_MANIFEST_DIR")
@@ -565,7 +565,7 @@ fn render_text_prices_the_call_with_its_tool_definitions_when_tokens_are_counted
         );
         String::from_utf8_lossy(&o.stdout).into_owned()
     };
-    let out = run(&["--tokens", "--model", "gpt-4.1"]);
+    let out = run(&["--model", "gpt-4.1"]);
     let line = out
         .lines()
         .find(|l| l.starts_with("This call's input, "))
@@ -586,8 +586,13 @@ fn render_text_prices_the_call_with_its_tool_definitions_when_tokens_are_counted
         price_line.ends_with(&format!("${:.6}", total as f64 * 2.0 / 1e6)),
         "{price_line}"
     );
+    assert_eq!(
+        run(&["--tokens", "--model", "gpt-4.1"]),
+        out,
+        "--tokens is the default"
+    );
     assert!(
-        !run(&[]).contains("This call's input"),
+        !run(&["--no-tokens"]).contains("This call's input"),
         "no tokens, no price"
     );
 }

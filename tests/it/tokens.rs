@@ -215,7 +215,7 @@ fn skip_tokens_leaves_the_fields_out() {
 }
 
 #[test]
-fn cli_counts_only_when_asked() {
+fn cli_counts_unless_told_not_to() {
     let scene =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/scenes/one-sided.scene.json");
     let run = |args: &[&str]| {
@@ -231,10 +231,19 @@ fn cli_counts_only_when_asked() {
             String::from_utf8_lossy(&o.stderr).into_owned(),
         )
     };
-    let (code, plain, _) = run(&["--format", "json"]);
+    let (code, plain, _) = run(&["--format", "json", "--no-tokens"]);
     assert_eq!(code, Some(0));
     assert!(!plain.contains("\"tokens\""), "{plain}");
-    let (code, text, _) = run(&["--tokens", "--format", "text", "--color", "never"]);
+    let (code, counted, _) = run(&["--format", "json"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&counted).expect("json report");
+    assert_eq!(v["tokenizer"], "o200k_base");
+    assert_eq!(v["messages"][0]["tokens"], 3);
+    assert_eq!(run(&["--format", "json", "--tokens"]).1, counted);
+    let (code, _, err) = run(&["--tokens", "--no-tokens"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot be used with"), "{err}");
+    let (code, text, _) = run(&["--format", "text", "--color", "never"]);
     assert_eq!(code, Some(0));
     assert!(
         text.contains("1. system_msg_prompt · legal · 15 bytes · 3 tokens"),

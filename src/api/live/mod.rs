@@ -30,7 +30,7 @@ use crate::scene;
 use crate::segments::Family;
 
 /// How a live document renders (the options of `render`, for both families at once).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LiveOptions {
     /// The folder relative image paths resolve against (the scene file's folder).
@@ -41,9 +41,21 @@ pub struct LiveOptions {
     pub provider: Option<Provider>,
     #[serde(default)]
     pub tokenizer: Option<Tokenizer>,
-    /// Count tokens with the default tokenizer when `tokenizer` is not set.
-    #[serde(default)]
+    /// Count tokens (the default), with the default tokenizer when `tokenizer` is not set;
+    /// `false` with no `tokenizer` counts none.
+    #[serde(default = "crate::api::render::counts_by_default")]
     pub tokens: bool,
+}
+
+impl Default for LiveOptions {
+    fn default() -> Self {
+        LiveOptions {
+            base_dir: None,
+            provider: None,
+            tokenizer: None,
+            tokens: true,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -93,10 +93,9 @@ enum Command {
         /// from the scene's adapter.
         #[arg(long, value_enum)]
         provider: Option<Provider>,
-        /// Count tokens per piece, segment and message with this tokenizer: `o200k_base` (GPT-4o
-        /// and later) or `cl100k_base` (GPT-4). Off unless asked: loading an encoder takes longer
-        /// than a whole render.
-        #[arg(long, value_name = "NAME", value_parser = parse_tokenizer)]
+        /// Count tokens per piece, segment, message and tool definition with this tokenizer:
+        /// `o200k_base` (GPT-4o and later, the default) or `cl100k_base` (GPT-4).
+        #[arg(long, value_name = "NAME", value_parser = parse_tokenizer, conflicts_with = "no_tokens")]
         tokenizer: Option<Encoding>,
         /// With tokens counted: price this call's input for this model (`provider/family` or
         /// a model name; repeatable). Default: the rows the table marks `default`.
@@ -105,9 +104,12 @@ enum Command {
         /// A models table (data/models.json's format) instead of the built-in one.
         #[arg(long = "models", value_name = "FILE")]
         table: Option<PathBuf>,
-        /// Count tokens with the default tokenizer (same as `--tokenizer o200k_base`).
-        #[arg(long)]
+        /// Count tokens (the default; kept so that older command lines still work).
+        #[arg(long, conflicts_with = "no_tokens")]
         tokens: bool,
+        /// Do not count tokens: no `tokens` fields in the report, and no call cost.
+        #[arg(long)]
+        no_tokens: bool,
     },
     /// Replay scenes (files or folders, recursively) against the goldens beside them.
     Check {
@@ -217,7 +219,8 @@ fn main() -> ExitCode {
             color,
             provider,
             tokenizer,
-            tokens,
+            tokens: _,
+            no_tokens,
             models,
             table,
         } => render_cmd::run(
@@ -226,7 +229,7 @@ fn main() -> ExitCode {
             format == Format::Json,
             color,
             provider.map(Into::into),
-            tokenizer.or(tokens.then(Encoding::default)),
+            (!no_tokens).then(|| tokenizer.unwrap_or_default()),
             (&models, table.as_deref()),
         ),
         Command::Check {

@@ -458,7 +458,10 @@ export type LiveOptions_Deserialize = {
 	/**  The chat report also carries this provider's request body. */
 	provider?: Provider | null,
 	tokenizer?: Tokenizer | null,
-	/**  Count tokens with the default tokenizer when `tokenizer` is not set. */
+	/**
+	 *  Count tokens (the default), with the default tokenizer when `tokenizer` is not set;
+	 *  `false` with no `tokenizer` counts none.
+	 */
 	tokens?: boolean,
 };
 
@@ -469,7 +472,10 @@ export type LiveOptions_Serialize = {
 	/**  The chat report also carries this provider's request body. */
 	provider: Provider | null,
 	tokenizer: Tokenizer | null,
-	/**  Count tokens with the default tokenizer when `tokenizer` is not set. */
+	/**
+	 *  Count tokens (the default), with the default tokenizer when `tokenizer` is not set;
+	 *  `false` with no `tokenizer` counts none.
+	 */
 	tokens: boolean,
 };
 
@@ -646,7 +652,10 @@ export type RenderRequest_Deserialize = {
 	llm: Llm,
 	provider?: Provider | null,
 	tokenizer?: Tokenizer | null,
-	/**  Count tokens with the default tokenizer when `tokenizer` is not set. */
+	/**
+	 *  Count tokens (the default), with the default tokenizer when `tokenizer` is not set;
+	 *  `false` with no `tokenizer` counts none.
+	 */
 	tokens?: boolean,
 };
 
@@ -658,7 +667,10 @@ export type RenderRequest_Serialize = {
 	llm: Llm,
 	provider: Provider | null,
 	tokenizer: Tokenizer | null,
-	/**  Count tokens with the default tokenizer when `tokenizer` is not set. */
+	/**
+	 *  Count tokens (the default), with the default tokenizer when `tokenizer` is not set;
+	 *  `false` with no `tokenizer` counts none.
+	 */
 	tokens: boolean,
 };
 

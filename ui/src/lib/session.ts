@@ -8,6 +8,13 @@ import { rememberRecent } from './recent';
 import { parseScene, type Scene } from './scene';
 import { SceneWriter } from './writer';
 
+/**
+ * Scenes up to this many UTF-16 code units open with tokens counted. Counting on every keystroke
+ * costs about one render again (docs/performance.md, "Token counts (issue 15)"): the generated
+ * 0.86 MB scene stays interactive; beyond this the toolbar's switch turns it on.
+ */
+const TOKENS_UP_TO = 4 * 1024 * 1024;
+
 export interface Reports {
   chat: Report;
   desk: Report;
@@ -112,7 +119,7 @@ export class Session {
     this.path = path;
     this.fileError = null;
     this.diskConflict = false;
-    if (text.length > 256 * 1024) this.tokens = false;
+    if (text.length > TOKENS_UP_TO) this.tokens = false;
     if (path) void rememberRecent(path);
     if (path) {
       try {
