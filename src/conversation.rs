@@ -11,7 +11,7 @@ use crate::pricing::Row;
 use crate::report::Status;
 use crate::runloop::blame::{blame, CacheReport};
 use crate::scene::{self, Scene, SceneError};
-use crate::segments::{Family, SegmentKind};
+use crate::segments::Family;
 
 /// Loads the scenes (in call order), renders each one's chat request, blames them and prices
 /// them for `models`; steps are labelled by file name. Used by `prompt-inspector cache` and the
@@ -62,11 +62,7 @@ fn render(calls: &[Call]) -> Vec<(String, inject::Report)> {
 
 /// The latest chat segment tools may write: later text shifts nothing a cache could reuse.
 pub fn latest_legal_chat_segment() -> &'static str {
-    Family::Chat
-        .segments()
-        .filter(|s| s.rule.is_none() && s.kind == SegmentKind::Prompts)
-        .last()
-        .map_or("after_intermediate_msg_prompt", |s| s.name)
+    crate::segments::latest_legal(Family::Chat).name
 }
 
 /// For each tool that injects into a chat segment before the latest legal one in some call, the

@@ -197,6 +197,11 @@ pub struct Diagnostic {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub prompt: Option<usize>,
+    /// The line (1-based) of the template, of the `tool` or of the configured `prompt`, that
+    /// produced what the diagnostic is about (the cache-safety lint names it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
+    pub line: Option<usize>,
 }
 
 /// The injection metrics (TFRobot's observability figures, docs/rules.md).

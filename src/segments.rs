@@ -121,6 +121,12 @@ pub struct Segment {
     pub rule: Option<Rule>,
     /// The segment's use, in one line: what it holds and, when tools may write, what for.
     pub purpose: &'static str,
+    /// In the prefix a prompt cache reuses from call to call: every segment before the first one
+    /// whose text is new in each call of a tool-call loop (chat: the summary after the
+    /// intermediate messages; desk: the intermediate actions and the live screenshot onwards).
+    /// Text that changes here re-bills everything after it (docs/diagnostics.md, "Cache-safety
+    /// lint").
+    pub cached_prefix: bool,
 }
 
 impl Segment {
@@ -142,6 +148,7 @@ const fn seg(
     family: Family,
     kind: SegmentKind,
     rule: Option<Rule>,
+    cached_prefix: bool,
     purpose: &'static str,
 ) -> Segment {
     Segment {
@@ -150,6 +157,7 @@ const fn seg(
         kind,
         rule,
         purpose,
+        cached_prefix,
     }
 }
 
@@ -158,35 +166,54 @@ use SegmentKind::{Messages, Prompts, UserInput};
 
 /// All 14 segments: the 7 chat ones, then the 7 desk ones, each in assembly order.
 pub static SEGMENTS: [Segment; 14] = [
-    seg("system_msg_prompt", Chat, Prompts, None,
+    seg("system_msg_prompt", Chat, Prompts, None, true,
         "System message: role, global background, long-term memory. The most used injection position."),
-    seg("conversation_msgs", Chat, Messages, Some(Rule::ArchitectureBoundary),
+    seg("conversation_msgs", Chat, Messages, Some(Rule::ArchitectureBoundary), true,
         "The conversation history (list[BaseMessage]). Tools can read prompt_ctx.conversation and render into a legal position."),
-    seg("before_input_msg_prompt", Chat, Prompts, None,
+    seg("before_input_msg_prompt", Chat, Prompts, None, true,
         "Guidance just before the user's input; a system-role message from the LLM's configuration, not the input itself."),
-    seg("reformat_input_prompt", Chat, UserInput, Some(Rule::IronRule1),
+    seg("reformat_input_prompt", Chat, UserInput, Some(Rule::IronRule1), true,
         "Replaces the user's input text: a tool writing here would rewrite what the user said."),
-    seg("after_input_msg_prompt", Chat, Prompts, None,
+    seg("after_input_msg_prompt", Chat, Prompts, None, true,
         "Supplementary system message after the user's input."),
-    seg("intermediate_msgs", Chat, Messages, Some(Rule::ArchitectureBoundary),
+    seg("intermediate_msgs", Chat, Messages, Some(Rule::ArchitectureBoundary), true,
         "Intermediate messages of the tool-call loop (list[BaseMessage]); tool results travel as ToolReturn."),
-    seg("after_intermediate_msg_prompt", Chat, Prompts, None,
+    seg("after_intermediate_msg_prompt", Chat, Prompts, None, false,
         "Summary position after the intermediate messages."),
-    seg("system_prompt", Desk, Prompts, None,
+    seg("system_prompt", Desk, Prompts, None, true,
         "System message, as system_msg_prompt for chat."),
-    seg("instruction_prompt", Desk, Prompts, None,
+    seg("instruction_prompt", Desk, Prompts, None, true,
         "Few-shot examples; experience-replay tools can inject here."),
-    seg("original_desk_screenshot_prompt", Desk, Prompts, Some(Rule::IronRule2),
+    seg("original_desk_screenshot_prompt", Desk, Prompts, Some(Rule::IronRule2), true,
         "The desk as it was when the task started, recorded by the system and never changed."),
-    seg("intermediate_prompt", Desk, Prompts, None,
+    seg("intermediate_prompt", Desk, Prompts, None, false,
         "Intermediate actions."),
-    seg("current_desk_screenshot_prompt", Desk, Prompts, None,
+    seg("current_desk_screenshot_prompt", Desk, Prompts, None, false,
         "The live state of the desk now (the dual of the original snapshot); tools may add dimensions of it."),
-    seg("purpose_prompt", Desk, Prompts, Some(Rule::IronRule1),
+    seg("purpose_prompt", Desk, Prompts, Some(Rule::IronRule1), false,
         "The task's purpose, usually the user's input or the current task description."),
-    seg("prefix_prompt", Desk, Prompts, Some(Rule::IronRule1),
+    seg("prefix_prompt", Desk, Prompts, Some(Rule::IronRule1), false,
         "The very last words before the model's output, the most position-sensitive instruction."),
 ];
+
+/// The latest segment of a family tools may write: text there shifts nothing a cache reuses
+/// from the calls before (chat `after_intermediate_msg_prompt`, desk `current_desk_screenshot_prompt`).
+pub fn latest_legal(family: Family) -> &'static Segment {
+    family
+        .segments()
+        .filter(|s| s.legal() && s.kind == SegmentKind::Prompts)
+        .last()
+        .unwrap_or(&SEGMENTS[0])
+}
+
+/// The first segment of a family tools may write outside the cached prefix (chat
+/// `after_intermediate_msg_prompt`, desk `intermediate_prompt`).
+pub fn first_legal_after_prefix(family: Family) -> &'static Segment {
+    family
+        .segments()
+        .find(|s| s.legal() && !s.cached_prefix)
+        .unwrap_or_else(|| latest_legal(family))
+}
 
 /// Looks a segment up by name within a family.
 pub fn find(family: Family, name: &str) -> Option<&'static Segment> {
@@ -242,6 +269,33 @@ mod tests {
         );
         assert_eq!(rule("conversation_msgs"), Some(Rule::ArchitectureBoundary));
         assert_eq!(rule("intermediate_msgs"), Some(Rule::ArchitectureBoundary));
+    }
+
+    #[test]
+    fn the_cached_prefix_ends_where_each_call_adds_text() {
+        let prefix = |f: Family| {
+            f.segments()
+                .filter(|s| s.cached_prefix)
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(prefix(Chat).len(), 6, "all but the summary after the loop");
+        assert_eq!(
+            prefix(Desk),
+            [
+                "system_prompt",
+                "instruction_prompt",
+                "original_desk_screenshot_prompt"
+            ]
+        );
+        // The prefix is a prefix: no segment in it follows one outside it.
+        for f in [Chat, Desk] {
+            let flags: Vec<bool> = f.segments().map(|s| s.cached_prefix).collect();
+            assert!(flags.windows(2).all(|w| w[0] || !w[1]), "{f}: {flags:?}");
+        }
+        assert_eq!(latest_legal(Chat).name, "after_intermediate_msg_prompt");
+        assert_eq!(latest_legal(Desk).name, "current_desk_screenshot_prompt");
+        assert_eq!(first_legal_after_prefix(Desk).name, "intermediate_prompt");
     }
 
     #[test]

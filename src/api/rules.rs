@@ -30,6 +30,8 @@ pub struct SegmentInfo {
     /// or `desk_llm`); the message streams do not.
     pub configured: bool,
     pub purpose: String,
+    /// In the prefix a prompt cache reuses from call to call (docs/rules.md).
+    pub cached_prefix: bool,
     /// The rule forbidding tools here, for forbidden segments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
@@ -58,6 +60,7 @@ pub fn rules() -> RulesResponse {
                 legal: s.legal(),
                 configured: s.kind != crate::segments::SegmentKind::Messages,
                 purpose: s.purpose.to_owned(),
+                cached_prefix: s.cached_prefix,
                 rule: s.rule.map(|r| r.id().to_owned()),
                 reason: s.rule.map(|r| r.reason().to_owned()),
             })

@@ -236,6 +236,7 @@ impl Renderer<'_> {
             tool: tool.map(str::to_owned),
             segment,
             prompt: None,
+            line: None,
         });
     }
 }

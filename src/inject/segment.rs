@@ -69,6 +69,7 @@ impl Renderer<'_> {
                         tool: None,
                         segment: Some(seg.name),
                         prompt: Some(i),
+                        line: None,
                     });
                     String::new()
                 });

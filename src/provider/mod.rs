@@ -159,6 +159,7 @@ impl Sink<'_> {
             tool: tool.map(str::to_owned),
             segment,
             prompt: None,
+            line: None,
         });
     }
 }

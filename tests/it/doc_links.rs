@@ -413,7 +413,7 @@ fn segment_table(rules: &serde_json::Value) -> String {
             out.push('\n');
         }
         out.push_str(&format!(
-            "**{class}**, in assembly order:\n\n| # | segment | tools | rule | use |\n| --- | --- | --- | --- | --- |\n"
+            "**{class}**, in assembly order:\n\n| # | segment | tools | rule | cached prefix | use |\n| --- | --- | --- | --- | --- | --- |\n"
         ));
         let mut rows: Vec<&serde_json::Value> =
             segments.iter().filter(|s| s["family"] == family).collect();
@@ -425,10 +425,15 @@ fn segment_table(rules: &serde_json::Value) -> String {
                 .map(|r| format!(" `{r}` "))
                 .unwrap_or_else(|| " ".to_owned());
             out.push_str(&format!(
-                "| {} | `{}` | {} |{rule}| {} |\n",
+                "| {} | `{}` | {} |{rule}| {} | {} |\n",
                 s["order"].as_u64().unwrap_or(0) + 1,
                 s["name"].as_str().unwrap_or(""),
                 if legal { "may inject" } else { "forbidden" },
+                if s["cached_prefix"].as_bool() == Some(true) {
+                    "yes"
+                } else {
+                    "no"
+                },
                 s["purpose"].as_str().unwrap_or("").replace('|', "\\|"),
             ));
         }

@@ -241,6 +241,11 @@ export type Diagnostic_Deserialize = {
 	segment?: string | null,
 	/**  The configured prompt's index in its segment, for configuration diagnostics. */
 	prompt?: number | null,
+	/**
+	 *  The line (1-based) of the template, of the `tool` or of the configured `prompt`, that
+	 *  produced what the diagnostic is about (the cache-safety lint names it).
+	 */
+	line?: number | null,
 };
 
 export type Diagnostic_Serialize = {
@@ -252,6 +257,11 @@ export type Diagnostic_Serialize = {
 	segment?: string,
 	/**  The configured prompt's index in its segment, for configuration diagnostics. */
 	prompt?: number,
+	/**
+	 *  The line (1-based) of the template, of the `tool` or of the configured `prompt`, that
+	 *  produced what the diagnostic is about (the cache-safety lint names it).
+	 */
+	line?: number,
 };
 
 export type EngineName = "fstring" | "jinja2";
@@ -944,6 +954,8 @@ export type SegmentInfo_Deserialize = {
 	 */
 	configured: boolean,
 	purpose: string,
+	/**  In the prefix a prompt cache reuses from call to call (docs/rules.md). */
+	cached_prefix: boolean,
 	/**  The rule forbidding tools here, for forbidden segments. */
 	rule?: string | null,
 	reason?: string | null,
@@ -962,6 +974,8 @@ export type SegmentInfo_Serialize = {
 	 */
 	configured: boolean,
 	purpose: string,
+	/**  In the prefix a prompt cache reuses from call to call (docs/rules.md). */
+	cached_prefix: boolean,
 	/**  The rule forbidding tools here, for forbidden segments. */
 	rule?: string,
 	reason?: string,
