@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+mod lint;
+
 use crate::inject::{self, Options};
 use crate::pricing::cost::{round_usd, WhatIf, WhatIfCost};
 use crate::pricing::Row;
@@ -15,11 +17,14 @@ use crate::segments::Family;
 
 /// Loads the scenes (in call order), renders each one's chat request, blames them and prices
 /// them for `models`; steps are labelled by file name. Used by `prompt-inspector cache` and the
-/// cache goldens' test. Each tool that injects early gets its what-if ([`what_ifs`]).
+/// cache goldens' test. Each tool that injects early gets its what-if ([`what_ifs`]), and the
+/// cache-safety lint looks at the calls (`lint`).
 pub fn blame_files(paths: &[PathBuf], models: &[&Row]) -> Result<CacheReport, SceneError> {
     let calls = load(paths)?;
-    let mut report = blame(&render(&calls), models);
+    let rendered = render(&calls);
+    let mut report = blame(&rendered, models);
     report.what_if = what_ifs(&calls, &report, models);
+    report.diagnostics = lint::findings(&calls, &rendered, &report, models);
     Ok(report)
 }
 

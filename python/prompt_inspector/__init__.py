@@ -231,6 +231,8 @@ def _whole_requests(shared: Dict[str, Any]) -> Dict[str, Any]:
     out["dropped_system_messages"] = shared["dropped_system_messages"]
     if shared.get("models"):
         out["models"] = shared["models"]
+    if shared.get("diagnostics"):
+        out["diagnostics"] = shared["diagnostics"]
     return out
 
 

@@ -127,7 +127,7 @@ def test_a_saved_recording_renders_the_same_through_the_command_line(tmp_path, c
     assert list(json.loads(text)) == ["format", "name", "context", "chat_llm", "tools"]
     for llm in ["chat", "desk"]:
         out = subprocess.run(
-            [cli, "render", str(path), "--llm", llm, "--format", "json"],
+            [cli, "render", str(path), "--llm", llm, "--format", "json", "--no-tokens"],
             check=True,
             capture_output=True,
             text=True,

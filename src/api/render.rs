@@ -143,6 +143,7 @@ pub(crate) fn options_of(
         }),
         encoding: encoding.unwrap_or_default(),
         skip_tokens: encoding.is_none() && !tokens,
+        skip_lint: false,
     }
 }
 

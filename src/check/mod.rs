@@ -35,21 +35,51 @@ pub fn golden_text(scene: &scene::Scene) -> String {
 /// [`golden_text`] for a scene read from a file in `base_dir`, which relative image paths
 /// (attachments, message image parts) are resolved against.
 pub fn golden_text_in(scene: &scene::Scene, base_dir: Option<&Path>) -> String {
+    golden_and_findings(scene, base_dir).0
+}
+
+/// A diagnostic of one family's report, for `check --deny`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    pub llm: &'static str,
+    #[serde(flatten)]
+    pub diagnostic: inject::Diagnostic,
+}
+
+/// The golden text and every diagnostic of both reports. Goldens hold what the model is sent and
+/// the rendering's own diagnostics, not the cache-safety lint's advice (`inject::lint::CODES`):
+/// a lint that learns a new pattern must not make every golden stale. Its findings are in the
+/// second part with the others, for `--deny`.
+pub fn golden_and_findings(
+    scene: &scene::Scene,
+    base_dir: Option<&Path>,
+) -> (String, Vec<Finding>) {
     let options = inject::Options {
         base_dir: base_dir.map(Path::to_path_buf),
         ..Default::default()
     };
     // The two families render the same tool prompts: once each, through one memo.
     let mut memo = inject::RenderMemo::default();
-    let golden = Golden {
+    let mut golden = Golden {
         scene: &scene.name,
         chat: inject::render_with_memo(scene, Family::Chat, &options, &mut memo),
         desk: inject::render_with_memo(scene, Family::Desk, &options, &mut memo),
         run: scene.run.as_ref().map(crate::runloop::replay),
     };
+    let mut findings = Vec::new();
+    for report in [&mut golden.chat, &mut golden.desk] {
+        let llm = report.llm;
+        findings.extend(report.diagnostics.iter().map(|d| Finding {
+            llm,
+            diagnostic: d.clone(),
+        }));
+        report
+            .diagnostics
+            .retain(|d| !inject::lint::CODES.contains(&d.code));
+    }
     let mut text = crate::json_out::to_string_pretty(&golden);
     text.push('\n');
-    text
+    (text, findings)
 }
 
 /// `x.scene.json` → `x.golden.json`.
@@ -179,11 +209,21 @@ impl fmt::Display for Outcome {
 
 /// Checks (or, with `bless`, writes) the golden of one scene file.
 pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
+    check_denying(scene_path, bless, &[]).0
+}
+
+/// [`check_one`], with the diagnostics of both reports whose code is in `deny` (`check --deny`).
+pub fn check_denying(scene_path: &Path, bless: bool, deny: &[String]) -> (Outcome, Vec<Finding>) {
     let scene = match scene::load_file(scene_path) {
         Ok(s) => s,
-        Err(e) => return Outcome::Unreadable(e),
+        Err(e) => return (Outcome::Unreadable(e), Vec::new()),
     };
-    let now = golden_text_in(&scene, scene_path.parent());
+    let (now, mut findings) = golden_and_findings(&scene, scene_path.parent());
+    findings.retain(|f| deny.iter().any(|code| code == f.diagnostic.code));
+    (golden_outcome(scene_path, &now, bless), findings)
+}
+
+fn golden_outcome(scene_path: &Path, now: &str, bless: bool) -> Outcome {
     let golden = golden_path(scene_path);
     if bless {
         return match crate::files::write_atomic(&golden, now.as_bytes()) {
@@ -196,9 +236,7 @@ pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
     }
     match read_golden(&golden) {
         Ok(before) if before == now => Outcome::Match,
-        Ok(before) => {
-            Outcome::Mismatch(mismatch_diff(&before, &now, &golden.display().to_string()))
-        }
+        Ok(before) => Outcome::Mismatch(mismatch_diff(&before, now, &golden.display().to_string())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Outcome::MissingGolden,
         Err(error) => Outcome::GoldenUnreadable(PathError {
             path: golden,

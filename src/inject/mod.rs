@@ -6,6 +6,7 @@
 
 mod assemble;
 mod collect;
+pub mod lint;
 mod memo;
 mod normalize;
 mod render;
@@ -37,9 +38,10 @@ pub struct Options {
     pub chat_provider: Option<crate::provider::ChatProvider>,
     /// The tokenizer for the report's `tokens` fields (default `o200k_base`).
     pub encoding: crate::tokens::Encoding,
-    /// Leave the `tokens` fields out. Counting the text of a large scene takes about as long as
-    /// rendering it, so the CLI counts only when asked.
+    /// Leave the `tokens` fields out (`--no-tokens`).
     pub skip_tokens: bool,
+    /// Leave out the cache-safety lint's findings (`lint::scene_findings`).
+    pub skip_lint: bool,
 }
 
 /// Renders a scene for one LLM family with default options (see [`render_with`]).
@@ -193,7 +195,7 @@ pub fn render_with_memo(
         )),
         (Family::Chat, _, _) => None,
     };
-    Report {
+    let mut report = Report {
         llm: family.as_str(),
         tokenizer,
         messages,
@@ -202,7 +204,12 @@ pub fn render_with_memo(
         tools: tools_out,
         diagnostics: r.diagnostics,
         metrics,
+    };
+    if !options.skip_lint {
+        let findings = lint::scene_findings(scene, family, &report);
+        report.diagnostics.extend(findings);
     }
+    report
 }
 
 fn side(p: &crate::scene::Position, family: Family) -> &Option<String> {

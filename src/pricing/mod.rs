@@ -13,6 +13,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub mod cost;
+pub mod minimum;
 
 /// The table the program ships with.
 pub const DEFAULT_TABLE: &str = include_str!("../../data/models.json");

@@ -20,6 +20,21 @@ pub struct CacheReport {
     /// For each tool that injects before the latest legal chat segment: the same calls with its
     /// text moved there (filled by `conversation::blame_files`, which can re-render the scenes).
     pub what_if: Vec<WhatIf>,
+    /// The cache-safety lint's findings (docs/diagnostics.md), filled by
+    /// `conversation::blame_files` like `what_if`.
+    pub diagnostics: Vec<CallFinding>,
+}
+
+/// A finding of one call (`call` is 0-based; `scene` its label). Findings about the whole
+/// conversation (`cache_below_minimum`) name no call.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallFinding {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scene: Option<String>,
+    #[serde(flatten)]
+    pub diagnostic: crate::report::Diagnostic,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -324,6 +339,7 @@ pub fn blame(steps: &[(String, Report)], models: &[&Row]) -> CacheReport {
         steps: out,
         models,
         what_if: Vec::new(),
+        diagnostics: Vec::new(),
     }
 }
 

@@ -42,6 +42,10 @@ pub struct RunReport {
     /// out) unless a front end asked for prices.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<crate::pricing::cost::ModelCost>,
+    /// The cache-safety lint's findings for those models (`cache_below_minimum`,
+    /// docs/diagnostics.md): the loop only appends, so its prefix never changes by itself.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<crate::report::Diagnostic>,
 }
 
 impl RunReport {
@@ -50,6 +54,15 @@ impl RunReport {
         let figures: Vec<&super::cache::Figures> =
             self.iterations.iter().map(|it| &it.cache).collect();
         self.models = super::cache::price_run(&figures, models);
+        let sizes: Vec<(String, usize)> = figures
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("round {}", i + 1), f.request_tokens))
+            .collect();
+        self.diagnostics = models
+            .iter()
+            .filter_map(|row| crate::pricing::minimum::below_minimum(row, &sizes))
+            .collect();
     }
 
     /// The messages of a request that holds the first `n` messages.
@@ -216,5 +229,6 @@ pub fn replay(run: &Run) -> RunReport {
         ignored_iterations,
         dropped_system_messages,
         models: Vec::new(),
+        diagnostics: Vec::new(),
     }
 }

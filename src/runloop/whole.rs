@@ -22,6 +22,8 @@ pub struct WholeRequests<'a> {
     pub dropped_system_messages: usize,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub models: &'a [ModelCost],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub diagnostics: &'a [crate::report::Diagnostic],
 }
 
 #[derive(Serialize)]
@@ -59,6 +61,7 @@ impl<'a> WholeRequests<'a> {
             ignored_iterations: report.ignored_iterations,
             dropped_system_messages: report.dropped_system_messages,
             models: &report.models,
+            diagnostics: &report.diagnostics,
         }
     }
 }

@@ -401,6 +401,18 @@ fn run_replays_the_loop_or_says_there_is_none() {
         .unwrap_or_default();
     assert_eq!(ids.len(), 4, "{ids:?}");
     assert_eq!(models[0]["calls"].as_array().map(Vec::len), Some(3));
+    // The rounds are short: each default model with a minimum (all but DeepSeek's, which caches
+    // from the first token) has a finding, and only when priced.
+    let lint = report
+        .as_object_mut()
+        .and_then(|o| o.remove("diagnostics"))
+        .expect("the lint's findings");
+    assert_eq!(lint.as_array().map(Vec::len), Some(ids.len() - 1), "{lint}");
+    assert!(lint
+        .as_array()
+        .into_iter()
+        .flatten()
+        .all(|d| d["code"] == "cache_below_minimum"));
     let golden: Json = serde_json::from_str(
         &std::fs::read_to_string(fixture("run/cd-round-1.golden.json")).expect("golden"),
     )

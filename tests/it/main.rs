@@ -10,6 +10,7 @@ mod escape;
 mod fixtures;
 mod inputs;
 mod layers;
+mod lint;
 mod live;
 mod providers;
 mod regressions;

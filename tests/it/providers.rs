@@ -20,9 +20,11 @@ fn dir() -> PathBuf {
 fn render(file: &str, family: Family, chat_provider: Option<ChatProvider>) -> Report {
     let path = dir().join(file);
     let scene = scene::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    // The bodies' own diagnostics only: the cache-safety lint has tests/it/lint.rs.
     let options = Options {
         base_dir: Some(dir()),
         chat_provider,
+        skip_lint: true,
         ..Default::default()
     };
     inject::render_with(&scene, family, &options)

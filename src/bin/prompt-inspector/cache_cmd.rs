@@ -10,7 +10,12 @@ use prompt_inspector::pricing::Row;
 use prompt_inspector::runloop::blame::{CacheReport, Location, StepOut};
 use prompt_inspector::runloop::cache;
 
-pub fn run(paths: &[PathBuf], as_json: bool, ids: &[String], table: Option<&Path>) -> ExitCode {
+pub fn run(
+    paths: &[PathBuf],
+    as_json: bool,
+    (ids, table): (&[String], Option<&Path>),
+    deny: &[String],
+) -> ExitCode {
     let rows = match crate::models_arg::chosen(ids, table) {
         Ok(rows) => rows,
         Err(code) => return code,
@@ -28,7 +33,20 @@ pub fn run(paths: &[PathBuf], as_json: bool, ids: &[String], table: Option<&Path
     } else {
         text(&report)
     };
-    crate::output::emit(&out)
+    let emitted = crate::output::emit(&out);
+    let denied: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|f| deny.iter().any(|c| c == f.diagnostic.code))
+        .collect();
+    for f in &denied {
+        eprintln!("denied: {}: {}", f.diagnostic.code, f.diagnostic.message);
+    }
+    if emitted == ExitCode::SUCCESS && !denied.is_empty() {
+        ExitCode::from(1)
+    } else {
+        emitted
+    }
 }
 
 fn place(l: &Location) -> String {
@@ -74,7 +92,32 @@ pub fn text(r: &CacheReport) -> String {
     }
     crate::models_arg::costs(&mut out, &r.models, "call");
     what_ifs(&mut out, r);
+    lint(&mut out, r);
     out
+}
+
+/// The cache-safety lint's findings (docs/diagnostics.md), each under the call it concerns.
+fn lint(out: &mut String, r: &CacheReport) {
+    let _ = writeln!(out, "Cache-safety lint (docs/diagnostics.md):");
+    if r.diagnostics.is_empty() {
+        let _ = writeln!(out, "  (nothing found)");
+    }
+    for f in &r.diagnostics {
+        let call = match (f.call, &f.scene) {
+            (Some(k), Some(scene)) => format!("call {} ({scene}) ", k + 1),
+            _ => String::new(),
+        };
+        let level = match f.diagnostic.level {
+            prompt_inspector::inject::Level::Error => "error",
+            prompt_inspector::inject::Level::Warning => "warning",
+            prompt_inspector::inject::Level::Info => "info",
+        };
+        let _ = writeln!(
+            out,
+            "  {call}{level} [{}] {}",
+            f.diagnostic.code, f.diagnostic.message
+        );
+    }
 }
 
 /// What each early injection costs: the same calls with the tool's text moved to the latest

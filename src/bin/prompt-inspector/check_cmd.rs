@@ -13,7 +13,8 @@ use serde::Serialize;
 #[derive(Serialize)]
 struct Entry {
     path: String,
-    /// `ok`, `mismatch`, `missing_golden`, `unreadable`, `golden_unreadable`, `golden_unwritable` or `blessed`.
+    /// `ok`, `mismatch`, `missing_golden`, `unreadable`, `golden_unreadable`, `golden_unwritable`,
+    /// `blessed`, or `denied` (the golden matches, but `--deny` names a diagnostic the scene has).
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     golden_path: Option<String>,
@@ -22,6 +23,9 @@ struct Entry {
     /// Why the scene (or the path, or its golden) cannot be read: the app API's error shape.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<ApiError>,
+    /// The diagnostics `--deny` names that the scene's reports have; any fails the scene.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    denied: Vec<check::Finding>,
 }
 
 #[derive(Serialize)]
@@ -31,7 +35,7 @@ struct Summary {
     scenes: Vec<Entry>,
 }
 
-pub fn run(paths: &[PathBuf], bless: bool, as_json: bool) -> ExitCode {
+pub fn run(paths: &[PathBuf], bless: bool, as_json: bool, deny: &[String]) -> ExitCode {
     let found = check::discover_all(paths);
     if found.is_empty() {
         eprintln!("error: no *.scene.json files under the given paths");
@@ -57,19 +61,26 @@ pub fn run(paths: &[PathBuf], bless: bool, as_json: bool) -> ExitCode {
                     golden_path: None,
                     diff: None,
                     error: Some(ApiError::io(&e.path, &e.error)),
+                    denied: Vec::new(),
                 }
             }
             Found::Scene(path) => {
-                let outcome = check::check_one(path, bless);
+                let (outcome, denied) = check::check_denying(path, bless, deny);
                 say(&outcome_text(path, &outcome));
+                say(&denied_text(&denied));
                 match &outcome {
                     Outcome::Unreadable(_)
                     | Outcome::GoldenUnreadable(_)
                     | Outcome::GoldenUnwritable(_) => unreadable += 1,
-                    o if !o.ok() => failed += 1,
+                    o if !o.ok() || !denied.is_empty() => failed += 1,
                     _ => {}
                 }
-                entry(path, outcome)
+                let mut e = entry(path, outcome);
+                if !denied.is_empty() && e.status == "ok" {
+                    e.status = "denied";
+                }
+                e.denied = denied;
+                e
             }
         };
         entries.push(entry);
@@ -115,6 +126,19 @@ fn outcome_text(path: &Path, outcome: &Outcome) -> String {
     }
 }
 
+/// Under a scene's status line: each denied diagnostic, as `DENIED llm code: message`.
+fn denied_text(denied: &[check::Finding]) -> String {
+    denied
+        .iter()
+        .map(|f| {
+            format!(
+                "  DENIED {} {}: {}\n",
+                f.llm, f.diagnostic.code, f.diagnostic.message
+            )
+        })
+        .collect()
+}
+
 fn entry(path: &Path, outcome: Outcome) -> Entry {
     let mut e = Entry {
         path: path.display().to_string(),
@@ -122,6 +146,7 @@ fn entry(path: &Path, outcome: Outcome) -> Entry {
         golden_path: Some(check::golden_path(path).display().to_string()),
         diff: None,
         error: None,
+        denied: Vec::new(),
     };
     match outcome {
         Outcome::Match => {}

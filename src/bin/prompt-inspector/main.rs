@@ -122,6 +122,10 @@ enum Command {
         /// `text`: a line per scene and a diff per mismatch; `json`: `{passed, failed, scenes}`.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Fail a scene whose chat or desk report has a diagnostic with this code, such as the
+        /// cache-safety lint's `cache_volatile_value` (repeatable; docs/diagnostics.md).
+        #[arg(long, value_name = "CODE", value_parser = parse_code)]
+        deny: Vec<String>,
     },
     /// Render one template with JSON variables; stdout is the text only, no newline added.
     Template {
@@ -160,6 +164,10 @@ enum Command {
         /// A models table (data/models.json's format) instead of the built-in one.
         #[arg(long = "models", value_name = "FILE")]
         table: Option<PathBuf>,
+        /// Exit 1 when a round is below a model's cacheable minimum (`cache_below_minimum`,
+        /// repeatable with other codes; docs/diagnostics.md).
+        #[arg(long, value_name = "CODE", value_parser = parse_code)]
+        deny: Vec<String>,
     },
     /// Cache blame across successive calls (one scene per call, in call order; docs/run-loop.md).
     Cache {
@@ -176,6 +184,9 @@ enum Command {
         /// A models table (data/models.json's format) instead of the built-in one.
         #[arg(long = "models", value_name = "FILE")]
         table: Option<PathBuf>,
+        /// Exit 1 when the cache-safety lint finds this code (repeatable; docs/diagnostics.md).
+        #[arg(long, value_name = "CODE", value_parser = parse_code)]
+        deny: Vec<String>,
     },
     /// Serve the app API (docs/api.md) and the browser UI on 127.0.0.1, behind a per-launch token.
     Serve {
@@ -190,6 +201,27 @@ enum Command {
 
 fn parse_engine(s: &str) -> Result<Engine, String> {
     s.parse()
+}
+
+/// A diagnostic code: `snake_case`, and one the lint knows when it names a `cache_` one (a typo
+/// there would deny nothing and pass CI unnoticed).
+fn parse_code(s: &str) -> Result<String, String> {
+    let snake = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if !snake {
+        return Err(format!(
+            "{s:?} is not a diagnostic code (snake_case, docs/diagnostics.md)"
+        ));
+    }
+    let lint = prompt_inspector::inject::lint::CODES;
+    if s.starts_with("cache_") && !lint.contains(&s) {
+        return Err(format!(
+            "unknown cache-safety lint code {s:?}; the lint's codes: {}",
+            lint.join(", ")
+        ));
+    }
+    Ok(s.to_owned())
 }
 
 fn parse_tokenizer(s: &str) -> Result<Encoding, String> {
@@ -236,7 +268,8 @@ fn main() -> ExitCode {
             paths,
             bless,
             format,
-        } => check_cmd::run(&paths, bless, format == Format::Json),
+            deny,
+        } => check_cmd::run(&paths, bless, format == Format::Json, &deny),
         Command::Template {
             engine,
             template,
@@ -249,19 +282,25 @@ fn main() -> ExitCode {
             shared,
             models,
             table,
+            deny,
         } => run_cmd::run(
             &scene,
-            format == Format::Json,
-            shared,
-            &models,
-            table.as_deref(),
+            (format == Format::Json, shared),
+            (&models, table.as_deref()),
+            &deny,
         ),
         Command::Cache {
             scenes,
             format,
             models,
             table,
-        } => cache_cmd::run(&scenes, format == Format::Json, &models, table.as_deref()),
+            deny,
+        } => cache_cmd::run(
+            &scenes,
+            format == Format::Json,
+            (&models, table.as_deref()),
+            &deny,
+        ),
         Command::Serve { port, ui } => serve::run(port, ui),
     }
 }

@@ -46,6 +46,7 @@ pub fn run(
         chat_provider: provider,
         encoding: tokenizer.unwrap_or_default(),
         skip_tokens: tokenizer.is_none(),
+        skip_lint: false,
     };
     let report = inject::render_with(&scene, family, &options);
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

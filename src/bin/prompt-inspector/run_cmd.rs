@@ -11,10 +11,9 @@ use prompt_inspector::scene;
 
 pub fn run(
     path: &Path,
-    as_json: bool,
-    shared: bool,
-    ids: &[String],
-    table: Option<&Path>,
+    (as_json, shared): (bool, bool),
+    (ids, table): (&[String], Option<&Path>),
+    deny: &[String],
 ) -> ExitCode {
     let rows = match crate::models_arg::chosen(ids, table) {
         Ok(rows) => rows,
@@ -37,7 +36,7 @@ pub fn run(
     };
     let mut report = runloop::replay(spec);
     report.price(&models);
-    match (as_json, shared) {
+    let emitted = match (as_json, shared) {
         (true, true) => crate::output::emit_json(&report),
         // Each request whole, as the contract prints them: written out as it is serialised, so
         // memory stays linear in the rounds even though the output is not.
@@ -46,6 +45,19 @@ pub fn run(
             &text(&scene.name, &report),
             crate::wrap::WIDTH,
         )),
+    };
+    let denied: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| deny.iter().any(|c| c == d.code))
+        .collect();
+    for d in &denied {
+        eprintln!("denied: {}: {}", d.code, d.message);
+    }
+    if emitted == ExitCode::SUCCESS && !denied.is_empty() {
+        ExitCode::from(1)
+    } else {
+        emitted
     }
 }
 
@@ -129,6 +141,9 @@ pub fn text(name: &str, r: &RunReport) -> String {
         );
     }
     crate::models_arg::costs(&mut out, &r.models, "round");
+    for d in &r.diagnostics {
+        let _ = writeln!(out, "[{}] {}", d.code, d.message);
+    }
     out
 }
 

@@ -841,6 +841,11 @@ export type RunReport_Deserialize = {
 	 *  out) unless a front end asked for prices.
 	 */
 	models: ModelCost_Deserialize[],
+	/**
+	 *  The cache-safety lint's findings for those models (`cache_below_minimum`,
+	 *  docs/diagnostics.md): the loop only appends, so its prefix never changes by itself.
+	 */
+	diagnostics: Diagnostic_Deserialize[],
 };
 
 /**
@@ -874,6 +879,11 @@ export type RunReport_Serialize = {
 	 *  out) unless a front end asked for prices.
 	 */
 	models?: ModelCost_Serialize[],
+	/**
+	 *  The cache-safety lint's findings for those models (`cache_below_minimum`,
+	 *  docs/diagnostics.md): the loop only appends, so its prefix never changes by itself.
+	 */
+	diagnostics?: Diagnostic_Serialize[],
 };
 
 export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;
