@@ -26,7 +26,15 @@ const REASON =
   "Tools must not write where the user's own words, the task's purpose or the last behavioural instruction are expressed. A tool bug there silently rewrites what the user asked for, and the model acts on an intent nobody can trace back.";
 const RULES: Rules = {
   segments: [
-    { name: 'system_msg_prompt', family: 'chat', order: 0, legal: true, configured: true, purpose: 'System message' },
+    {
+      name: 'system_msg_prompt',
+      family: 'chat',
+      order: 0,
+      legal: true,
+      configured: true,
+      purpose: 'System message',
+      cached_prefix: true,
+    },
     {
       name: 'reformat_input_prompt',
       family: 'chat',
@@ -34,6 +42,7 @@ const RULES: Rules = {
       legal: false,
       configured: true,
       purpose: 'The user message',
+      cached_prefix: true,
       rule: 'iron_rule_1',
       reason: REASON,
     },
@@ -44,6 +53,7 @@ const RULES: Rules = {
       legal: false,
       configured: true,
       purpose: 'The task',
+      cached_prefix: false,
       rule: 'iron_rule_1',
       reason: REASON,
     },
