@@ -3,7 +3,7 @@
 //! (`cache_prefix_changed`, naming the tool or configured prompt and the template line), and
 //! calls too short for a chosen model's cache (`cache_below_minimum`).
 
-use crate::inject::lint::{line_referencing, template_of};
+use crate::inject::lint::{line_referencing, template_of, written_by};
 use crate::inject::{Diagnostic, Level, PieceOut, Report, Source};
 use crate::pricing::minimum::below_minimum;
 use crate::pricing::Row;
@@ -133,19 +133,12 @@ fn changed(
     line: Option<usize>,
     byte: usize,
 ) -> Diagnostic {
-    let by = match (&piece.source, &piece.tool, piece.index) {
-        (Source::Tool, Some(tool), _) => format!("{tool}'s text in {segment}"),
-        (_, _, Some(i)) => format!("{segment}[{i}]"),
-        _ => segment.to_owned(),
-    };
-    let at = line
-        .map(|l| format!(" (template line {l})"))
-        .unwrap_or_default();
+    let by = written_by(segment, piece, line);
     Diagnostic {
         level: Level::Warning,
         code: "cache_prefix_changed",
         message: format!(
-            "{by}{at} {what} since the call before, in the cached prefix: from byte {byte} of \
+            "{by} {what} since the call before, in the cached prefix: from byte {byte} of \
              {segment} on, the cache serves nothing and everything after is billed again"
         ),
         tool: piece.tool.clone(),

@@ -112,19 +112,12 @@ fn volatile(
     value: &str,
     line: Option<usize>,
 ) -> Diagnostic {
-    let by = match (&piece.source, &piece.tool, piece.index) {
-        (Source::Tool, Some(tool), _) => format!("{tool}'s text in {segment}"),
-        (_, _, Some(i)) => format!("{segment}[{i}]"),
-        _ => segment.to_owned(),
-    };
-    let at = line
-        .map(|l| format!(" (template line {l})"))
-        .unwrap_or_default();
+    let by = written_by(segment, piece, line);
     Diagnostic {
         level: Level::Warning,
         code: "cache_volatile_value",
         message: format!(
-            "{by}{at}, in the cached prefix, holds {} `{value}`, which changes on every call: \
+            "{by}, in the cached prefix, holds {} `{value}`, which changes on every call: \
              no call can reuse the cache past it. Move it to a segment after the prefix, or \
              leave it out",
             article(kind)
@@ -133,6 +126,20 @@ fn volatile(
         segment: Some(segment),
         prompt: piece.index,
         line,
+    }
+}
+
+/// Who wrote a piece and where, for a message: `tracer's text in after_input_msg_prompt
+/// (template line 2)`, `system_msg_prompt[0]`.
+pub fn written_by(segment: &str, piece: &PieceOut, line: Option<usize>) -> String {
+    let by = match (&piece.source, &piece.tool, piece.index) {
+        (Source::Tool, Some(tool), _) => format!("{tool}'s text in {segment}"),
+        (_, _, Some(i)) => format!("{segment}[{i}]"),
+        _ => segment.to_owned(),
+    };
+    match line {
+        Some(l) => format!("{by} (template line {l})"),
+        None => by,
     }
 }
 
