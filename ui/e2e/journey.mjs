@@ -240,11 +240,11 @@ try {
     await page.keyboard.press('ArrowDown');
     const next = TABLE[TABLE.findIndex((r) => r.id === firstDefault) + 1].id;
     await page.waitForFunction((id) => document.querySelector('[data-testid="model"]').value === id, next);
-    await page.waitForFunction((id) => document.querySelector('[data-testid="call-cost-chat"]')?.textContent.endsWith(`on ${id}`), next);
+    await page.waitForFunction((id) => document.querySelector('[data-testid="call-cost-chat"]')?.dataset.model === id, next);
     check(await priced(next), `↓ picks the next row (${next}) and the board is priced for it`);
     await page.keyboard.type('claude-sonnet-4-5');
     const sonnet = 'anthropic/claude-sonnet-4-5';
-    await page.waitForFunction((id) => document.querySelector('[data-testid="call-cost-chat"]')?.textContent.endsWith(`on ${id}`), sonnet);
+    await page.waitForFunction((id) => document.querySelector('[data-testid="call-cost-chat"]')?.dataset.model === id, sonnet);
     check((await picker.inputValue()) === sonnet && (await priced(sonnet)), `typing a model's name picks it (${await figures()})`);
     const pieces = await sysCard.getByTestId('piece-figure').allInnerTexts();
     const rate = row(sonnet).prices_per_mtok.input;
@@ -257,6 +257,16 @@ try {
       `each piece shows its tokens and their cost at $${rate} per million (${pieces.join(' | ')})`,
     );
     await page.screenshot({ path: join(shots, '01f-costs.png') });
+    // The toolbar stays one row in a window as wide as the app's (1440 px): the path box shrinks.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const oneRow = await page.evaluate(() => {
+      const h = document.querySelector('header').getBoundingClientRect();
+      const open = document.querySelector('[data-testid="open"]').getBoundingClientRect();
+      return h.height < 2 * open.height;
+    });
+    await page.screenshot({ path: join(shots, '01f-toolbar-1440.png'), clip: { x: 0, y: 0, width: 1440, height: 60 } });
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    check(oneRow, 'with the model picker the toolbar stays one row 1440 px wide');
     await sysCard.screenshot({ path: join(shots, '01g-card-costs.png') });
     await page.reload();
     await sysCard.getByText('工作笔记').waitFor();

@@ -299,7 +299,7 @@ export function App({ session }: { session: Session }) {
           {s.models.length > 0 && (
             <label
               class="check model-pick"
-              title="The model the board's costs and the Run view's cache split are for (prices: docs/models.md); a first call on the board, nothing cached"
+              title="The model the board's costs and the Run view's cache split are for; each row with its input price in USD per million tokens (docs/models.md). The board prices a first call, nothing cached"
             >
               Model{' '}
               <select data-testid="model" value={s.model ?? ''} onChange={(e) => s.setModel((e.target as HTMLSelectElement).value)}>

@@ -178,7 +178,9 @@ describe('the board and the Tools view on the picked model', () => {
       'tf_notes 2 tok · $0.000004',
     ]);
     expect((card.querySelector('.piece') as HTMLElement).title).toContain('4 tok · $0.000008');
-    expect(root.querySelector('[data-testid="call-cost-chat"]')!.textContent).toBe('300 tok · $0.2500 on openai/gpt-4.1');
+    const total = root.querySelector('[data-testid="call-cost-chat"]')!;
+    expect(total.textContent).toBe("This call's input: 300 tok · $0.2500 on openai/gpt-4.1, first call");
+    expect(total.getAttribute('data-model')).toBe('openai/gpt-4.1');
     // Another model's rate; no model: tokens only.
     await board('openai/gpt-5');
     expect(root.querySelector('[data-testid="piece-figure"]')!.textContent).toBe('configured prompt 0 4 tok · $0.000005');

@@ -67,9 +67,9 @@ export function modelGroups(models: ModelInfo[]): [string, ModelInfo[]][] {
   return [...groups.entries()];
 }
 
-/** A row in the picker, under its provider's group: `gpt-5 · $1.25/M in`. */
+/** A row in the picker, under its provider's group: `gpt-5 · $1.25/M` (input, USD per million tokens). */
 export function modelLabel(m: ModelInfo): string {
-  return `${m.id.slice(m.provider.length + 1) || m.id} · $${m.prices_per_mtok.input ?? 0}/M in`;
+  return `${m.id.slice(m.provider.length + 1) || m.id} · $${m.prices_per_mtok.input ?? 0}/M`;
 }
 
 /** One request of a replayed run for one model: its input split the way the provider bills it. */

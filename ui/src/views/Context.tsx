@@ -230,11 +230,7 @@ export function DiagnosticsList({
         <h3 id="lint-h" class="sub-h">
           Cache safety (lint)
         </h3>
-        {lint.length ? (
-          list(lint, 'lint-diagnostics')
-        ) : (
-          <div class="empty-seg">No cache-safety findings: nothing here changes the cached prefix from call to call.</div>
-        )}
+        {lint.length ? list(lint, 'lint-diagnostics') : <div class="empty-seg">No cache-safety findings.</div>}
       </section>
       <section aria-labelledby="other-diag-h">
         <h3 id="other-diag-h" class="sub-h">

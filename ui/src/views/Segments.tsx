@@ -256,13 +256,14 @@ function SegmentCardView({
 function CallCostNote({ cost, family }: { cost: InputCost; family: Llm }) {
   const what = family === 'chat' ? 'messages' : 'segments';
   return (
-    <span
+    <p
       class="call-cost"
       data-testid={`call-cost-${family}`}
+      data-model={cost.model}
       title={`This call's input on ${cost.model} as a first call, nothing cached: ${cost.content_tokens} tokens of ${what} and ${cost.definition_tokens} of tool definitions, at $${cost.usd_per_mtok_input ?? 0} per million input tokens`}
     >
-      {cost.input_tokens} tok · {fmtUsd(cost.cost_usd)} <span class="muted-figure">on {cost.model}</span>
-    </span>
+      This call's input: {cost.input_tokens} tok · {fmtUsd(cost.cost_usd)} <span class="muted-figure">on {cost.model}, first call</span>
+    </p>
   );
 }
 
@@ -314,7 +315,6 @@ export function Segments(p: Props) {
     <section class="family" aria-label={`${family} segments`}>
       <div class="family-head">
         <h3>{family === 'chat' ? 'ChatLLM' : 'DeskLLM'}</h3>
-        {cost && <CallCostNote cost={cost} family={family} />}
         {family === 'chat' ? (
           // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
           <div class="toggle" role="group" aria-label="Chat view">
@@ -367,6 +367,7 @@ export function Segments(p: Props) {
           </div>
         )}
       </div>
+      {cost && <CallCostNote cost={cost} family={family} />}
       {!r ? (
         <div class="empty-seg">rendering…</div>
       ) : family === 'chat' && chatView === 'messages' ? (
