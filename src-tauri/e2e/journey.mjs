@@ -406,6 +406,8 @@ try {
   browser = await openSession();
   const second = await pollFor('the second launch\'s window', () => appWindow((t) => / — Prompt Inspector$/.test(t) && !t.startsWith('●')));
   step(`second launch: X window 0x${second.id.toString(16)} of pid ${second.pid}`);
+  await waitFor('the model picker on the second launch', async () => $t('model').isExisting(), 30000);
+  check((await (await $t('model')).getValue()) === 'anthropic/claude-sonnet-4-5', "the picked model is remembered across launches (the web view's storage)");
   const asked = logCount(ASKED);
   xDo('close', second.id);
   await pollFor('the app to exit', () => !running(second.pid));
