@@ -32,6 +32,11 @@ pub struct Report {
     pub tools: Vec<ToolOut>,
     pub diagnostics: Vec<Diagnostic>,
     pub metrics: Metrics,
+    /// What this call's input costs for each model asked for (`render --model`, the API's
+    /// `models`), computed from the `tokens` fields by `pricing::cost::input_costs`; left out
+    /// when no model was asked for or tokens were not counted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub costs: Vec<InputCost>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -202,6 +207,54 @@ pub struct Diagnostic {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub line: Option<usize>,
+}
+
+/// One model's price of a call's input as a first call, with nothing in the prompt cache yet:
+/// every token at the model's uncached input price (docs/cli.md, "costs"). Plain figures: the
+/// report sits below the models table (`pricing`), which fills them in.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct InputCost {
+    /// The models table row's id (`openai/gpt-5`).
+    pub model: String,
+    /// The row's price of an uncached input token, in USD per million tokens (what a piece's
+    /// tokens cost: `tokens × usd_per_mtok_input / 1e6`).
+    pub usd_per_mtok_input: f64,
+    /// The call's input tokens: `content_tokens + definition_tokens`.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub input_tokens: usize,
+    /// Tokens of the messages sent (chat) or of the segments (desk).
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub content_tokens: usize,
+    /// Tokens of the tool definitions in the request.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub definition_tokens: usize,
+    /// What `input_tokens` cost, in USD.
+    pub cost_usd: f64,
+    /// Each segment of the report with tokens, in report order: its tokens and what they cost.
+    pub segments: Vec<SegmentCost>,
+    /// Each tool definition with tokens, in tool order.
+    pub definitions: Vec<DefinitionCost>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SegmentCost {
+    /// The segment's name, as in `segments[].name`.
+    pub name: &'static str,
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub tokens: usize,
+    pub cost_usd: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DefinitionCost {
+    /// The tool's name, as in `tools[].name`.
+    pub tool: String,
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub tokens: usize,
+    pub cost_usd: f64,
 }
 
 /// The injection metrics (TFRobot's observability figures, docs/rules.md).

@@ -10,7 +10,8 @@
 // ends the app → a second launch closes at once without edits → a third launch opens the large
 // generated scene and measures keystroke-to-paint in the real window (a PERF line; the figures never
 // fail the run, a board that never updates does), then closes through the guard with Don't Save and
-// the large scene's file stays byte for byte the same. The window title (file name, "●" when unsaved)
+// the large scene's file stays byte for byte the same. After the first launch's opening, a model is
+// picked: the board and the Run view's bars are priced for it. The window title (file name, "●" when unsaved)
 // is checked as document.title and on the X window. Screenshots go to ./screenshots/.
 //
 // The file dialogs cannot be driven through WebDriver (they are GTK windows), so the app runs with
@@ -206,6 +207,40 @@ try {
   await sleep(300); // let the board finish painting before the screenshot
   shot('main-window.png');
 
+  // 1b. Costs on the picked model (the models table read from the repository, not from the app):
+  // the picker starts on the first default row; another model prices the board and the Run view's
+  // bars (tokens read from the cache, written, uncached, and each request's cost).
+  {
+    const table = JSON.parse(readFileSync(join(repo, 'data/models.json'), 'utf8')).models;
+    const usd = (x) => {
+      const v = Math.round(x * 1e8) / 1e8;
+      return v === 0 ? '$0' : v >= 1 ? `$${v.toFixed(2)}` : v >= 0.01 ? `$${v.toFixed(4)}` : `$${v.toFixed(6)}`;
+    };
+    const picker = await $t('model');
+    const firstDefault = table.find((r) => r.default).id;
+    check((await picker.getValue()) === firstDefault, `the model picker starts on the table's first default row (${firstDefault})`);
+    const sonnet = table.find((r) => r.id === 'anthropic/claude-sonnet-4-5');
+    await picker.selectByAttribute('value', sonnet.id);
+    await waitFor('the board priced for claude-sonnet-4-5', async () => (await (await $t('call-cost-chat')).getAttribute('data-model')) === sonnet.id);
+    const figures = await (await browser.$('[data-testid="seg-chat-system_msg_prompt"] [data-testid="seg-figures"]')).getText();
+    const tokens = Number(/· (\d+) tok/.exec(figures)[1]);
+    check(figures.endsWith(`· ${usd((tokens * sonnet.prices_per_mtok.input) / 1e6)}`), `a segment card shows its cost on ${sonnet.id} (${figures})`);
+    await sleep(300);
+    shot('costs.png');
+    await (await browser.$('button=Run')).click();
+    await waitFor("the example run's bars", async () => $t('prefix-bar-1').isExisting(), 15000);
+    const label = await (await $t('prefix-bar-1')).getAttribute('aria-label');
+    const m = /: (\d+) input tokens, (\d+) read from the prompt cache, (\d+) written to it, (\d+) uncached; costs (\$[\d.]+)/.exec(label ?? '');
+    check(
+      !!m && label.includes(sonnet.id) && +m[2] + +m[3] + +m[4] === +m[1] && m[5] === usd((+m[4] * sonnet.prices_per_mtok.input) / 1e6),
+      `the Run view's bar says its shares and cost to a screen reader (${label})`,
+    );
+    await sleep(300);
+    shot('run-bars.png');
+    await (await browser.$('button=Inspector')).click();
+    await waitFor('the board again', async () => $t('seg-chat-system_msg_prompt').isExisting());
+  }
+
   // 2. Edit tf_notes' template: both families' system segments update.
   await (await $t('tool-tf_notes')).click();
   const editor = await browser.$('[data-testid="template-editor"] .cm-content');
@@ -371,6 +406,8 @@ try {
   browser = await openSession();
   const second = await pollFor('the second launch\'s window', () => appWindow((t) => / — Prompt Inspector$/.test(t) && !t.startsWith('●')));
   step(`second launch: X window 0x${second.id.toString(16)} of pid ${second.pid}`);
+  await waitFor('the model picker on the second launch', async () => $t('model').isExisting(), 30000);
+  check((await (await $t('model')).getValue()) === 'anthropic/claude-sonnet-4-5', "the picked model is remembered across launches (the web view's storage)");
   const asked = logCount(ASKED);
   xDo('close', second.id);
   await pollFor('the app to exit', () => !running(second.pid));

@@ -549,7 +549,7 @@ fn the_commands_are_the_declared_operations_and_the_shell_commands() {
         // No arguments: the operations without a request answer, the others want `req`.
         match invoke(&w, op, json!({})) {
             Ok(_) => assert!(
-                matches!(op, "default_scene" | "rules"),
+                matches!(op, "default_scene" | "rules" | "models"),
                 "{op} ran without req"
             ),
             Err(e) => {

@@ -9,6 +9,7 @@
 mod error;
 mod files;
 mod live;
+mod models;
 mod playground;
 mod render;
 mod replay;
@@ -23,6 +24,10 @@ pub use files::{default_scene, open, save, stat, FileStat, PathRequest, SaveRequ
 pub use live::{
     apply as apply_patch, diff as diff_trees, Live, LiveCloseRequest, LiveEditRequest,
     LiveOpenRequest, LiveOptions, LiveUpdate, PatchOp, PathStep, TextEdit, REPORT_FIELDS,
+};
+pub use models::{
+    models, CacheGrowth, CacheSummary, ModelInfo, ModelPrices, ModelSource, ModelsResponse,
+    TtlPrice,
 };
 pub use playground::{template, EngineName, TemplateRequest, TemplateResponse};
 pub use render::{
@@ -177,7 +182,7 @@ mod table {
     fn operations_dispatch_and_op_follow_the_table() {
         let declared = for_each_operation!([names]);
         assert_eq!(super::OPERATIONS, declared);
-        assert_eq!(declared.len(), 15);
+        assert_eq!(declared.len(), 16);
         let live = super::Live::new();
         for op in declared {
             let e = super::dispatch(&live, op, "[]").err();

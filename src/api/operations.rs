@@ -38,6 +38,8 @@ macro_rules! for_each_operation {
             validate(ValidateRequest) -> ValidateResponse = |_, req| Ok($crate::api::validate(&req));
             /// The segment table and the rules.
             rules() -> RulesResponse = |_| Ok($crate::api::rules());
+            /// The built-in models table: prices and cache rules (the model picker).
+            models() -> ModelsResponse = |_| Ok($crate::api::models());
             /// Replays a scene's recorded run.
             run(RunRequest) -> RunResponse = |_, req| $crate::api::run(&req);
             /// Checks a folder of scenes against their goldens.

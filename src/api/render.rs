@@ -58,6 +58,11 @@ pub struct RenderRequest {
     /// `false` with no `tokenizer` counts none.
     #[serde(default = "crate::api::render::counts_by_default")]
     pub tokens: bool,
+    /// Price the call's input for these models (row ids or model names of the built-in table,
+    /// the `models` operation): the report's `costs`. Empty (the default): no costs. Prices need
+    /// tokens: with tokens not counted, `costs` is left out.
+    #[serde(default)]
+    pub models: Vec<String>,
 }
 
 /// Tokens are counted unless a request says `tokens: false` (docs/api.md).
@@ -113,6 +118,7 @@ pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
             "provider applies to llm \"chat\"; a desk request's shape comes from the scene's desk_llm.adapter",
         ));
     }
+    let rows = super::models::rows(&req.models, "models")?;
     let scene = scene::load_str(&req.text)?;
     let options = options_of(
         req.base_dir.as_deref(),
@@ -120,8 +126,18 @@ pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
         req.tokenizer,
         req.tokens,
     );
-    let report = inject::render_with(&scene, family, &options);
+    let mut report = inject::render_with(&scene, family, &options);
+    priced(&mut report, &rows);
     Ok(RenderResponse { report })
+}
+
+/// Fills a report's `costs` for `rows` (nothing when there are none).
+pub(crate) fn priced(report: &mut crate::report::Report, rows: &[crate::pricing::Row]) {
+    if rows.is_empty() {
+        return;
+    }
+    let rows: Vec<&crate::pricing::Row> = rows.iter().collect();
+    report.costs = crate::pricing::cost::input_costs(report, &rows);
 }
 
 /// The core's render options for a request's fields.
@@ -156,8 +172,7 @@ pub fn run(req: &RunRequest) -> Result<RunResponse, ApiError> {
             "the scene has no \"run\" field (docs/scene-format.md), so there is no loop to replay",
         ));
     };
-    let table = crate::pricing::Table::builtin();
-    let models = table
+    let models = super::models::builtin()
         .select(&req.models)
         .map_err(|e| ApiError::invalid("models", e))?;
     let mut report = crate::runloop::replay(spec);

@@ -204,6 +204,8 @@ pub fn render_with_memo(
         tools: tools_out,
         diagnostics: r.diagnostics,
         metrics,
+        // Prices need the models table, which the caller picks (`pricing::cost::input_costs`).
+        costs: Vec::new(),
     };
     if !options.skip_lint {
         let findings = lint::scene_findings(scene, family, &report);

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::{Growth, Row};
+use crate::report::{DefinitionCost, InputCost, Report, SegmentCost};
 
 /// The tokens the cache serves when a request shares `common` leading tokens with an earlier
 /// one, for the automatic caches: nothing below the minimum, then (for `units`) the minimum
@@ -65,6 +66,65 @@ impl CallCost {
             uncached_cost_usd: round_usd(per_token(total, p.input)),
         }
     }
+}
+
+/// What a rendered call's input costs for each of `rows` as a first call (nothing cached yet):
+/// its messages (chat) or segments (desk) and its tool definitions, every token at the row's
+/// input price; and the same for each segment and each definition on its own. The one place the
+/// command line's render text, its JSON report and the app get these figures from. Empty when
+/// the report counted no tokens.
+///
+/// A chat call sends messages, not segments: a segment's count is its own text, so the segments'
+/// figures need not add up to the call's (the user's input sent in place of an empty reformat
+/// prompt, for one, belongs to no segment).
+pub fn input_costs(report: &Report, rows: &[&Row]) -> Vec<InputCost> {
+    if report.tokenizer.is_none() {
+        return Vec::new();
+    }
+    let content_tokens: usize = match &report.messages {
+        Some(messages) => messages.iter().filter_map(|m| m.tokens).sum(),
+        None => report.segments.iter().filter_map(|s| s.tokens).sum(),
+    };
+    let definitions: Vec<(&str, usize)> = report
+        .tools
+        .iter()
+        .filter_map(|t| Some((t.name.as_str(), t.definition.as_ref()?.tokens?)))
+        .collect();
+    let definition_tokens: usize = definitions.iter().map(|(_, n)| n).sum();
+    let input_tokens = content_tokens + definition_tokens;
+    rows.iter()
+        .map(|row| {
+            let first_call = |tokens: usize| CallCost::of(row, tokens, 0, 0).cost_usd;
+            InputCost {
+                model: row.id.clone(),
+                usd_per_mtok_input: row.prices_per_mtok.input,
+                input_tokens,
+                content_tokens,
+                definition_tokens,
+                cost_usd: first_call(input_tokens),
+                segments: report
+                    .segments
+                    .iter()
+                    .filter_map(|s| {
+                        let tokens = s.tokens?;
+                        Some(SegmentCost {
+                            name: s.name,
+                            tokens,
+                            cost_usd: first_call(tokens),
+                        })
+                    })
+                    .collect(),
+                definitions: definitions
+                    .iter()
+                    .map(|&(tool, tokens)| DefinitionCost {
+                        tool: tool.to_owned(),
+                        tokens,
+                        cost_usd: first_call(tokens),
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// The calls of a conversation for one model, and their sum.

@@ -42,6 +42,7 @@ fn render_req(text: String, llm: Llm) -> api::RenderRequest {
         provider: None,
         tokenizer: None,
         tokens: false,
+        models: Vec::new(),
     }
 }
 
@@ -245,6 +246,198 @@ fn render_returns_the_cli_report_unchanged() {
         "{}",
         chat["request"]
     );
+}
+
+/// The built-in table's row `id`, read from data/models.json itself (not from the API under test).
+fn table_row(id: &str) -> Json {
+    let table: Json = serde_json::from_str(include_str!("../../data/models.json")).expect("json");
+    table["models"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["id"] == id))
+        .cloned()
+        .unwrap_or_else(|| panic!("no row {id}"))
+}
+
+#[test]
+fn render_prices_the_call_for_the_models_asked_for() {
+    let text = std::fs::read_to_string(fixture("providers/chat.scene.json")).expect("fixture");
+    let asked = |llm, models: &[&str], tokens| {
+        api::render(&api::RenderRequest {
+            tokens,
+            models: models.iter().map(|m| (*m).to_owned()).collect(),
+            ..render_req(text.clone(), llm)
+        })
+        .map(|r| json_of(&r.report))
+    };
+    let plain = asked(Llm::Chat, &[], true).expect("renders");
+    assert!(plain.get("costs").is_none(), "no models, no costs: {plain}");
+
+    // By row id and by model name; each in the order asked.
+    let report = asked(Llm::Chat, &["openai/gpt-4.1", "claude-opus-4-5"], true).expect("renders");
+    let costs = report["costs"].as_array().expect("costs");
+    let ids: Vec<&str> = costs.iter().filter_map(|c| c["model"].as_str()).collect();
+    assert_eq!(ids, ["openai/gpt-4.1", "anthropic/claude-opus-4-5"]);
+    let messages: u64 = report["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter_map(|m| m["tokens"].as_u64())
+        .sum();
+    let definitions: u64 = report["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["definition"]["tokens"].as_u64())
+        .sum();
+    // tf_notes and web_search record schemas (the render text's test says 70 + 138 tokens).
+    assert_eq!(definitions, 208);
+    for c in costs {
+        let price = table_row(c["model"].as_str().expect("id"))["prices_per_mtok"]["input"]
+            .as_f64()
+            .expect("price");
+        assert_eq!(c["usd_per_mtok_input"].as_f64(), Some(price));
+        assert_eq!(c["content_tokens"].as_u64(), Some(messages));
+        assert_eq!(c["definition_tokens"].as_u64(), Some(definitions));
+        assert_eq!(c["input_tokens"].as_u64(), Some(messages + definitions));
+        let usd = |tokens: u64| (tokens as f64 * price / 1e6 * 1e8).round() / 1e8;
+        assert_eq!(c["cost_usd"].as_f64(), Some(usd(messages + definitions)));
+        let segments = c["segments"].as_array().expect("segments");
+        assert_eq!(
+            segments.len(),
+            report["segments"].as_array().map_or(0, Vec::len)
+        );
+        for (s, seg) in segments
+            .iter()
+            .zip(report["segments"].as_array().expect("segments"))
+        {
+            assert_eq!(s["name"], seg["name"]);
+            assert_eq!(s["tokens"], seg["tokens"]);
+            assert_eq!(
+                s["cost_usd"].as_f64(),
+                seg["tokens"].as_u64().map(usd),
+                "{s}"
+            );
+        }
+        let defs: Vec<(&str, u64)> = c["definitions"]
+            .as_array()
+            .expect("definitions")
+            .iter()
+            .map(|d| {
+                (
+                    d["tool"].as_str().unwrap_or(""),
+                    d["tokens"].as_u64().unwrap_or(0),
+                )
+            })
+            .collect();
+        assert_eq!(defs, [("tf_notes", 70), ("web_search", 138)]);
+    }
+
+    // The desk call is its segments.
+    let desk = asked(Llm::Desk, &["gpt-4.1"], true).expect("renders");
+    let segments: u64 = desk["segments"]
+        .as_array()
+        .expect("segments")
+        .iter()
+        .filter_map(|s| s["tokens"].as_u64())
+        .sum();
+    assert_eq!(desk["costs"][0]["content_tokens"].as_u64(), Some(segments));
+
+    // Prices need tokens; an unknown model is refused, naming the field.
+    let uncounted = asked(Llm::Chat, &["gpt-4.1"], false).expect("renders");
+    assert!(uncounted.get("costs").is_none(), "{uncounted}");
+    let e = asked(Llm::Chat, &["gpt-4.1", "acme/nope"], true).expect_err("unknown model");
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(e.field.as_deref(), Some("models"));
+    assert!(e.message.contains("\"acme/nope\""), "{e}");
+}
+
+#[test]
+fn models_lists_the_built_in_table_for_the_picker() {
+    let table: Json = serde_json::from_str(include_str!("../../data/models.json")).expect("json");
+    let rows = table["models"].as_array().expect("rows");
+    let out = json_of(&api::models());
+    let models = out["models"].as_array().expect("models");
+    assert_eq!(models.len(), rows.len());
+    for (m, row) in models.iter().zip(rows) {
+        assert_eq!(m["id"], row["id"]);
+        assert_eq!(
+            Some(m["provider"].as_str().unwrap_or("")),
+            row["id"].as_str().and_then(|id| id.split('/').next())
+        );
+        assert_eq!(m["names"], row["models"]);
+        assert_eq!(
+            m["default"],
+            row.get("default").cloned().unwrap_or(Json::Bool(false))
+        );
+        for k in ["input", "cached_input", "output"] {
+            assert_eq!(
+                m["prices_per_mtok"][k], row["prices_per_mtok"][k],
+                "{} {k}",
+                m["id"]
+            );
+        }
+        let c = &row["cache"];
+        assert_eq!(m["cache"]["min_tokens"], c["min_tokens"]);
+        assert_eq!(m["cache"]["growth"], c["growth"]);
+        assert_eq!(m["cache"]["ttl"], c["ttl"]);
+        let urls: Vec<&Json> = m["sources"]
+            .as_array()
+            .expect("sources")
+            .iter()
+            .map(|s| &s["url"])
+            .collect();
+        assert_eq!(
+            Json::Array(urls.into_iter().cloned().collect()),
+            row["sources"]
+        );
+        assert!(m["sources"]
+            .as_array()
+            .expect("sources")
+            .iter()
+            .all(|s| s["read"] == row["read"]));
+        // Writes, in TTL order, priced as the row prices them.
+        let writes = m["prices_per_mtok"]["cache_write"]
+            .as_array()
+            .expect("writes");
+        if c["writes_charged"] == Json::Bool(true) {
+            let ttls: Vec<&Json> = writes.iter().map(|w| &w["ttl"]).collect();
+            assert_eq!(Json::Array(ttls.into_iter().cloned().collect()), c["ttl"]);
+            for w in writes {
+                let ttl = w["ttl"].as_str().expect("ttl");
+                assert_eq!(w["usd"], row["prices_per_mtok"]["cache_write"][ttl]);
+            }
+        }
+    }
+    // The summary says the rule as docs/models.md's table does.
+    let by_id = |id: &str| models.iter().find(|m| m["id"] == id).expect(id).clone();
+    assert_eq!(
+        by_id("openai/gpt-5")["cache"]["summary"],
+        "units of 128, from 1024 tokens"
+    );
+    assert_eq!(
+        by_id("anthropic/claude-opus-4-5")["cache"]["summary"],
+        "≤ 4 breakpoints, from 4096 tokens"
+    );
+    assert_eq!(
+        by_id("google/gemini-2.5-flash")["cache"]["summary"],
+        "implicit prefix, from 2048 tokens"
+    );
+    // The picker's default, the table's first default row.
+    let first_default = rows
+        .iter()
+        .find(|r| r["default"] == Json::Bool(true))
+        .expect("a default");
+    assert_eq!(
+        models
+            .iter()
+            .find(|m| m["default"] == Json::Bool(true))
+            .map(|m| &m["id"]),
+        Some(&first_default["id"])
+    );
+    let dispatched: Json =
+        serde_json::from_str(&api::dispatch(&api::Live::new(), "models", "").expect("models"))
+            .expect("json");
+    assert_eq!(dispatched, out);
 }
 
 #[test]
@@ -550,7 +743,7 @@ fn template_playground_renders_or_points_at_the_error() {
 fn dispatch_names_every_operation_and_refuses_bad_bodies() {
     for op in api::OPERATIONS {
         let e = api::dispatch(&api::Live::new(), op, "{not json");
-        if matches!(op, "default_scene" | "rules") {
+        if matches!(op, "default_scene" | "rules" | "models") {
             assert!(e.is_ok(), "{op} takes no request");
         } else {
             let e = e.expect_err("bad body");

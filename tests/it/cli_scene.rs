@@ -595,4 +595,23 @@ fn render_text_prices_the_call_with_its_tool_definitions_unless_told_not_to_coun
         !run(&["--no-tokens"]).contains("This call's input"),
         "no tokens, no price"
     );
+    // The JSON report carries the same figures, for the models named, and only then.
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["--format", "json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&run(&all)).expect("json")
+    };
+    let costs = &json(&["--model", "gpt-4.1"])["costs"];
+    assert_eq!(costs.as_array().map(Vec::len), Some(1), "{costs}");
+    assert_eq!(costs[0]["model"], "openai/gpt-4.1");
+    assert_eq!(costs[0]["input_tokens"].as_u64(), Some(total as u64));
+    assert_eq!(costs[0]["definition_tokens"], 208);
+    assert!(price_line.ends_with(&format!(
+        "${:.6}",
+        costs[0]["cost_usd"].as_f64().unwrap_or(-1.0)
+    )));
+    assert!(
+        json(&[]).get("costs").is_none(),
+        "no --model: the report as before"
+    );
 }

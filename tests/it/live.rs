@@ -92,9 +92,11 @@ fn scenes() -> Vec<(String, String)> {
 fn patched_trees_equal_fresh_renders_after_random_edits() {
     let options = [
         LiveOptions::default(),
+        // Switching to these adds `costs` to both reports, switching back removes it.
         LiveOptions {
             provider: Some(Provider::Anthropic),
             tokens: true,
+            models: vec!["anthropic/claude-sonnet-4-5".into(), "gpt-4.1".into()],
             ..LiveOptions::default()
         },
     ];
@@ -276,7 +278,14 @@ fn the_diff_knows_every_report_field() {
             chat_provider: Some(prompt_inspector::provider::ChatProvider::Openai),
             ..Default::default()
         };
-        let report = prompt_inspector::inject::render_with(&scene, family, &options);
+        let mut report = prompt_inspector::inject::render_with(&scene, family, &options);
+        // Costs are filled in by the caller that has the models table's rows.
+        let table = prompt_inspector::pricing::Table::builtin();
+        report.costs = prompt_inspector::pricing::cost::input_costs(
+            &report,
+            &table.select(&[]).unwrap_or_default(),
+        );
+        assert!(!report.costs.is_empty());
         let value = serde_json::to_value(&report).unwrap_or_default();
         for key in value.as_object().map(|m| m.keys()).into_iter().flatten() {
             assert!(
@@ -285,4 +294,70 @@ fn the_diff_knows_every_report_field() {
             );
         }
     }
+}
+
+#[test]
+fn costs_follow_the_models_option_and_an_unknown_model_is_refused() {
+    let live = Live::new();
+    let text = prompt_inspector::scene::DEFAULT_SCENE.to_owned();
+    let priced = LiveOptions {
+        models: vec!["openai/gpt-5".into()],
+        ..LiveOptions::default()
+    };
+    let u = live
+        .open(LiveOpenRequest {
+            text: text.clone(),
+            options: priced.clone(),
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut tree = tree_of(&u);
+    for family in ["chat", "desk"] {
+        assert_eq!(
+            tree[family]["costs"][0]["model"], "openai/gpt-5",
+            "{family}"
+        );
+    }
+    // Another model: the tree follows, and equals a fresh open with those options.
+    let other = LiveOptions {
+        models: vec!["claude-haiku-4-5".into()],
+        ..LiveOptions::default()
+    };
+    let step = |options: Option<LiveOptions>, revision| LiveEditRequest {
+        doc: u.doc,
+        revision,
+        edit: None,
+        options,
+    };
+    let u2 = live
+        .edit(step(Some(other.clone()), u.revision))
+        .unwrap_or_else(|e| panic!("{e}"));
+    api::apply_patch(&mut tree, &u2.patch).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tree, fresh(&text, &other).0);
+    assert_eq!(
+        tree["chat"]["costs"][0]["model"],
+        "anthropic/claude-haiku-4-5"
+    );
+    // An unknown model refuses the options and leaves the document as it was.
+    let bad = LiveOptions {
+        models: vec!["acme/nope".into()],
+        ..LiveOptions::default()
+    };
+    let e = live
+        .edit(step(Some(bad.clone()), u2.revision))
+        .expect_err("unknown model");
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(e.field.as_deref(), Some("options.models"));
+    let e = live
+        .open(LiveOpenRequest {
+            text: text.clone(),
+            options: bad,
+        })
+        .expect_err("unknown model");
+    assert_eq!(e.field.as_deref(), Some("options.models"));
+    let u3 = live
+        .edit(step(Some(LiveOptions::default()), u2.revision))
+        .unwrap_or_else(|e| panic!("the document is still at its revision: {e}"));
+    api::apply_patch(&mut tree, &u3.patch).unwrap_or_else(|e| panic!("{e}"));
+    assert!(tree["chat"].get("costs").is_none(), "no models, no costs");
+    assert_eq!(tree, fresh(&text, &LiveOptions::default()).0);
 }

@@ -24,6 +24,36 @@ const bin = process.env.PI_BIN ?? join(repo, 'target/debug/prompt-inspector');
 if (!existsSync(bin)) execFileSync('cargo', ['build', '--bin', 'prompt-inspector'], { cwd: repo, stdio: 'inherit' });
 if (!existsSync(join(ui, 'dist/index.html'))) execFileSync('npm', ['run', 'build'], { cwd: ui, stdio: 'inherit' });
 
+// The models table the core prices with, read from the repository (not from the app under test).
+const TABLE = JSON.parse(readFileSync(join(repo, 'data/models.json'), 'utf8')).models;
+const row = (id) => TABLE.find((r) => r.id === id);
+/** Dollars as the app shows them (ui/src/lib/costs.ts, fmtUsd), of a figure the core rounds to 1e-8. */
+function usd(x) {
+  const n = Math.round(x * 1e8) / 1e8;
+  return n === 0 ? '$0' : n >= 1 ? `$${n.toFixed(2)}` : n >= 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(6)}`;
+}
+/**
+ * A small accessibility scan of what is on screen: every visible control has an accessible name
+ * (its label, aria-label or aria-labelledby, its text, title or placeholder) and every role=img has
+ * a text equivalent. The names of the offenders, or an empty list.
+ */
+async function unnamedControls(page) {
+  return page.evaluate(() => {
+    const named = (el) => {
+      if (el.getAttribute('aria-label')?.trim()) return true;
+      const by = el.getAttribute('aria-labelledby');
+      if (by?.split(/\s+/).some((id) => document.getElementById(id)?.textContent.trim())) return true;
+      if (el.labels?.length && [...el.labels].some((l) => l.textContent.trim())) return true;
+      if (el.getAttribute('role') === 'img') return false;
+      return !!(el.textContent.trim() || el.getAttribute('title')?.trim() || el.getAttribute('placeholder')?.trim());
+    };
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    return [...document.querySelectorAll('button, select, input, textarea, [role="img"], [role="tab"], [contenteditable="true"]')]
+      .filter((el) => shown(el) && !named(el))
+      .map((el) => el.outerHTML.slice(0, 120));
+  });
+}
+
 const tmp = mkdtempSync(join(tmpdir(), 'pi-e2e-'));
 const children = [];
 let failed = false;
@@ -189,6 +219,118 @@ try {
   await page.getByTestId('file-name').getByText('default scene').waitFor();
   await sysCard.getByText('工作笔记').waitFor();
   // ── end of 1c ──────────────────────────────────────────────────────────────────────────────
+
+  // ── 1f: costs on the picked model (keyboard only), the cache-safety lint, diagnostics' links ──
+  {
+    const picker = page.getByRole('combobox', { name: 'Model' });
+    const firstDefault = TABLE.find((r) => r.default).id;
+    check((await picker.inputValue()) === firstDefault, `the model picker starts on the table's first default row (${firstDefault})`);
+    const figures = () => sysCard.getByTestId('seg-figures').innerText();
+    const tokensOf = (t) => Number(/· (\d+) tok/.exec(t)[1]);
+    const priced = async (id) => {
+      const t = await figures();
+      return t.endsWith(`· ${usd((tokensOf(t) * row(id).prices_per_mtok.input) / 1e6)}`);
+    };
+    check(await priced(firstDefault), `a segment card shows its tokens' cost on ${firstDefault} (${await figures()})`);
+    // Keyboard only: Tab from the Default button reaches the picker; ↓ takes the next row, typing a
+    // name picks that row.
+    await page.getByRole('button', { name: 'Default', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    check(await picker.evaluate((el) => el === document.activeElement), 'Tab reaches the model picker (it follows the Default button)');
+    await page.keyboard.press('ArrowDown');
+    const next = TABLE[TABLE.findIndex((r) => r.id === firstDefault) + 1].id;
+    await page.waitForFunction((id) => document.querySelector('[data-testid="model"]').value === id, next);
+    await page.waitForFunction((id) => document.querySelector('[data-testid="call-cost-chat"]')?.dataset.model === id, next);
+    check(await priced(next), `↓ picks the next row (${next}) and the board is priced for it`);
+    await page.keyboard.type('claude-sonnet-4-5');
+    const sonnet = 'anthropic/claude-sonnet-4-5';
+    await page.waitForFunction((id) => document.querySelector('[data-testid="call-cost-chat"]')?.dataset.model === id, sonnet);
+    check((await picker.inputValue()) === sonnet && (await priced(sonnet)), `typing a model's name picks it (${await figures()})`);
+    const pieces = await sysCard.getByTestId('piece-figure').allInnerTexts();
+    const rate = row(sonnet).prices_per_mtok.input;
+    check(
+      pieces.length === 2 &&
+        pieces.every((p) => {
+          const m = /(\d+) tok · (\$[\d.]+)$/.exec(p);
+          return m && m[2] === usd((Number(m[1]) * rate) / 1e6);
+        }),
+      `each piece shows its tokens and their cost at $${rate} per million (${pieces.join(' | ')})`,
+    );
+    await page.screenshot({ path: join(shots, '01f-costs.png') });
+    // The toolbar stays one row in a window as wide as the app's (1440 px): the path box shrinks.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const oneRow = await page.evaluate(() => {
+      const h = document.querySelector('header').getBoundingClientRect();
+      const open = document.querySelector('[data-testid="open"]').getBoundingClientRect();
+      return h.height < 2 * open.height;
+    });
+    await page.screenshot({ path: join(shots, '01f-toolbar-1440.png'), clip: { x: 0, y: 0, width: 1440, height: 60 } });
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    check(oneRow, 'with the model picker the toolbar stays one row 1440 px wide');
+    await sysCard.screenshot({ path: join(shots, '01g-card-costs.png') });
+    await page.reload();
+    await sysCard.getByText('工作笔记').waitFor();
+    check((await picker.inputValue()) === sonnet, 'the picked model is remembered across a reload');
+    // The Tools view: a definition's tokens and cost (a scene that records schemas).
+    await page.getByTestId('path-input').fill(join(repo, 'fixtures/providers/chat.scene.json'));
+    await page.getByTestId('open').click();
+    await page.getByTestId('definition-tf_notes').waitFor();
+    const def = await page.getByTestId('definition-tf_notes').innerText();
+    check(
+      def === `definition 296 B · 70 tokens · ${usd((70 * rate) / 1e6)}`,
+      `the Tools view prices a definition on the picked model (${def})`,
+    );
+    await page.locator('.tool-list').screenshot({ path: join(shots, '01h-definition-costs.png') });
+    await page.getByRole('button', { name: 'Default', exact: true }).click();
+    await sysCard.getByText('工作笔记').waitFor();
+
+    // The diagnostics panel: the lint's heading; a diagnostic about a tool links to its template.
+    const panel = page.locator('aside.right');
+    check(
+      await panel.getByRole('heading', { name: 'Cache safety (lint)' }).isVisible(),
+      'the diagnostics panel has a heading for the cache-safety lint',
+    );
+    const lintLinks = await page.getByTestId('cache-lint').locator('li').count();
+    const lintTargets = await page.getByTestId('cache-lint').getByTestId('diag-template').count();
+    check(lintTargets === lintLinks, `every cache-safety finding that names a tool links to its template (${lintLinks} findings)`);
+    const toGoal = panel.getByRole('button', { name: 'tool goal_rewriter: template' });
+    await toGoal.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('tool-detail').getByRole('heading', { name: 'goal_rewriter' }).waitFor();
+    await page.waitForFunction(() => !!document.activeElement?.closest('[data-testid="template-editor"]'));
+    check(true, "tool_invalid's link (Enter) opens goal_rewriter's template editor with the focus in it");
+    // A configured prompt that fails to render: its link opens that prompt's template.
+    await page.getByTestId('pane-prompts').click();
+    await page.getByTestId('prompt-system_msg_prompt-0').click();
+    await page.getByTestId('prompt-editor').locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' {nope}');
+    const toPrompt = panel.getByRole('button', { name: /^system_msg_prompt prompt 0: template/ });
+    await toPrompt.waitFor();
+    check(
+      await panel
+        .getByTestId('diagnostics')
+        .innerText()
+        .then((t) => t.includes('prompt_render_failed')),
+      'a prompt that fails to render is listed (prompt_render_failed)',
+    );
+    await page.getByTestId('pane-tools').click();
+    await toPrompt.click();
+    await page.getByTestId('prompt-detail').getByText('chat_llm.system_msg_prompt[0]').waitFor();
+    await page.waitForFunction(() => !!document.activeElement?.closest('[data-testid="prompt-editor"]'));
+    check(true, "prompt_render_failed's link opens the Prompts pane on chat_llm.system_msg_prompt[0], the focus in its template");
+    check(
+      await page.evaluate(() => window.scrollY === 0 && document.querySelector('header').getBoundingClientRect().top === 0),
+      'the window does not scroll away from the header to show the editor (only its pane does)',
+    );
+    await page.screenshot({ path: join(shots, '01i-diagnostic-link.png') });
+    const unnamed = await unnamedControls(page);
+    check(!unnamed.length, `accessibility scan of the inspector: every control has a name (${unnamed.join(' | ')})`);
+    await page.getByTestId('pane-tools').click();
+    await page.getByRole('button', { name: 'Default', exact: true }).click(); // discards the broken prompt
+    await sysCard.getByText('You are TFRobot, a careful research assistant.').waitFor();
+  }
+  // ── end of 1f ──────────────────────────────────────────────────────────────────────────────
 
   // 2. Edit tf_notes' template: the chat and desk segments update.
   await page.getByTestId('tool-tf_notes').click();
@@ -416,6 +558,66 @@ try {
   await page.getByTestId('run-example').click();
   await page.locator('.iteration').first().waitFor();
   await page.screenshot({ path: join(shots, '06-run.png') });
+  // The bars in tokens: a run whose system message is long enough for a breakpoint cache writes
+  // it in round 1 and reads it back after; each share and the cost as the models table prices it.
+  {
+    const base = JSON.parse(readFileSync(join(repo, 'fixtures/run/cd-round-2.scene.json'), 'utf8'));
+    const skills = Array.from({ length: 300 }, (_, i) => `- skill-${i}: runs task number ${i} of the project`);
+    base.run.system_parts['10_skills'] = `<available_skills>\n${skills.join('\n')}\n</available_skills>`;
+    const long = join(tmp, 'long-system.scene.json');
+    writeFileSync(long, JSON.stringify(base, null, 2));
+    await page.getByTestId('run-path').fill(long);
+    await page.getByTestId('run-file').click();
+    await page.locator('.run-summary').getByText(long).waitFor();
+    const sonnet = row('anthropic/claude-sonnet-4-5');
+    const shares = async (n) => {
+      const label = await page.getByTestId(`prefix-bar-${n}`).getAttribute('aria-label');
+      const m = /: (\d+) input tokens, (\d+) read from the prompt cache, (\d+) written to it, (\d+) uncached; costs (\$[\d.]+)/.exec(label);
+      return { label, total: +m[1], read: +m[2], written: +m[3], uncached: +m[4], cost: m[5] };
+    };
+    const headTokens = async (n) => Number(/· (\d+) tokens/.exec(await page.getByTestId(`run-round-${n}`).locator('h3').innerText())[1]);
+    const p = sonnet.prices_per_mtok;
+    const bill = (s) => usd((s.uncached * p.input + s.read * p.cached_input + s.written * p.cache_write['5m']) / 1e6);
+    const [r1, r2] = [await shares(1), await shares(2)];
+    check(
+      r1.label.includes(sonnet.id) && r1.written > sonnet.cache.min_tokens && r1.read === 0 && r2.read === r1.written && r2.written === 0,
+      `on ${sonnet.id} request 1 writes the long system message to the cache and request 2 reads it back (${r1.written} tokens)`,
+    );
+    for (const [n, s] of [
+      [1, r1],
+      [2, r2],
+    ])
+      check(
+        s.read + s.written + s.uncached === s.total && s.total === (await headTokens(n)) && s.cost === bill(s),
+        `request ${n}: read ${s.read} + written ${s.written} + uncached ${s.uncached} = its ${s.total} tokens, costing ${s.cost} at the table's prices`,
+      );
+    const parts = async (n) =>
+      page
+        .getByTestId(`prefix-bar-${n}`)
+        .locator('.part')
+        .evaluateAll((ps) => ps.map((x) => x.className));
+    check(
+      JSON.stringify(await parts(1)) === JSON.stringify(['part written', 'part uncached']) &&
+        JSON.stringify(await parts(2)) === JSON.stringify(['part read', 'part uncached']),
+      'the bars draw the written share in request 1 and the read share in request 2',
+    );
+    check(
+      (await page.getByTestId('prefix-figures-2').innerText()).includes(`read ${r2.read}`),
+      'the figures under a bar say the same in words',
+    );
+    await page.getByTestId('prefix-1').screenshot({ path: join(shots, '06b-run-bar-written.png') });
+    await page.getByTestId('prefix-2').screenshot({ path: join(shots, '06c-run-bar-read.png') });
+    await page.locator('.run-summary').screenshot({ path: join(shots, '06d-run-summary.png') });
+    // Another model: the run is priced again (an automatic cache charges no writes).
+    await page.getByRole('combobox', { name: 'Model' }).selectOption('openai/gpt-5');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="prefix-bar-1"]')?.getAttribute('aria-label').includes('openai/gpt-5'),
+    );
+    const g1 = await shares(1);
+    check(g1.written === 0 && g1.uncached === g1.total, `on openai/gpt-5 the first request is all uncached (${g1.label})`);
+    const unnamed = await unnamedControls(page);
+    check(!unnamed.length, `accessibility scan of the Run view: every control and bar has a name (${unnamed.join(' | ')})`);
+  }
   // Replay: a folder with one scene → missing golden → approve → ok → change → mismatch + diff → approve.
   const folder = join(tmp, 'replay');
   mkdirSync(folder);

@@ -3,7 +3,9 @@ import { errorText } from './api/api';
 import { dialogs, type Shell } from './api';
 import { JObject } from './lib/json';
 import { toolPalette } from './lib/colors';
-import { configuredPrompts, tools, type PromptRef } from './lib/scene';
+import { configuredPrompts, promptTemplatePath, templatePathOf, toolByName, tools, type PromptRef } from './lib/scene';
+import { modelGroups, modelLabel } from './lib/costs';
+import type { TemplateTarget } from './lib/diagnostics';
 import { recentFiles } from './lib/recent';
 import type { Session } from './lib/session';
 import { windowTitle } from './lib/title';
@@ -116,6 +118,19 @@ export function App({ session }: { session: Session }) {
     setSelectedPrompt({ segment, index });
     setLeft('prompts');
     setTab('inspector');
+  };
+  // A diagnostic's link: the template's editor, with the cursor on the line it names.
+  const openTemplate = (t: TemplateTarget) => {
+    let path: string | null = null;
+    if (t.kind === 'tool') {
+      selectTool(t.tool);
+      const tool = toolByName(session.scene, t.tool);
+      path = tool ? templatePathOf(session.scene, tool) : null;
+    } else {
+      selectPrompt(t.segment, t.index);
+      path = promptTemplatePath({ segment: t.segment, index: t.index });
+    }
+    if (path) session.revealTemplate(path, t.line);
   };
   const [pathInput, setPathInput] = useState('');
   const s = session;
@@ -281,6 +296,25 @@ export function App({ session }: { session: Session }) {
           >
             Default
           </button>
+          {s.models.length > 0 && (
+            <label
+              class="check model-pick"
+              title="The model the board's costs and the Run view's cache split are for; each row with its input price in USD per million tokens (docs/models.md). The board prices a first call, nothing cached"
+            >
+              Model{' '}
+              <select data-testid="model" value={s.model ?? ''} onChange={(e) => s.setModel((e.target as HTMLSelectElement).value)}>
+                {modelGroups(s.models).map(([provider, rows]) => (
+                  <optgroup key={provider} label={provider}>
+                    {rows.map((m) => (
+                      <option key={m.id} value={m.id}>
+                        {modelLabel(m)}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+              </select>
+            </label>
+          )}
           <label class="check" title="Count tokens (o200k_base)">
             <input
               type="checkbox"
@@ -354,10 +388,11 @@ export function App({ session }: { session: Session }) {
               onSelectPrompt={selectPrompt}
               selectedTool={selected}
               hasConfigured={hasConfigured}
+              model={s.tokens ? s.model : null}
             />
           </section>
           <aside class="right">
-            <ContextPanel session={s} onTool={selectTool} onPrompt={selectPrompt} onSegment={goSegment} />
+            <ContextPanel session={s} onTemplate={openTemplate} onSegment={goSegment} />
           </aside>
         </main>
       )}

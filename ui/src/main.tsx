@@ -15,6 +15,8 @@ async function start() {
     // The segment and adapter lists come from the core, before anything is drawn.
     session.rules = await api.rules();
     adoptCoreLayout(session.rules);
+    // The model picker's table, and the model the first render is priced for.
+    await session.loadModels();
     render(<App session={session} />, root);
     const open = new URLSearchParams(location.search).get('open');
     if (!(open && (await session.open(open)))) await session.openDefault();

@@ -15,6 +15,7 @@ export function fakeApi(operations: Partial<Api>): Api {
     render: never,
     validate: never,
     rules: never,
+    models: never,
     run: never,
     check: never,
     approve: never,

@@ -210,7 +210,7 @@ function liveCore(delays: number[] = []) {
 }
 
 describe('live client: edits go out at once, later ones together, in order', () => {
-  const opts = { base_dir: null, provider: null, tokenizer: null, tokens: false };
+  const opts = { base_dir: null, provider: null, tokenizer: null, tokens: false, models: [] };
   it('opens, then sends splices; edits made while one is in flight go out as one', async () => {
     const core = liveCore([5, 20]);
     const got: string[] = [];

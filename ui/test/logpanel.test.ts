@@ -28,7 +28,7 @@ describe('the app log panel', () => {
     const root = document.createElement('div');
     document.body.append(root);
     await act(async () => {
-      render(h(ContextPanel, { session: s, onTool: () => {}, onSegment: () => {} }), root);
+      render(h(ContextPanel, { session: s, onTemplate: () => {}, onSegment: () => {} }), root);
     });
     await act(async () => {
       await Promise.resolve();

@@ -38,6 +38,7 @@ function fakeApi(files: Record<string, string>): Api {
     render: async () => report as never,
     validate: async () => ({ load_error: null, templates: [], tools: [] }),
     rules: async () => RULES as Rules,
+    models: async () => ({ models: [] }),
     run: async () => ({
       initial_cwd: '',
       system: { parts: [], skipped: [], cache_hint: 'static' },
@@ -188,7 +189,7 @@ describe('the context tree', () => {
     document.body.append(root);
     const mount = () =>
       act(() => {
-        render(h(ContextPanel, { session: s, onTool: () => {}, onSegment: () => {} }), root);
+        render(h(ContextPanel, { session: s, onTemplate: () => {}, onSegment: () => {} }), root);
       });
     await mount();
     const leaf = () => [...root.querySelectorAll('.tree .val')].map((b) => b.textContent);

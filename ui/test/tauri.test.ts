@@ -27,7 +27,10 @@ describe('TauriApi', () => {
     const report = await api.render('{…}', { llm: 'chat', provider: 'openai', baseDir: '/x', tokens: true });
     expect(report).toEqual({ llm: 'chat', segments: [] });
     expect(calls).toEqual([
-      { cmd: 'render', args: { req: { text: '{…}', llm: 'chat', base_dir: '/x', provider: 'openai', tokenizer: null, tokens: true } } },
+      {
+        cmd: 'render',
+        args: { req: { text: '{…}', llm: 'chat', base_dir: '/x', provider: 'openai', tokenizer: null, tokens: true, models: [] } },
+      },
     ]);
   });
 
@@ -41,6 +44,7 @@ describe('TauriApi', () => {
           stat: { modified_ms: null, size: 2 },
           validate: { load_error: null, templates: [], tools: [] },
           rules: { segments: [], rules: [] },
+          models: { models: [] },
           run: { report: { iterations: [] } },
           check: { passed: 0, failed: 0, scenes: [] },
           approve: { golden_path: '/a.golden.json' },
@@ -54,15 +58,28 @@ describe('TauriApi', () => {
     expect(await api.stat('/a')).toEqual({ modified_ms: 0, size: 2 });
     expect(await api.validate('A')).toEqual({ load_error: null, templates: [], tools: [] });
     expect(await api.rules()).toEqual({ segments: [], rules: [] });
-    expect(await api.run('A')).toEqual({ iterations: [] });
+    expect(await api.models()).toEqual({ models: [] });
+    expect(await api.run('A', null, ['openai/gpt-5'])).toEqual({ iterations: [] });
     expect(await api.check('/dir')).toEqual({ passed: 0, failed: 0, scenes: [] });
     expect(await api.approve('/a')).toEqual({ golden_path: '/a.golden.json' });
-    expect(calls.map((c) => c.cmd)).toEqual(['default_scene', 'open', 'save', 'stat', 'validate', 'rules', 'run', 'check', 'approve']);
+    expect(calls.map((c) => c.cmd)).toEqual([
+      'default_scene',
+      'open',
+      'save',
+      'stat',
+      'validate',
+      'rules',
+      'models',
+      'run',
+      'check',
+      'approve',
+    ]);
     expect(calls[1].args).toEqual({ req: { path: '/a' } });
     expect(calls[2].args).toEqual({ req: { path: '/a', text: 'A' } });
-    expect(calls[6].args).toEqual({ req: { text: 'A', base_dir: null } });
-    expect(calls[7].args).toEqual({ req: { folder: '/dir' } });
-    expect(calls[8].args).toEqual({ req: { scene_path: '/a' } });
+    expect(calls[6].args).toEqual({});
+    expect(calls[7].args).toEqual({ req: { text: 'A', base_dir: null, models: ['openai/gpt-5'] } });
+    expect(calls[8].args).toEqual({ req: { folder: '/dir' } });
+    expect(calls[9].args).toEqual({ req: { scene_path: '/a' } });
   });
 
   it('rejects with the command error, position fields included', async () => {

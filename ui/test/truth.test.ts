@@ -26,23 +26,15 @@ const REASON =
   "Tools must not write where the user's own words, the task's purpose or the last behavioural instruction are expressed. A tool bug there silently rewrites what the user asked for, and the model acts on an intent nobody can trace back.";
 const RULES: Rules = {
   segments: [
-    {
-      name: 'system_msg_prompt',
-      family: 'chat',
-      order: 0,
-      legal: true,
-      configured: true,
-      purpose: 'System message',
-      cached_prefix: true,
-    },
+    { name: 'system_msg_prompt', family: 'chat', order: 0, legal: true, configured: true, purpose: 'System message', cached_prefix: true },
     {
       name: 'reformat_input_prompt',
       family: 'chat',
       order: 3,
       legal: false,
       configured: true,
-      purpose: 'The user message',
       cached_prefix: true,
+      purpose: 'The user message',
       rule: 'iron_rule_1',
       reason: REASON,
     },
@@ -52,8 +44,8 @@ const RULES: Rules = {
       order: 5,
       legal: false,
       configured: true,
-      purpose: 'The task',
       cached_prefix: false,
+      purpose: 'The task',
       rule: 'iron_rule_1',
       reason: REASON,
     },

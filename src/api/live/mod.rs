@@ -23,9 +23,10 @@ pub use diff::{apply, diff, PatchOp, PathStep};
 use typed::Shown;
 pub use typed::REPORT_FIELDS;
 
-use super::render::{options_of, Provider, Tokenizer};
+use super::render::{options_of, priced, Provider, Tokenizer};
 use super::{ApiError, ErrorCode};
 use crate::inject;
+use crate::pricing::Row;
 use crate::scene;
 use crate::segments::Family;
 
@@ -45,6 +46,9 @@ pub struct LiveOptions {
     /// `false` with no `tokenizer` counts none.
     #[serde(default = "crate::api::render::counts_by_default")]
     pub tokens: bool,
+    /// Price both reports' input for these models (`render`'s `models`): their `costs`.
+    #[serde(default)]
+    pub models: Vec<String>,
 }
 
 impl Default for LiveOptions {
@@ -54,8 +58,15 @@ impl Default for LiveOptions {
             provider: None,
             tokenizer: None,
             tokens: true,
+            models: Vec::new(),
         }
     }
+}
+
+/// The rows a document's options name; an unknown model refuses the options before anything
+/// else changes (`invalid_argument`, field `options.models`).
+fn rows_of(options: &LiveOptions) -> Result<Vec<Row>, ApiError> {
+    super::models::rows(&options.models, "options.models")
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,6 +127,8 @@ struct Doc {
     revision: u32,
     text: splice::Text,
     options: LiveOptions,
+    /// The models table rows `options.models` names.
+    rows: Vec<Row>,
     /// What the page holds (`None` until the text first loads).
     shown: Option<Shown>,
     /// The last parsed context and where its text is, moved along with every edit.
@@ -150,11 +163,13 @@ impl Live {
     /// Opens a document on a text (which may fail to load: the error is in the update).
     pub fn open(&self, req: LiveOpenRequest) -> Result<LiveUpdate, ApiError> {
         let started = Instant::now();
+        let rows = rows_of(&req.options)?;
         let mut doc = Doc {
             id: 0,
             revision: 0,
             text: splice::Text::new(req.text),
             options: req.options,
+            rows,
             shown: None,
             context: None,
             memo: inject::RenderMemo::default(),
@@ -174,6 +189,7 @@ impl Live {
     /// Applies an edit to a document and returns what changed.
     pub fn edit(&self, req: LiveEditRequest) -> Result<LiveUpdate, ApiError> {
         let started = Instant::now();
+        let rows = req.options.as_ref().map(rows_of).transpose()?;
         let doc = self.find(req.doc)?;
         let mut doc = doc.lock().unwrap_or_else(PoisonError::into_inner);
         if doc.revision != req.revision {
@@ -195,8 +211,9 @@ impl Live {
                 }
             });
         }
-        if let Some(options) = req.options {
+        if let (Some(options), Some(rows)) = (req.options, rows) {
             doc.options = options;
+            doc.rows = rows;
         }
         doc.refresh(started)
     }
@@ -265,10 +282,13 @@ impl Doc {
         let o = &self.options;
         let chat = options_of(o.base_dir.as_deref(), o.provider, o.tokenizer, o.tokens);
         let desk = options_of(o.base_dir.as_deref(), None, o.tokenizer, o.tokens);
-        Shown {
+        let mut shown = Shown {
             chat: inject::render_with_memo(scene, Family::Chat, &chat, &mut self.memo),
             desk: inject::render_with_memo(scene, Family::Desk, &desk, &mut self.memo),
             validate: super::validate::validate_scene(scene),
-        }
+        };
+        priced(&mut shown.chat, &self.rows);
+        priced(&mut shown.desk, &self.rows);
+        shown
     }
 }

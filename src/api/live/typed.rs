@@ -22,7 +22,7 @@ pub struct Shown {
 }
 
 /// The fields of [`Report`] this diff knows; a test fails when the report gains one.
-pub const REPORT_FIELDS: [&str; 8] = [
+pub const REPORT_FIELDS: [&str; 9] = [
     "llm",
     "tokenizer",
     "messages",
@@ -31,6 +31,7 @@ pub const REPORT_FIELDS: [&str; 8] = [
     "tools",
     "diagnostics",
     "metrics",
+    "costs",
 ];
 
 impl Shown {
@@ -100,7 +101,16 @@ impl Diff {
         self.at("segments", |d| d.list(&a.segments, &b.segments))?;
         self.at("tools", |d| d.list(&a.tools, &b.tools))?;
         self.at("diagnostics", |d| d.list(&a.diagnostics, &b.diagnostics))?;
-        self.at("metrics", |d| d.field(&a.metrics, &b.metrics))
+        self.at("metrics", |d| d.field(&a.metrics, &b.metrics))?;
+        // Left out of the JSON when empty (no models asked for, or no tokens counted).
+        self.at("costs", |d| {
+            match (a.costs.is_empty(), b.costs.is_empty()) {
+                (false, false) => d.list(&a.costs, &b.costs),
+                (true, true) => Ok(()),
+                (false, true) => d.option(&Some(&a.costs), &None, false),
+                (true, false) => d.option(&None, &Some(&b.costs), false),
+            }
+        })
     }
 
     /// A field serialised only when present (`skip_serializing_if`), or as `null` when `nulls`.

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use prompt_inspector::inject::{self, Level, Report, Source, Status};
-use prompt_inspector::pricing::cost::CallCost;
+use prompt_inspector::pricing::cost::input_costs;
 use prompt_inspector::pricing::Row;
 use prompt_inspector::provider::ChatProvider;
 use prompt_inspector::scene;
@@ -48,7 +48,12 @@ pub fn run(
         skip_tokens: tokenizer.is_none(),
         skip_lint: false,
     };
-    let report = inject::render_with(&scene, family, &options);
+    let mut report = inject::render_with(&scene, family, &options);
+    // The JSON report carries costs only for models named on the command line: without
+    // `--model`, it stays what it was (and what goldens hold).
+    if as_json && !ids.is_empty() {
+        report.costs = input_costs(&report, &models);
+    }
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     // Streamed: a large scene's report is megabytes, and building it as one string first would
     // double the memory the process touches.
@@ -76,26 +81,17 @@ pub fn run(
 /// messages (chat) or segments (desk) and its tool definitions. Nothing when tokens were not
 /// counted.
 fn call_cost(r: &Report, models: &[&Row]) -> String {
-    if r.tokenizer.is_none() || models.is_empty() {
+    let costs = input_costs(r, models);
+    let Some(first) = costs.first() else {
         return String::new();
-    }
-    let content: usize = match &r.messages {
-        Some(messages) => messages.iter().filter_map(|m| m.tokens).sum(),
-        None => r.segments.iter().filter_map(|s| s.tokens).sum(),
     };
-    let definitions: usize = r
-        .tools
-        .iter()
-        .filter_map(|t| t.definition.as_ref().and_then(|d| d.tokens))
-        .sum();
-    let total = content + definitions;
     let mut out = format!(
-        "\nThis call's input, {total} tokens ({content} of messages or segments, {definitions} of tool definitions),\n\
-         as a first call with nothing cached (docs/models.md):\n"
+        "\nThis call's input, {} tokens ({} of messages or segments, {} of tool definitions),\n\
+         as a first call with nothing cached (docs/models.md):\n",
+        first.input_tokens, first.content_tokens, first.definition_tokens
     );
-    for row in models {
-        let c = CallCost::of(row, total, 0, 0);
-        let _ = writeln!(out, "  {:<32} ${:.6}", row.id, c.cost_usd);
+    for c in &costs {
+        let _ = writeln!(out, "  {:<32} ${:.6}", c.model, c.cost_usd);
     }
     out
 }

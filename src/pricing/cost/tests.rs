@@ -69,3 +69,117 @@ fn totals_sum_the_calls_and_say_the_saving() {
     assert_eq!(m.total.uncached_cost_usd, round(0.0615));
     assert_eq!(m.total.saving_usd, round(0.0615 - 0.042));
 }
+
+mod input_costs {
+    use crate::report::{DefinitionOut, MessageOut, Metrics, Report, SegmentOut, Status, ToolOut};
+    use crate::tokens::Encoding;
+    use crate::value::Value;
+
+    fn segment(name: &'static str, tokens: Option<usize>) -> SegmentOut {
+        SegmentOut {
+            name,
+            legal: true,
+            rule: None,
+            text: String::new(),
+            bytes: 0,
+            tokens,
+            messages: None,
+            pieces: Vec::new(),
+        }
+    }
+
+    fn tool(name: &str, definition_tokens: Option<usize>) -> ToolOut {
+        ToolOut {
+            name: name.to_owned(),
+            status: Status::Injected,
+            position: None,
+            definition: definition_tokens.map(|t| DefinitionOut {
+                bytes: 1,
+                tokens: Some(t),
+            }),
+        }
+    }
+
+    fn message(tokens: usize) -> MessageOut {
+        MessageOut {
+            role: "user",
+            content: Value::Str("x".into()),
+            segment: None,
+            name: None,
+            tool_call_id: None,
+            tool_calls: None,
+            tokens: Some(tokens),
+        }
+    }
+
+    fn desk() -> Report {
+        Report {
+            llm: "desk",
+            tokenizer: Some(Encoding::O200kBase),
+            messages: None,
+            request: None,
+            segments: vec![
+                segment("system_prompt", Some(1000)),
+                segment("purpose_prompt", Some(500)),
+            ],
+            tools: vec![tool("search", Some(200)), tool("notes", None)],
+            diagnostics: Vec::new(),
+            metrics: Metrics::default(),
+            costs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_desk_call_prices_its_segments_and_definitions_at_the_input_price() {
+        // Input at $3 per million tokens (the test row); nothing is cached on a first call.
+        let r = super::row("breakpoints", true);
+        let costs = super::super::input_costs(&desk(), &[&r]);
+        assert_eq!(costs.len(), 1);
+        let c = &costs[0];
+        assert_eq!(c.model, "acme/a1");
+        assert_eq!(c.usd_per_mtok_input, 3.0);
+        assert_eq!(
+            (c.content_tokens, c.definition_tokens, c.input_tokens),
+            (1500, 200, 1700)
+        );
+        assert_eq!(c.cost_usd, 0.0051);
+        let segments: Vec<(&str, usize, f64)> = c
+            .segments
+            .iter()
+            .map(|s| (s.name, s.tokens, s.cost_usd))
+            .collect();
+        assert_eq!(
+            segments,
+            [
+                ("system_prompt", 1000, 0.003),
+                ("purpose_prompt", 500, 0.0015)
+            ]
+        );
+        let definitions: Vec<(&str, usize, f64)> = c
+            .definitions
+            .iter()
+            .map(|d| (d.tool.as_str(), d.tokens, d.cost_usd))
+            .collect();
+        assert_eq!(
+            definitions,
+            [("search", 200, 0.0006)],
+            "a tool without a schema has no definition"
+        );
+    }
+
+    #[test]
+    fn a_chat_call_is_its_messages_and_nothing_is_priced_without_tokens() {
+        let r = super::row("units", false);
+        let mut chat = desk();
+        chat.llm = "chat";
+        // The messages are what is sent: 30 tokens, whatever the segments count.
+        chat.messages = Some(vec![message(10), message(20)]);
+        let c = &super::super::input_costs(&chat, &[&r, &r])[1];
+        assert_eq!((c.content_tokens, c.input_tokens), (30, 230));
+        assert_eq!(c.segments[1].tokens, 500);
+        let mut uncounted = desk();
+        uncounted.tokenizer = None;
+        assert!(super::super::input_costs(&uncounted, &[&r]).is_empty());
+        assert!(super::super::input_costs(&desk(), &[]).is_empty());
+    }
+}

@@ -15,6 +15,7 @@ import type {
   Llm,
   LiveOptions,
   LiveUpdate,
+  ModelsResponse,
   Report,
   Rules,
   RunReport,
@@ -30,6 +31,8 @@ export interface RenderOptions {
   tokens?: boolean;
   tokenizer?: 'o200k_base' | 'cl100k_base' | null;
   baseDir?: string | null;
+  /** Price the call for these models (row ids of `models()`): the report's `costs`. */
+  models?: string[];
 }
 
 export interface Api {
@@ -45,8 +48,11 @@ export interface Api {
   /** What an editor underlines; never rejects for a bad scene (load_error instead). */
   validate(text: string): Promise<ValidateResponse>;
   rules(): Promise<Rules>;
-  /** The run report (docs/run-loop.md, `run --format json`). */
-  run(text: string, baseDir?: string | null): Promise<RunReport>;
+  /** The built-in models table: prices and cache rules, for the model picker. */
+  models(): Promise<ModelsResponse>;
+  /** The run report (docs/run-loop.md, `run --format json`), each round priced for `models`
+   *  (row ids; none: the table's default set). */
+  run(text: string, baseDir?: string | null, models?: string[]): Promise<RunReport>;
   /** A folder (or one scene) against its goldens. */
   check(folder: string): Promise<CheckResponse>;
   /** Write one scene's golden from the scene on disk. */

@@ -15,6 +15,7 @@ export const commands = {
 	render: (req: RenderRequest_Deserialize) => typedError<RenderResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("render", { req })),
 	validate: (req: ValidateRequest) => typedError<ValidateResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("validate", { req })),
 	rules: () => typedError<RulesResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("rules")),
+	models: () => typedError<ModelsResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("models")),
 	run: (req: RunRequest_Deserialize) => typedError<RunResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("run", { req })),
 	check: (req: CheckRequest) => typedError<CheckResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("check", { req })),
 	approve: (req: ApproveRequest) => typedError<ApproveResponse, ApiError_Serialize>(__TAURI_INVOKE("approve", { req })),
@@ -140,6 +141,49 @@ export type ApproveResponse = {
 	golden_path: string,
 };
 
+export type CacheGrowth = "units" | "breakpoints" | "implicit_prefix";
+
+/**  How the provider's prompt cache serves a prefix (docs/models.md, "A row"). */
+export type CacheSummary = CacheSummary_Serialize | CacheSummary_Deserialize;
+
+/**  How the provider's prompt cache serves a prefix (docs/models.md, "A row"). */
+export type CacheSummary_Deserialize = {
+	/**  The shortest prompt (automatic caches) or prefix at a breakpoint that is cached at all. */
+	min_tokens: number,
+	growth: CacheGrowth,
+	/**  For `units`: a hit is `min_tokens` plus whole units of this many tokens. */
+	unit_tokens?: number | null,
+	/**  For `breakpoints`: how many a request may carry. */
+	max_breakpoints?: number | null,
+	/**  The lifetimes a cache entry may be written with; writes are priced at the first. */
+	ttl: string[],
+	writes_charged: boolean,
+	/**
+	 *  The rule in a few words, as docs/models.md's table says it: `units of 128`,
+	 *  `≤ 4 breakpoints`, `implicit prefix`, each from the minimum on.
+	 */
+	summary: string,
+};
+
+/**  How the provider's prompt cache serves a prefix (docs/models.md, "A row"). */
+export type CacheSummary_Serialize = {
+	/**  The shortest prompt (automatic caches) or prefix at a breakpoint that is cached at all. */
+	min_tokens: number,
+	growth: CacheGrowth,
+	/**  For `units`: a hit is `min_tokens` plus whole units of this many tokens. */
+	unit_tokens?: number,
+	/**  For `breakpoints`: how many a request may carry. */
+	max_breakpoints?: number,
+	/**  The lifetimes a cache entry may be written with; writes are priced at the first. */
+	ttl: string[],
+	writes_charged: boolean,
+	/**
+	 *  The rule in a few words, as docs/models.md's table says it: `units of 128`,
+	 *  `≤ 4 breakpoints`, `implicit prefix`, each from the minimum on.
+	 */
+	summary: string,
+};
+
 /**  One call's input for one model. */
 export type CallCost = {
 	uncached_tokens: number,
@@ -202,6 +246,13 @@ export type CheckedScene_Serialize = {
 	diff: string | null,
 	/**  Why the scene is `unreadable`. */
 	error: ApiError_Serialize | null,
+};
+
+export type DefinitionCost = {
+	/**  The tool's name, as in `tools[].name`. */
+	tool: string,
+	tokens: number,
+	cost_usd: number | null,
 };
 
 /**
@@ -374,6 +425,33 @@ export type GoldenResponse_Serialize = {
 	written: boolean,
 };
 
+/**
+ *  One model's price of a call's input as a first call, with nothing in the prompt cache yet:
+ *  every token at the model's uncached input price (docs/cli.md, "costs"). Plain figures: the
+ *  report sits below the models table (`pricing`), which fills them in.
+ */
+export type InputCost = {
+	/**  The models table row's id (`openai/gpt-5`). */
+	model: string,
+	/**
+	 *  The row's price of an uncached input token, in USD per million tokens (what a piece's
+	 *  tokens cost: `tokens × usd_per_mtok_input / 1e6`).
+	 */
+	usd_per_mtok_input: number | null,
+	/**  The call's input tokens: `content_tokens + definition_tokens`. */
+	input_tokens: number,
+	/**  Tokens of the messages sent (chat) or of the segments (desk). */
+	content_tokens: number,
+	/**  Tokens of the tool definitions in the request. */
+	definition_tokens: number,
+	/**  What `input_tokens` cost, in USD. */
+	cost_usd: number | null,
+	/**  Each segment of the report with tokens, in report order: its tokens and what they cost. */
+	segments: SegmentCost[],
+	/**  Each tool definition with tokens, in tool order. */
+	definitions: DefinitionCost[],
+};
+
 export type IterationOut = IterationOut_Serialize | IterationOut_Deserialize;
 
 export type IterationOut_Deserialize = {
@@ -473,6 +551,8 @@ export type LiveOptions_Deserialize = {
 	 *  `false` with no `tokenizer` counts none.
 	 */
 	tokens?: boolean,
+	/**  Price both reports' input for these models (`render`'s `models`): their `costs`. */
+	models?: string[],
 };
 
 /**  How a live document renders (the options of `render`, for both families at once). */
@@ -487,6 +567,8 @@ export type LiveOptions_Serialize = {
 	 *  `false` with no `tokenizer` counts none.
 	 */
 	tokens: boolean,
+	/**  Price both reports' input for these models (`render`'s `models`): their `costs`. */
+	models: string[],
 };
 
 /**  The answer to an open or an edit. */
@@ -598,6 +680,71 @@ export type ModelCost_Serialize = {
 	total: Total,
 };
 
+/**  One row of the table: what a request's `models` names and what its prices and cache rule are. */
+export type ModelInfo = ModelInfo_Serialize | ModelInfo_Deserialize;
+
+/**  One row of the table: what a request's `models` names and what its prices and cache rule are. */
+export type ModelInfo_Deserialize = {
+	/**  `provider/family` (`anthropic/claude-sonnet-4-5`): what `models` fields take. */
+	id: string,
+	/**  The part of `id` before the `/`. */
+	provider: string,
+	/**  The API model names the row covers (`models` fields take these too). */
+	names: string[],
+	/**  In the set `run` prices when it is given no models. */
+	default: boolean,
+	prices_per_mtok: ModelPrices,
+	cache: CacheSummary_Deserialize,
+	/**  The pages the row's facts come from, each with the date it was read. */
+	sources: ModelSource[],
+	notes?: string | null,
+};
+
+/**  One row of the table: what a request's `models` names and what its prices and cache rule are. */
+export type ModelInfo_Serialize = {
+	/**  `provider/family` (`anthropic/claude-sonnet-4-5`): what `models` fields take. */
+	id: string,
+	/**  The part of `id` before the `/`. */
+	provider: string,
+	/**  The API model names the row covers (`models` fields take these too). */
+	names: string[],
+	/**  In the set `run` prices when it is given no models. */
+	default: boolean,
+	prices_per_mtok: ModelPrices,
+	cache: CacheSummary_Serialize,
+	/**  The pages the row's facts come from, each with the date it was read. */
+	sources: ModelSource[],
+	notes?: string,
+};
+
+/**  USD per million tokens. */
+export type ModelPrices = {
+	input: number | null,
+	/**  A token read from the prompt cache. */
+	cached_input: number | null,
+	/**  A token written to the cache, per TTL, when the provider charges writes (empty otherwise). */
+	cache_write: TtlPrice[],
+	output: number | null,
+};
+
+export type ModelSource = {
+	url: string,
+	/**  When it was read (`YYYY-MM-DD`). */
+	read: string,
+};
+
+export type ModelsResponse = ModelsResponse_Serialize | ModelsResponse_Deserialize;
+
+export type ModelsResponse_Deserialize = {
+	/**  The table's rows in its order (OpenAI, Anthropic, Google, DeepSeek). */
+	models: ModelInfo_Deserialize[],
+};
+
+export type ModelsResponse_Serialize = {
+	/**  The table's rows in its order (OpenAI, Anthropic, Google, DeepSeek). */
+	models: ModelInfo_Serialize[],
+};
+
 /**  Whether a template belongs to the LLM's configuration or to a tool. */
 export type Owner = "config" | "tool";
 
@@ -667,6 +814,12 @@ export type RenderRequest_Deserialize = {
 	 *  `false` with no `tokenizer` counts none.
 	 */
 	tokens?: boolean,
+	/**
+	 *  Price the call's input for these models (row ids or model names of the built-in table,
+	 *  the `models` operation): the report's `costs`. Empty (the default): no costs. Prices need
+	 *  tokens: with tokens not counted, `costs` is left out.
+	 */
+	models?: string[],
 };
 
 export type RenderRequest_Serialize = {
@@ -682,6 +835,12 @@ export type RenderRequest_Serialize = {
 	 *  `false` with no `tokenizer` counts none.
 	 */
 	tokens: boolean,
+	/**
+	 *  Price the call's input for these models (row ids or model names of the built-in table,
+	 *  the `models` operation): the report's `costs`. Empty (the default): no costs. Prices need
+	 *  tokens: with tokens not counted, `costs` is left out.
+	 */
+	models: string[],
 };
 
 /**
@@ -728,6 +887,12 @@ export type Report_Deserialize = {
 	tools: ToolOut_Deserialize[],
 	diagnostics: Diagnostic_Deserialize[],
 	metrics: Metrics,
+	/**
+	 *  What this call's input costs for each model asked for (`render --model`, the API's
+	 *  `models`), computed from the `tokens` fields by `pricing::cost::input_costs`; left out
+	 *  when no model was asked for or tokens were not counted.
+	 */
+	costs: InputCost[],
 };
 
 export type Report_Serialize = {
@@ -750,6 +915,12 @@ export type Report_Serialize = {
 	tools: ToolOut_Serialize[],
 	diagnostics: Diagnostic_Serialize[],
 	metrics: Metrics,
+	/**
+	 *  What this call's input costs for each model asked for (`render --model`, the API's
+	 *  `models`), computed from the `tokens` fields by `pricing::cost::input_costs`; left out
+	 *  when no model was asked for or tokens were not counted.
+	 */
+	costs?: InputCost[],
 };
 
 export type RuleInfo = {
@@ -947,6 +1118,13 @@ export type SceneText_Deserialize = {
 export type SceneText_Serialize = {
 	path: string | null,
 	text: string,
+};
+
+export type SegmentCost = {
+	/**  The segment's name, as in `segments[].name`. */
+	name: string,
+	tokens: number,
+	cost_usd: number | null,
 };
 
 export type SegmentInfo = SegmentInfo_Serialize | SegmentInfo_Deserialize;
@@ -1215,6 +1393,11 @@ export type Total = {
 	 *  the reads save).
 	 */
 	saving_usd: number | null,
+};
+
+export type TtlPrice = {
+	ttl: string,
+	usd: number | null,
 };
 
 export type ValidateRequest = {

@@ -7,6 +7,7 @@ import type {
   FileStat,
   LiveOptions,
   LiveUpdate,
+  ModelsResponse,
   Report,
   Rules,
   RunReport,
@@ -115,6 +116,7 @@ export class HttpApi implements Api {
         provider: o.provider ?? null,
         tokenizer: o.tokenizer ?? null,
         tokens: !!o.tokens,
+        models: o.models ?? [],
       },
       text,
     );
@@ -126,8 +128,11 @@ export class HttpApi implements Api {
   rules() {
     return this.call<Rules>('rules');
   }
-  async run(text: string, baseDir?: string | null) {
-    return (await this.call<{ report: RunReport }>('run', { base_dir: baseDir ?? null }, text)).report;
+  models() {
+    return this.call<ModelsResponse>('models');
+  }
+  async run(text: string, baseDir?: string | null, models?: string[]) {
+    return (await this.call<{ report: RunReport }>('run', { base_dir: baseDir ?? null, models: models ?? [] }, text)).report;
   }
   check(folder: string) {
     return this.call<CheckResponse>('check', { folder });

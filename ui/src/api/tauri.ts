@@ -12,6 +12,7 @@ import type {
   FileStat,
   LiveOptions,
   LiveUpdate,
+  ModelsResponse,
   Report,
   Rules,
   RunReport,
@@ -93,6 +94,7 @@ export class TauriApi implements Api {
         provider: o.provider ?? null,
         tokenizer: o.tokenizer ?? null,
         tokens: !!o.tokens,
+        models: o.models ?? [],
       }),
     );
     return r.report as Report;
@@ -103,8 +105,11 @@ export class TauriApi implements Api {
   async rules(): Promise<Rules> {
     return (await unwrap(() => commands.rules())) as Rules;
   }
-  async run(text: string, baseDir?: string | null): Promise<RunReport> {
-    const r = await unwrap(() => commands.run({ text, base_dir: baseDir ?? null }));
+  async models(): Promise<ModelsResponse> {
+    return (await unwrap(() => commands.models())) as ModelsResponse;
+  }
+  async run(text: string, baseDir?: string | null, models?: string[]): Promise<RunReport> {
+    const r = await unwrap(() => commands.run({ text, base_dir: baseDir ?? null, models: models ?? [] }));
     return r.report as RunReport;
   }
   async check(folder: string): Promise<CheckResponse> {

@@ -12,6 +12,12 @@ export type ToolStatus = B.Status;
 export type ToolReport = B.ToolOut_Serialize;
 export type Diagnostic = B.Diagnostic_Serialize;
 export type Metrics = B.Metrics;
+export type InputCost = B.InputCost;
+export type SegmentCost = B.SegmentCost;
+export type DefinitionCost = B.DefinitionCost;
+
+export type ModelsResponse = B.ModelsResponse_Serialize;
+export type ModelInfo = B.ModelInfo_Serialize;
 
 export type Rules = B.RulesResponse_Serialize;
 export type RuleSegment = B.SegmentInfo_Serialize;
@@ -50,3 +56,5 @@ export type RunIteration = B.IterationOut_Serialize;
 export type RunMessage = B.RunMessageJson_Serialize;
 export type ToolCall = B.ToolCallJson;
 export type CacheFigures = B.Figures_Serialize;
+export type ModelCost = B.ModelCost_Serialize;
+export type CallCost = B.CallCost;

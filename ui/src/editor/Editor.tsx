@@ -17,6 +17,20 @@ interface Props {
   testId?: string;
   minHeight?: string;
   maxHeight?: string;
+  /** Show this line (1-based; null: the start) with the cursor on it, and take the focus: a
+   *  diagnostic's link. A new `seq` asks again; `onRevealed` says it was done. */
+  reveal?: { line: number | null; seq: number };
+  onRevealed?: () => void;
+}
+
+/** Scrolls the nearest scrolling ancestor of `el` (a pane) so that `el`'s top is in view. */
+function scrollIntoPane(el: HTMLElement) {
+  let pane = el.parentElement;
+  while (pane && !/(auto|scroll)/.test(getComputedStyle(pane).overflowY)) pane = pane.parentElement;
+  if (!pane) return;
+  const r = el.getBoundingClientRect();
+  const box = pane.getBoundingClientRect();
+  if (r.top < box.top || r.bottom > box.bottom) pane.scrollTop += r.top - box.top - 8;
 }
 
 /** A CodeMirror 6 editor as a Preact component. External value changes replace the document
@@ -50,7 +64,9 @@ export function Editor(p: Props) {
           lang.current.of(p.language ?? []),
           lintC.current.of(p.lint ?? []),
           EditorView.theme({
-            '&': { minHeight: p.minHeight ?? '4em', maxHeight: p.maxHeight ?? '40vh', fontSize: '12.5px' },
+            // `&.cm-editor`, not `&`: the tooltips' host in the body carries the theme's class too,
+            // and a min-height on it made the page 4em taller than the window (which then scrolled).
+            '&.cm-editor': { minHeight: p.minHeight ?? '4em', maxHeight: p.maxHeight ?? '40vh', fontSize: '12.5px' },
             '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflow: 'auto' },
           }),
           EditorView.updateListener.of((u) => {
@@ -79,6 +95,19 @@ export function Editor(p: Props) {
   useEffect(() => {
     if (view.current && p.lint) view.current.dispatch({ effects: refreshLint.of(null) });
   }, [p.lintVersion]);
+
+  useEffect(() => {
+    const v = view.current;
+    if (!v || !p.reveal) return;
+    const doc = v.state.doc;
+    const at = p.reveal.line ? doc.line(Math.min(Math.max(p.reveal.line, 1), doc.lines)).from : 0;
+    v.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: 'center' }) });
+    // Only the pane the editor is in scrolls to it: the window itself must not move (focus() and
+    // scrollIntoView() would scroll every scrollable ancestor, the page's header out of sight).
+    v.contentDOM.focus({ preventScroll: true });
+    if (host.current) scrollIntoPane(host.current);
+    p.onRevealed?.();
+  }, [p.reveal?.seq]);
 
   return <div class="editor" ref={host} data-testid={p.testId} />;
 }

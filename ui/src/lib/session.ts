@@ -1,7 +1,8 @@
 // The open scene and its live reports. Framework-free: the Preact app subscribes to changes.
 import type { Api } from '../api/api';
 import { errorText, isApiError } from '../api/api';
-import type { ApiError, LiveOptions, Report, Rules, ValidateResponse } from '../api/types';
+import type { ApiError, LiveOptions, ModelInfo, Report, Rules, ValidateResponse } from '../api/types';
+import { initialModel, rememberModel, rememberedModel } from './costs';
 import { JObject } from './json';
 import { LiveClient, type TextOrigin } from './live';
 import { rememberRecent } from './recent';
@@ -39,6 +40,15 @@ export class Session {
   rules: Rules | null = null;
   tokens = true;
   provider: 'openai' | 'anthropic' | null = null;
+  /** The built-in models table (the `models` operation), for the picker; empty until loaded. */
+  models: ModelInfo[] = [];
+  /** The picked model's row id: the reports are priced for it (`costs`), the run view too. */
+  model: string | null = null;
+  /**
+   * A template editor to show, and the line to put the cursor on (a diagnostic's link): the editor
+   * of the template at `path` takes it when it is on screen. `seq` tells two requests apart.
+   */
+  reveal: { path: string; line: number | null; seq: number } | null = null;
   /** Bumped on every change; the UI re-renders on it. */
   version = 0;
   /** Bumped when the context may have changed (a load, a re-parse, a context edit): the tree view re-renders on it only. */
@@ -98,7 +108,24 @@ export class Session {
 
   /** How the live document renders. */
   get liveOptions(): LiveOptions {
-    return { base_dir: this.baseDir, provider: this.provider, tokenizer: null, tokens: this.tokens };
+    return {
+      base_dir: this.baseDir,
+      provider: this.provider,
+      tokenizer: null,
+      tokens: this.tokens,
+      models: this.model ? [this.model] : [],
+    };
+  }
+
+  /** Reads the models table and picks the model: the one picked last time, else the table's
+   *  first default. Without the table (an older core) nothing is priced. */
+  async loadModels() {
+    try {
+      this.models = (await this.api.models()).models;
+    } catch {
+      this.models = [];
+    }
+    this.model = initialModel(this.models, rememberedModel());
   }
 
   /** Resolves when the board shows the latest text (tests, the journey). */
@@ -246,6 +273,26 @@ export class Session {
   setProvider(p: 'openai' | 'anthropic' | null) {
     this.provider = p;
     this.rerender();
+  }
+  /** Picks the model the reports are priced for, and remembers it for the next start. */
+  setModel(id: string) {
+    if (!this.models.some((m) => m.id === id)) return;
+    this.model = id;
+    rememberModel(id);
+    this.rerender();
+    this.changed();
+  }
+  /** The pending request to show the template at `path`, taken by its editor (once). */
+  takeReveal(path: string): { line: number | null; seq: number } | null {
+    const r = this.reveal;
+    if (!r || r.path !== path) return null;
+    this.reveal = null;
+    return r;
+  }
+  /** Asks the editor of the template at `path` to show `line` (1-based) and take the focus. */
+  revealTemplate(path: string, line: number | null) {
+    this.reveal = { path, line, seq: (this.reveal?.seq ?? 0) + 1 };
+    this.changed();
   }
 
   /**

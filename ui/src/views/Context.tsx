@@ -4,7 +4,8 @@ import { dialogs, type ShellLog } from '../api';
 import { json } from '@codemirror/lang-json';
 
 const JSON_LANG = json();
-import type { Diagnostic, Metrics, Report } from '../api/types';
+import type { Metrics, Report } from '../api/types';
+import { diagnosticLists, targetLabel, templateTarget, type Family, type ShownDiagnostic, type TemplateTarget } from '../lib/diagnostics';
 import { Editor } from '../editor/Editor';
 import { JObject, RawNumber, parseJson, stringifyJson, type JValue } from '../lib/json';
 import type { Session } from '../lib/session';
@@ -166,57 +167,78 @@ export function MetricsTable({ chat, desk, inCall, invalid }: { chat?: Metrics; 
   );
 }
 
+function DiagnosticItem({
+  d,
+  families,
+  onTemplate,
+  onSegment,
+}: ShownDiagnostic & { onTemplate: (t: TemplateTarget) => void; onSegment: (family: Family, s: string) => void }) {
+  const target = templateTarget(d);
+  return (
+    <li class={`diag diag-${d.level}`}>
+      <div>
+        <span class={`level level-${d.level}`}>{d.level}</span> <code>{d.code}</code> <span class="muted">{families.join(' + ')}</span>
+      </div>
+      <div class="diag-msg">{d.message}</div>
+      <div class="links">
+        {target && (
+          <button
+            type="button"
+            class="link"
+            data-testid="diag-template"
+            title={`Open this template in the editor${target.line ? `, the cursor on line ${target.line}` : ''}`}
+            onClick={() => onTemplate(target)}
+          >
+            {targetLabel(target)}
+          </button>
+        )}
+        {d.segment && (
+          <button type="button" class="link" onClick={() => onSegment(families[0], d.segment!)}>
+            segment {d.segment} on the board
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * Both families' diagnostics, each once: the cache-safety lint's findings (codes `cache_…`) under
+ * a heading of their own, then the rest. A diagnostic about a tool or a configured prompt links
+ * to that template's editor, at the line it names.
+ */
 export function DiagnosticsList({
   reports,
-  onTool,
+  onTemplate,
   onSegment,
-  onPrompt,
 }: {
   reports: { chat?: Report; desk?: Report };
-  onTool: (n: string) => void;
-  onSegment: (family: 'chat' | 'desk', s: string) => void;
-  onPrompt?: (segment: string, index: number) => void;
+  onTemplate: (t: TemplateTarget) => void;
+  onSegment: (family: Family, s: string) => void;
 }) {
-  // The same diagnostic often appears in both families (validation is per class): show it once.
-  const seen = new Map<string, { d: Diagnostic; families: string[] }>();
-  for (const f of ['chat', 'desk'] as const)
-    for (const d of reports[f]?.diagnostics ?? []) {
-      const key = `${d.level}|${d.code}|${d.message}|${d.tool ?? ''}|${d.segment ?? ''}|${d.prompt ?? ''}`;
-      const e = seen.get(key);
-      if (e) e.families.push(f);
-      else seen.set(key, { d, families: [f] });
-    }
-  const list = [...seen.values()];
-  if (!list.length) return <div class="empty-seg">No diagnostics.</div>;
-  return (
-    <ul class="diagnostics" data-testid="diagnostics">
-      {list.map(({ d, families }, i) => (
-        <li key={i} class={`diag diag-${d.level}`}>
-          <div>
-            <span class={`level level-${d.level}`}>{d.level}</span> <code>{d.code}</code> <span class="muted">{families.join(' + ')}</span>
-          </div>
-          <div class="diag-msg">{d.message}</div>
-          <div class="links">
-            {d.tool && (
-              <button type="button" class="link" onClick={() => onTool(d.tool!)}>
-                tool {d.tool}
-              </button>
-            )}
-            {d.segment && (
-              <button type="button" class="link" onClick={() => onSegment(families[0] as 'chat', d.segment!)}>
-                segment {d.segment}
-                {d.prompt !== undefined ? ` · prompt ${d.prompt}` : ''}
-              </button>
-            )}
-            {d.segment && d.prompt !== undefined && !d.tool && onPrompt && (
-              <button type="button" class="link" onClick={() => onPrompt(d.segment!, d.prompt!)}>
-                edit the prompt
-              </button>
-            )}
-          </div>
-        </li>
+  const { lint, other } = diagnosticLists(reports);
+  const list = (items: ShownDiagnostic[], testId: string) => (
+    <ul class="diagnostics" data-testid={testId}>
+      {items.map((x, i) => (
+        <DiagnosticItem key={i} {...x} onTemplate={onTemplate} onSegment={onSegment} />
       ))}
     </ul>
+  );
+  return (
+    <>
+      <section aria-labelledby="lint-h" class="lint" data-testid="cache-lint">
+        <h3 id="lint-h" class="sub-h">
+          Cache safety (lint)
+        </h3>
+        {lint.length ? list(lint, 'lint-diagnostics') : <div class="empty-seg">No cache-safety findings.</div>}
+      </section>
+      <section aria-labelledby="other-diag-h">
+        <h3 id="other-diag-h" class="sub-h">
+          Rendering and validation
+        </h3>
+        {other.length ? list(other, 'diagnostics') : <div class="empty-seg">No diagnostics.</div>}
+      </section>
+    </>
   );
 }
 
@@ -261,14 +283,12 @@ class ContextTree extends Component<TreeProps> {
 
 export function ContextPanel({
   session,
-  onTool,
+  onTemplate,
   onSegment,
-  onPrompt,
 }: {
   session: Session;
-  onTool: (n: string) => void;
+  onTemplate: (t: TemplateTarget) => void;
   onSegment: (family: 'chat' | 'desk', s: string) => void;
-  onPrompt?: (segment: string, index: number) => void;
 }) {
   const [mode, setMode] = useState<'tree' | 'json'>('tree');
   const [jsonError, setJsonError] = useState<string | null>(null);
@@ -324,7 +344,7 @@ export function ContextPanel({
         </>
       )}
       <h2>Diagnostics</h2>
-      <DiagnosticsList reports={{ chat: r?.chat, desk: r?.desk }} onTool={onTool} onSegment={onSegment} onPrompt={onPrompt} />
+      <DiagnosticsList reports={{ chat: r?.chat, desk: r?.desk }} onTemplate={onTemplate} onSegment={onSegment} />
       {logs.length > 0 && (
         <details class="shell-log">
           <summary>

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from '../api/api';
-import type { RunIteration, RunMessage, RunReport } from '../api/types';
+import type { ModelCost, RunIteration, RunMessage, RunReport } from '../api/types';
+import { fmtUsd, prefixSentence, prefixShares } from '../lib/costs';
 import { dirOf, resolvePath } from '../lib/paths';
 import type { Session } from '../lib/session';
 // The example run, compiled into the page from the fixture itself (one source): `run` takes scene
@@ -258,29 +259,66 @@ function RequestMessages({ v }: { v: RequestView }) {
   );
 }
 
-function CacheBar({ c, n }: { c: RunIteration['cache']; n: number }) {
+/** The picked model's bill for the run (the report prices the rounds for the models asked for). */
+export function modelCostOf(r: FullRunReport, model: string | null): ModelCost | null {
+  return r.models?.find((m) => m.model === model) ?? r.models?.[0] ?? null;
+}
+
+/**
+ * A request's input in tokens on the picked model, as a bar: read from the prompt cache, written
+ * to it, and sent uncached, with what the request costs; a sentence says the same to a screen
+ * reader. Under it, what repeats the previous request (all a prompt cache can reuse).
+ */
+function CacheBar({
+  c,
+  n,
+  cost,
+  minTokens,
+}: {
+  c: RunIteration['cache'];
+  n: number;
+  cost: { model: string; call: ModelCost['calls'][number] } | null;
+  /** The least the picked model's cache holds (its row's `min_tokens`), when known. */
+  minTokens?: number;
+}) {
   const first = c.common_prefix_bytes == null;
-  const pct = !first && c.request_bytes ? (100 * (c.common_prefix_bytes ?? 0)) / c.request_bytes : 0;
-  const label = first
+  const shared = first
     ? 'The first request: nothing to reuse yet.'
-    : `Shared with request ${n - 1}: ${c.common_prefix_bytes} of ${c.request_bytes} bytes (${pct.toFixed(0)}%), ${c.common_prefix_tokens} tokens${c.system_identical === false ? '; the system message CHANGED' : ''}. Served from a prompt cache: OpenAI ${c.openai_cached_tokens ?? 0} tokens, Anthropic ${c.anthropic_cached_tokens ?? 0}.`;
-  // OpenAI caches from 1,024 matching tokens on, Anthropic from 1,024 (src/runloop/cache.rs).
-  const short = !first && (c.common_prefix_tokens ?? 0) < 1024 && !c.openai_cached_tokens;
+    : `Shares ${c.common_prefix_tokens} of its ${c.request_tokens} tokens (${c.common_prefix_bytes} of ${c.request_bytes} bytes) with request ${n - 1}${c.system_identical === false ? '; the system message CHANGED' : ''}.`;
+  if (!cost)
+    return (
+      <p class="muted run-cache-note" data-testid={`prefix-${n}`}>
+        {shared}
+      </p>
+    );
+  const s = prefixShares(cost.call);
+  const sentence = prefixSentence(s, n, cost.model);
+  const part = (cls: string, pct: number) => (pct > 0 ? <div class={`part ${cls}`} style={{ width: `${pct}%` }} /> : null);
   return (
-    <>
-      <div class="prefix-bar" role="img" aria-label={label} title={label}>
-        <div class="shared" style={{ width: `${pct}%` }} />
-        <span class="bar-label" aria-hidden="true">
-          {label}
-        </span>
+    <div class="prefix" data-testid={`prefix-${n}`}>
+      <div class="prefix-bar tokens" role="img" aria-label={sentence} title={sentence} data-testid={`prefix-bar-${n}`}>
+        {part('read', s.pct.read)}
+        {part('written', s.pct.written)}
+        {part('uncached', s.pct.uncached)}
       </div>
-      {short && (
-        <p class="muted run-cache-note">
-          Nothing is served only because the shared prefix is under 1,024 tokens, the least a provider caches; the prefix itself is intact,
-          so a longer session would be served from the cache.
+      <p class="prefix-figures" aria-hidden="true" data-testid={`prefix-figures-${n}`}>
+        <span class="share-key read" />
+        {` read ${s.read} · `}
+        <span class="share-key written" />
+        {` written ${s.written} · `}
+        <span class="share-key uncached" />
+        {` uncached ${s.uncached} tokens · `}
+        <b>{fmtUsd(s.costUsd)}</b>
+        <span class="muted-figure">{` (${fmtUsd(s.uncachedCostUsd)} uncached)`}</span>
+      </p>
+      <p class="muted run-cache-note">{shared}</p>
+      {!first && !s.read && minTokens !== undefined && (c.common_prefix_tokens ?? 0) < minTokens && (
+        <p class="muted run-cache-note" data-testid={`prefix-short-${n}`}>
+          Nothing is read from the cache only because the shared prefix is under {minTokens} tokens, the least {cost.model} caches; the
+          prefix itself is intact, so a longer session would be served from the cache.
         </p>
       )}
-    </>
+    </div>
   );
 }
 
@@ -322,7 +360,21 @@ function AfterRound({ r, i }: { r: FullRunReport; i: number }) {
   );
 }
 
-function RoundView({ r, v, i, final }: { r: FullRunReport; v: RequestView; i: number; final: boolean }) {
+function RoundView({
+  r,
+  v,
+  i,
+  final,
+  model,
+  minTokens,
+}: {
+  r: FullRunReport;
+  v: RequestView;
+  i: number;
+  final: boolean;
+  model: ModelCost | null;
+  minTokens?: number;
+}) {
   const it = r.iterations[i];
   const c = it.cache;
   const calls = toolCalls(it.assistant);
@@ -337,7 +389,7 @@ function RoundView({ r, v, i, final }: { r: FullRunReport; v: RequestView; i: nu
         </span>
       </h3>
       <h4>Request {i + 1}</h4>
-      <CacheBar c={c} n={i + 1} />
+      <CacheBar c={c} n={i + 1} cost={model?.calls[i] ? { model: model.model, call: model.calls[i] } : null} minTokens={minTokens} />
       <RequestMessages v={v} />
       <h4>The model's answer</h4>
       {final ? (
@@ -372,8 +424,20 @@ function RoundView({ r, v, i, final }: { r: FullRunReport; v: RequestView; i: nu
   );
 }
 
-export function RunReportView({ report, source }: { report: RunReport; source: string }) {
+export function RunReportView({
+  report,
+  source,
+  model = null,
+  minTokens,
+}: {
+  report: RunReport;
+  source: string;
+  model?: string | null;
+  /** The picked model's least cached prefix (`cache.min_tokens`), for the note under a bar. */
+  minTokens?: number;
+}) {
   const r = report;
+  const cost = modelCostOf(r, model);
   const views = requestViews(r);
   const fin = finalRound(r);
   const next = r.next_request_messages != null ? views[views.length - 1] : null;
@@ -449,16 +513,27 @@ export function RunReportView({ report, source }: { report: RunReport; source: s
             reminder), shown where the model first sees it
           </li>
           <li>
-            <span class="run-swatch" aria-hidden="true" /> the green part of a request's bar: what repeats the previous request (all a
-            prompt cache can reuse)
+            <span>
+              a request's bar: its input tokens on {cost ? <b>{cost.model}</b> : 'the picked model'},{' '}
+              <span class="share-key read" aria-hidden="true" /> read from the prompt cache,{' '}
+              <span class="share-key written" aria-hidden="true" /> written to it, <span class="share-key uncached" aria-hidden="true" />{' '}
+              sent uncached, and what the request costs (prices and cache rules: <code>docs/models.md</code>)
+            </span>
           </li>
         </ul>
+        {cost && (
+          <p data-testid="run-total">
+            On <b>{cost.model}</b> the run's input costs <b>{fmtUsd(cost.total.cost_usd)}</b>, against{' '}
+            {fmtUsd(cost.total.uncached_cost_usd)} with no caching
+            {cost.ttl ? ` (cache writes at the ${cost.ttl} TTL's price)` : ''}.
+          </p>
+        )}
         <p class="muted">
           How the loop works: <code>docs/run-loop.md</code> in the Prompt Inspector repository.
         </p>
       </section>
       {r.iterations.map((_, i) => (
-        <RoundView key={i} r={r} v={views[i]} i={i} final={i === fin} />
+        <RoundView key={i} r={r} v={views[i]} i={i} final={i === fin} model={cost} minTokens={minTokens} />
       ))}
       {next && (
         <section class="iteration run-next" id={`run-request-${next.n}`} aria-labelledby="run-next-h" data-testid="run-next-request">
@@ -485,10 +560,13 @@ export function RunView({ session }: { session: Session }) {
   const hasRun = session.scene.has('run');
   const [source, setSource] = useState<Source>(hasRun ? { kind: 'open' } : { kind: 'example' });
   const baseDir = session.baseDir;
+  // What ran last, run again when the picked model changes (a file's text is not kept elsewhere).
+  const last = useRef<{ text: string; base: string | null; src: Source } | null>(null);
   const runText = async (text: string, base: string | null, src: Source) => {
+    last.current = { text, base, src };
     setErr(null);
     try {
-      setReport(await session.api.run(text, base));
+      setReport(await session.api.run(text, base, session.model ? [session.model] : []));
       setSource(src);
     } catch (e) {
       setReport(null);
@@ -496,9 +574,11 @@ export function RunView({ session }: { session: Session }) {
     }
   };
   useEffect(() => {
+    const l = last.current;
     if (hasRun) void runText(session.text, baseDir, { kind: 'open' });
-    else if (source.kind !== 'file') void runText(EXAMPLE_RUN.text, null, { kind: 'example' });
-  }, [hasRun ? session.text : null]);
+    else if (l && l.src.kind === 'file') void runText(l.text, l.base, l.src);
+    else void runText(EXAMPLE_RUN.text, null, { kind: 'example' });
+  }, [hasRun ? session.text : null, session.model]);
   const runFile = async () => {
     const typed = path.trim();
     if (!typed) {
@@ -575,7 +655,14 @@ export function RunView({ session }: { session: Session }) {
         </div>
       )}
       {!report && !err && <div class="empty-seg">No run yet.</div>}
-      {report && !err && <RunReportView report={report} source={label} />}
+      {report && !err && (
+        <RunReportView
+          report={report}
+          source={label}
+          model={session.model}
+          minTokens={session.models.find((m) => m.id === session.model)?.cache.min_tokens}
+        />
+      )}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import { Component } from 'preact';
-import type { Llm, Report, Rules, SegmentReport } from '../api/types';
+import type { InputCost, Llm, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines } from '../lib/colors';
+import { costOf, fmtUsd, pieceFigures } from '../lib/costs';
 import { adapters } from '../lib/scene';
 import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
 
@@ -20,6 +21,8 @@ interface Props {
   onSelectPrompt?: (segment: string, index: number) => void;
   /** Whether the open scene configures a prompt in this segment (the reformat card's note). */
   hasConfigured?: (family: Llm, segment: string) => boolean;
+  /** The picked model (a row id): the cards show what their tokens cost on it. */
+  model?: string | null;
 }
 
 /** The chat segment whose user message is the user's input when it renders empty. */
@@ -78,6 +81,10 @@ interface CardProps {
   /** The reformat card only: the user message it yields (null: none is sent), and whether a prompt is configured there. */
   sent?: string | null;
   configured?: boolean;
+  /** What the segment's tokens cost on the picked model (the core's figure), and its price per
+   *  million input tokens (for the pieces); undefined when nothing is priced. */
+  costUsd?: number;
+  rate?: number;
 }
 
 // A live patch keeps the objects of unchanged segments, so a card re-renders only when its own
@@ -95,7 +102,9 @@ class SegmentCard extends Component<CardProps> {
       a.palette === b.palette &&
       a.selectedTool === b.selectedTool &&
       a.sent === b.sent &&
-      a.configured === b.configured
+      a.configured === b.configured &&
+      a.costUsd === b.costUsd &&
+      a.rate === b.rate
     );
   }
   render() {
@@ -130,7 +139,36 @@ function SentAsIs({ sent, configured }: { sent: string | null; configured: boole
   );
 }
 
-function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onSelectPrompt, selectedTool, sent, configured }: CardProps) {
+/** Each piece of a segment with its tokens and cost, in text order: the same figures as the
+ *  pieces' tooltips, readable without a pointer. */
+function PieceFigures({ seg, rate, palette }: { seg: SegmentReport; rate?: number; palette: Map<string, string> }) {
+  if (seg.tokens === undefined || seg.pieces.length < 1) return null;
+  return (
+    <ul class="piece-figures" aria-label={`${seg.name}: tokens${rate !== undefined ? ' and cost' : ''} of each piece`}>
+      {seg.pieces.map((p, i) => (
+        <li key={i} data-testid="piece-figure">
+          <span class="swatch" style={{ background: pieceColor(p, palette) }} />
+          {sourceLabel(sourceKey(p))} <span class="muted-figure">{pieceFigures(p.tokens, rate)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SegmentCardView({
+  seg,
+  family,
+  order,
+  rules,
+  palette,
+  onSelectTool,
+  onSelectPrompt,
+  selectedTool,
+  sent,
+  configured,
+  costUsd,
+  rate,
+}: CardProps) {
   // A tool's piece selects the tool; a configured prompt's piece opens that prompt's editor.
   const open = (p: SegmentReport['pieces'][number]) => {
     if (p.tool) onSelectTool(p.tool);
@@ -150,9 +188,10 @@ function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onS
         <span class="seg-name">
           <Breakable name={seg.name} />
         </span>
-        <span class="figures">
+        <span class="figures" data-testid="seg-figures">
           {fmtBytes(seg.bytes)}
           {seg.tokens !== undefined ? ` · ${seg.tokens} tok` : ''}
+          {costUsd !== undefined ? ` · ${fmtUsd(costUsd)}` : ''}
         </span>
       </div>
       {rule && (
@@ -188,7 +227,7 @@ function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onS
                     key={i}
                     class={`piece${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`}
                     style={{ background: pieceColor(r.piece, palette) }}
-                    title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${r.piece.tokens} tok` : ''} · click to ${r.piece.tool ? 'select the tool' : 'edit the prompt'}`}
+                    title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${pieceFigures(r.piece.tokens, rate)}` : ''} · click to ${r.piece.tool ? 'select the tool' : 'edit the prompt'}`}
                     onClick={() => r.piece && open(r.piece)}
                   >
                     {r.text}
@@ -203,12 +242,28 @@ function SegmentCardView({ seg, family, order, rules, palette, onSelectTool, onS
           ))}
         </div>
       )}
+      {!isStream && seg.text !== '' && <PieceFigures seg={seg} rate={rate} palette={palette} />}
       {sent !== undefined && seg.text !== '' && (
         <div class="sent-note" data-testid="reformat-sent">
           sent as the user message (in place of the user's input)
         </div>
       )}
     </div>
+  );
+}
+
+/** The family's whole input on the picked model, as a first call: what the cards add up to. */
+function CallCostNote({ cost, family }: { cost: InputCost; family: Llm }) {
+  const what = family === 'chat' ? 'messages' : 'segments';
+  return (
+    <p
+      class="call-cost"
+      data-testid={`call-cost-${family}`}
+      data-model={cost.model}
+      title={`This call's input on ${cost.model} as a first call, nothing cached: ${cost.content_tokens} tokens of ${what} and ${cost.definition_tokens} of tool definitions, at $${cost.usd_per_mtok_input ?? 0} per million input tokens`}
+    >
+      This call's input: {cost.input_tokens} tok · {fmtUsd(cost.cost_usd)} <span class="muted-figure">on {cost.model}, first call</span>
+    </p>
   );
 }
 
@@ -256,7 +311,7 @@ function Body({ value }: { value: unknown }) {
 export function Segments(p: Props) {
   const [chatView, setChatView] = useState<'segments' | 'messages'>('segments');
   const [deskView, setDeskView] = useState<'segments' | 'request'>('segments');
-  const fam = (family: Llm, r: Report | null) => (
+  const fam = (family: Llm, r: Report | null, cost: InputCost | null) => (
     <section class="family" aria-label={`${family} segments`}>
       <div class="family-head">
         <h3>{family === 'chat' ? 'ChatLLM' : 'DeskLLM'}</h3>
@@ -312,6 +367,7 @@ export function Segments(p: Props) {
           </div>
         )}
       </div>
+      {cost && <CallCostNote cost={cost} family={family} />}
       {!r ? (
         <div class="empty-seg">rendering…</div>
       ) : family === 'chat' && chatView === 'messages' ? (
@@ -325,6 +381,7 @@ export function Segments(p: Props) {
         <div class="cards">
           {r.segments.map((s, i) => {
             const reformat = family === 'chat' && s.name === REFORMAT;
+            const c = cost?.segments.find((x) => x.name === s.name);
             return (
               <SegmentCard
                 key={s.name}
@@ -338,6 +395,8 @@ export function Segments(p: Props) {
                 selectedTool={p.selectedTool}
                 sent={reformat ? reformatSent(r) : undefined}
                 configured={reformat ? (p.hasConfigured?.(family, s.name) ?? false) : undefined}
+                costUsd={c ? (c.cost_usd ?? 0) : undefined}
+                rate={cost ? (cost.usd_per_mtok_input ?? 0) : undefined}
               />
             );
           })}
@@ -349,8 +408,8 @@ export function Segments(p: Props) {
     <div class="segments">
       <Legend reports={[p.chat, p.desk]} palette={p.palette} />
       <div class="families">
-        {fam('chat', p.chat)}
-        {fam('desk', p.desk)}
+        {fam('chat', p.chat, costOf(p.chat, p.model ?? null))}
+        {fam('desk', p.desk, costOf(p.desk, p.model ?? null))}
       </div>
     </div>
   );

@@ -56,6 +56,16 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
   // Re-lint when validate answers for the text on screen (not on every keystroke).
   const lintVersion = session.reports?.text === session.text ? validate : null;
 
+  // A diagnostic's link to this template: the line is in the locale that renders.
+  const [reveal, setReveal] = useState<{ line: number | null; seq: number; locale: string } | null>(null);
+  useEffect(() => {
+    const r = path ? session.takeReveal(path) : null;
+    if (!r) return;
+    const l = renderedLocale(spec) ?? locs[0] ?? 'default';
+    setLocale(l);
+    setReveal({ line: r.line, seq: r.seq, locale: l });
+  });
+
   const addLocale = (l: string) => {
     setAdding(false);
     l = l.trim();
@@ -146,6 +156,8 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
         language={lang}
         lint={lint}
         lintVersion={lintVersion}
+        reveal={reveal && reveal.locale === locale ? reveal : undefined}
+        onRevealed={() => setReveal(null)}
         onChange={(t) => session.edit(() => setTemplateText(spec, locale, t), false, path ?? undefined)}
       />
       {problems.map((p, i) => (

@@ -5,6 +5,7 @@ import { json } from '@codemirror/lang-json';
 const JSON_LANG = json();
 import type { Rules, ToolStatus, ValidateResponse } from '../api/types';
 import { Editor } from '../editor/Editor';
+import { costOf, fmtUsd } from '../lib/costs';
 import { JObject, parseJson, stringifyJson, type JValue } from '../lib/json';
 import {
   RETURNS_KINDS,
@@ -48,10 +49,17 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
   // Name → status, once per report (a list of hundreds of tools would otherwise search it per row).
   const chatStatus = useMemo(() => new Map(r?.chat.tools.map((x) => [x.name, x.status])), [r?.chat.tools]);
   const deskStatus = useMemo(() => new Map(r?.desk.tools.map((x) => [x.name, x.status])), [r?.desk.tools]);
-  // A definition is the same in both families' requests (the neutral JSON of its schema).
+  // A definition is the same in both families' requests (the neutral JSON of its schema), and so
+  // is its cost on the picked model (the core's figure).
+  const cost = costOf(r?.chat, session.model);
   const definitions = useMemo(
-    () => new Map(r?.chat.tools.filter((x) => x.definition).map((x) => [x.name, definitionLabel(x.definition!)])),
-    [r?.chat.tools],
+    () =>
+      new Map(
+        r?.chat.tools
+          .filter((x) => x.definition)
+          .map((x) => [x.name, definitionLabel(x.definition!, cost?.definitions.find((d) => d.tool === x.name)?.cost_usd)]),
+      ),
+    [r?.chat.tools, cost],
   );
   // Why an invalid tool injects in neither family, by name (validate says which side or declaration).
   const why = useMemo(
@@ -121,9 +129,11 @@ interface RowProps {
   onSelect: (n: string) => void;
 }
 
-/** "definition 296 B · 70 tokens": what a tool's schema adds to every request. */
-export function definitionLabel(d: { bytes: number; tokens?: number | null }): string {
-  return `definition ${d.bytes} B${d.tokens != null ? ` · ${d.tokens} tokens` : ''}`;
+/** "definition 296 B · 70 tokens · $0.000088": what a tool's schema adds to every request, and
+ *  what that costs on the picked model (when it is priced). */
+export function definitionLabel(d: { bytes: number; tokens?: number | null }, costUsd?: number | null): string {
+  const usd = d.tokens != null && costUsd !== undefined ? ` · ${fmtUsd(costUsd)}` : '';
+  return `definition ${d.bytes} B${d.tokens != null ? ` · ${d.tokens} tokens` : ''}${usd}`;
 }
 
 /** One row of the tool list. A scene can have hundreds of tools and every keystroke re-renders
@@ -156,7 +166,7 @@ class ToolRow extends Component<RowProps> {
             <span
               class="tool-def"
               data-testid={`definition-${name}`}
-              title="The tool's parameters schema, sent as its definition in every request"
+              title="The tool's parameters schema, sent as its definition in every request (and its cost on the picked model, as a first call)"
             >
               {definition}
             </span>

@@ -1,0 +1,55 @@
+// The diagnostics panel's lists and links: both families' diagnostics once each, the cache-safety
+// lint's findings (codes `cache_…`, docs/diagnostics.md) apart from the rest, and the template a
+// diagnostic points at (a tool's, or a configured prompt's), at the line it names.
+import type { Diagnostic, Report } from '../api/types';
+
+/** The codes of the cache-safety lint start with this. */
+export const LINT_PREFIX = 'cache_';
+
+export type Family = 'chat' | 'desk';
+
+export interface ShownDiagnostic {
+  d: Diagnostic;
+  /** The families whose report has it (validation is per tool class, so often both). */
+  families: Family[];
+}
+
+export interface DiagnosticLists {
+  /** The cache-safety lint's findings. */
+  lint: ShownDiagnostic[];
+  /** Every other diagnostic. */
+  other: ShownDiagnostic[];
+}
+
+/** Both reports' diagnostics, each once, in order (chat's first), the lint's apart. */
+export function diagnosticLists(reports: { chat?: Report | null; desk?: Report | null }): DiagnosticLists {
+  const seen = new Map<string, ShownDiagnostic>();
+  for (const f of ['chat', 'desk'] as const)
+    for (const d of reports[f]?.diagnostics ?? []) {
+      const key = [d.level, d.code, d.message, d.tool ?? '', d.segment ?? '', d.prompt ?? '', d.line ?? ''].join('|');
+      const e = seen.get(key);
+      if (e) e.families.push(f);
+      else seen.set(key, { d, families: [f] });
+    }
+  const all = [...seen.values()];
+  return { lint: all.filter((x) => x.d.code.startsWith(LINT_PREFIX)), other: all.filter((x) => !x.d.code.startsWith(LINT_PREFIX)) };
+}
+
+/** The template a diagnostic is about: its tool's, or (without a tool) the configured prompt at
+ *  `segment` and `prompt`; `line` is 1-based in that template. */
+export type TemplateTarget =
+  | { kind: 'tool'; tool: string; line: number | null }
+  | { kind: 'prompt'; segment: string; index: number; line: number | null };
+
+export function templateTarget(d: Diagnostic): TemplateTarget | null {
+  const line = d.line ?? null;
+  if (d.tool) return { kind: 'tool', tool: d.tool, line };
+  if (d.segment && d.prompt !== undefined) return { kind: 'prompt', segment: d.segment, index: d.prompt, line };
+  return null;
+}
+
+/** The link's words: `tf_notes's template, line 3`. */
+export function targetLabel(t: TemplateTarget): string {
+  const what = t.kind === 'tool' ? `tool ${t.tool}: template` : `${t.segment} prompt ${t.index}: template`;
+  return t.line ? `${what}, line ${t.line}` : what;
+}
