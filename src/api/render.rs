@@ -131,13 +131,18 @@ pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
     Ok(RenderResponse { report })
 }
 
-/// Fills a report's `costs` for `rows` (nothing when there are none).
+/// Fills a report's `costs` for `rows` (nothing when there are none), and says which of them
+/// the call is too short to be cached for (`cache_below_minimum`).
 pub(crate) fn priced(report: &mut crate::report::Report, rows: &[crate::pricing::Row]) {
     if rows.is_empty() {
         return;
     }
     let rows: Vec<&crate::pricing::Row> = rows.iter().collect();
     report.costs = crate::pricing::cost::input_costs(report, &rows);
+    if let Some(first) = report.costs.first() {
+        let short = crate::pricing::minimum::call_below_minimum(&rows, first.input_tokens);
+        report.diagnostics.extend(short);
+    }
 }
 
 /// The core's render options for a request's fields.

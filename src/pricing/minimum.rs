@@ -45,6 +45,30 @@ pub fn below_minimum(row: &Row, calls: &[(String, usize)]) -> Option<Diagnostic>
     })
 }
 
+/// The findings for one call priced for `rows` (`render --model`, the app's picker): each model
+/// whose minimum the call's input (`input_tokens`, messages or segments and tool definitions)
+/// does not reach.
+pub fn call_below_minimum(rows: &[&Row], input_tokens: usize) -> Vec<Diagnostic> {
+    rows.iter()
+        .filter(|row| input_tokens < row.cache.min_tokens)
+        .map(|row| Diagnostic {
+            level: Level::Info,
+            code: "cache_below_minimum",
+            message: format!(
+                "{}'s cache needs {} tokens, this request has {}: it is billed in full however \
+                 stable its prefix",
+                row.id,
+                thousands(row.cache.min_tokens),
+                thousands(input_tokens)
+            ),
+            tool: None,
+            segment: None,
+            prompt: None,
+            line: None,
+        })
+        .collect()
+}
+
 /// `4096` → `4,096`, as the providers' documents write token counts.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -87,6 +111,21 @@ mod tests {
             below_minimum(&haiku, &long),
             None,
             "the minimum itself is enough"
+        );
+    }
+
+    #[test]
+    fn one_call_says_needs_and_has() {
+        let haiku = row("anthropic/claude-haiku-4-5");
+        let sonnet = row("anthropic/claude-sonnet-4-5");
+        let found = call_below_minimum(&[&haiku, &sonnet], 3870);
+        assert_eq!(found.len(), 1, "Sonnet 4.5 caches from 1,024");
+        assert!(
+            found[0].message.starts_with(
+                "anthropic/claude-haiku-4-5's cache needs 4,096 tokens, this request has 3,870"
+            ),
+            "{}",
+            found[0].message
         );
     }
 

@@ -339,3 +339,40 @@ fn run_names_the_rounds_below_a_models_minimum() {
     ]));
     assert!(deepseek.get("diagnostics").is_none(), "{deepseek}");
 }
+
+#[test]
+fn render_names_the_chosen_models_a_call_is_too_short_for() {
+    let scene = "fixtures/lint/clean.scene.json";
+    let codes = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["render", scene, "--format", "json"];
+        all.extend(args);
+        json_of(&cli(&all))["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {}",
+                    d["code"].as_str().unwrap_or(""),
+                    d["message"].as_str().unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        codes(&[]),
+        Vec::<String>::new(),
+        "no model chosen, no minimum"
+    );
+    let found = codes(&[
+        "--model",
+        "anthropic/claude-haiku-4-5",
+        "--model",
+        "deepseek/deepseek-flash",
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("cache_below_minimum anthropic/claude-haiku-4-5's cache needs 4,096 tokens, this request has "),
+        "{found:?}"
+    );
+}

@@ -51,8 +51,16 @@ pub fn run(
     let mut report = inject::render_with(&scene, family, &options);
     // The JSON report carries costs only for models named on the command line: without
     // `--model`, it stays what it was (and what goldens hold).
-    if as_json && !ids.is_empty() {
-        report.costs = input_costs(&report, &models);
+    if !ids.is_empty() {
+        let costs = input_costs(&report, &models);
+        if let Some(first) = costs.first() {
+            let short =
+                prompt_inspector::pricing::minimum::call_below_minimum(&models, first.input_tokens);
+            report.diagnostics.extend(short);
+        }
+        if as_json {
+            report.costs = costs;
+        }
     }
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     // Streamed: a large scene's report is megabytes, and building it as one string first would
