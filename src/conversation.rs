@@ -22,9 +22,10 @@ use crate::segments::Family;
 pub fn blame_files(paths: &[PathBuf], models: &[&Row]) -> Result<CacheReport, SceneError> {
     let calls = load(paths)?;
     let rendered = render(&calls);
-    let mut report = blame(&rendered, models);
+    let definitions = definitions(&calls, &rendered);
+    let mut report = blame(&rendered, &definitions, models);
     report.what_if = what_ifs(&calls, &report, models);
-    report.diagnostics = lint::findings(&calls, &rendered, &report, models);
+    report.diagnostics = lint::findings(&calls, &rendered, &definitions, &report, models);
     Ok(report)
 }
 
@@ -61,6 +62,30 @@ fn render(calls: &[Call]) -> Vec<(String, inject::Report)> {
             };
             let report = inject::render_with(&c.scene, Family::Chat, &options);
             (c.label.clone(), report)
+        })
+        .collect()
+}
+
+/// Each call's tool definitions as its request carries them (`provider::ToolDef`): the tools of
+/// its report that have one, by name with their neutral JSON.
+fn definitions(calls: &[Call], reports: &[(String, inject::Report)]) -> Vec<Vec<(String, String)>> {
+    calls
+        .iter()
+        .zip(reports)
+        .map(|(c, (_, r))| {
+            let tools: Vec<&crate::scene::Tool> = r
+                .tools
+                .iter()
+                .filter(|t| t.definition.is_some())
+                .filter_map(|t| c.scene.tools.iter().find(|s| s.name == t.name))
+                .collect();
+            crate::provider::ToolDef::of(&tools)
+                .into_iter()
+                .map(|d| {
+                    let text = d.text();
+                    (d.name, text)
+                })
+                .collect()
         })
         .collect()
 }
@@ -106,7 +131,8 @@ pub fn what_ifs(calls: &[Call], report: &CacheReport, models: &[&Row]) -> Vec<Wh
                     }
                 })
                 .collect();
-            let after = blame(&render(&moved), models);
+            let moved_reports = render(&moved);
+            let after = blame(&moved_reports, &definitions(&moved, &moved_reports), models);
             let models = report
                 .models
                 .iter()

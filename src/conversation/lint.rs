@@ -18,6 +18,7 @@ use super::Call;
 pub fn findings(
     calls: &[Call],
     reports: &[(String, Report)],
+    definitions: &[Vec<(String, String)>],
     blamed: &CacheReport,
     models: &[&Row],
 ) -> Vec<CallFinding> {
@@ -44,6 +45,15 @@ pub fn findings(
             }
         }
     }
+    for k in 1..definitions.len().min(reports.len()) {
+        for d in definition_changes(&definitions[k - 1], &definitions[k]) {
+            out.push(CallFinding {
+                call: Some(k),
+                scene: Some(reports[k].0.clone()),
+                diagnostic: d,
+            });
+        }
+    }
     for k in 1..calls.len().min(reports.len()) {
         for d in prefix_changes(&calls[k - 1], &reports[k - 1].1, &calls[k], &reports[k].1) {
             out.push(CallFinding {
@@ -65,6 +75,39 @@ pub fn findings(
                 scene: None,
                 diagnostic: d,
             });
+        }
+    }
+    out
+}
+
+/// Tool definitions that differ between two successive calls. They come first in the cached
+/// prefix, so a change there leaves nothing of the call to the cache.
+fn definition_changes(before: &[(String, String)], now: &[(String, String)]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let diagnostic = |tool: &str, what: &str| Diagnostic {
+        level: Level::Warning,
+        code: "cache_prefix_changed",
+        message: format!(
+            "{tool}'s definition {what} since the call before: the tool definitions come first in \
+             the cached prefix, so the cache serves at most the definitions before it and none of \
+             the messages"
+        ),
+        tool: Some(tool.to_owned()),
+        segment: None,
+        prompt: None,
+        line: None,
+    };
+    for (i, (name, text)) in now.iter().enumerate() {
+        match before.iter().position(|(n, _)| n == name) {
+            Some(j) if before[j].1 != *text => out.push(diagnostic(name, "changed")),
+            Some(j) if j != i => out.push(diagnostic(name, "moved")),
+            Some(_) => {}
+            None => out.push(diagnostic(name, "appeared")),
+        }
+    }
+    for (name, _) in before {
+        if !now.iter().any(|(n, _)| n == name) {
+            out.push(diagnostic(name, "disappeared"));
         }
     }
     out

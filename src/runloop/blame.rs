@@ -67,13 +67,15 @@ pub struct Difference {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Location {
-    /// Index of the message in the request.
-    pub message: usize,
+    /// Index of the message in the request; `null` in the tool definitions, which providers
+    /// cache before the messages (`source` `definition`).
+    pub message: Option<usize>,
     pub role: &'static str,
     pub segment: Option<&'static str>,
     /// `role` (the byte is in the `role + "\n"` header), `config` (a configured prompt, with
     /// `index`), `tool` (with `tool`), `message` (a recorded message of a stream, with `index` in
-    /// its stream) or `user_input` (the user's input as given).
+    /// its stream), `user_input` (the user's input as given) or `definition` (the tool
+    /// definitions, with the `tool` whose definition it is).
     pub source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
@@ -111,30 +113,60 @@ pub struct Breakpoint {
     pub cacheable: bool,
 }
 
-/// One message as the serialisation sees it.
+/// One message as the serialisation sees it, or the block of tool definitions before them.
 struct Flat<'r> {
     role: &'static str,
     content: String,
     segment: Option<&'static str>,
     report: &'r Report,
+    /// The message's index in the request; `None` for the tool definitions.
+    message: Option<usize>,
+    /// For the definitions block: each tool's name and the byte its line ends at.
+    definitions: Vec<(String, usize)>,
 }
 
-fn flatten(report: &Report) -> Vec<Flat<'_>> {
-    report
-        .messages
-        .iter()
-        .flatten()
-        .map(|m| Flat {
-            role: m.role,
-            content: match &m.content {
-                Value::Str(s) => s.to_string(),
-                // A non-string content (parts) counts as its JSON.
-                other => serde_json::to_string(other).unwrap_or_default(),
-            },
-            segment: m.segment,
+/// A call's chat request as the caches see it: the tool definitions first (`definitions`, each
+/// tool's name and its neutral JSON, one per line), as the providers order a cached prefix (tools,
+/// system, messages; data/models.json `order`), then the messages.
+fn flatten<'r>(report: &'r Report, definitions: &[(String, String)]) -> Vec<Flat<'r>> {
+    let mut out = Vec::with_capacity(report.messages.as_ref().map_or(0, Vec::len) + 1);
+    if !definitions.is_empty() {
+        let mut content = String::new();
+        let mut ends = Vec::with_capacity(definitions.len());
+        for (name, text) in definitions {
+            content.push_str(text);
+            content.push('\n');
+            ends.push((name.clone(), content.len()));
+        }
+        out.push(Flat {
+            role: "tools",
+            content,
+            segment: None,
             report,
-        })
-        .collect()
+            message: None,
+            definitions: ends,
+        });
+    }
+    out.extend(
+        report
+            .messages
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, m)| Flat {
+                role: m.role,
+                content: match &m.content {
+                    Value::Str(s) => s.to_string(),
+                    // A non-string content (parts) counts as its JSON.
+                    other => serde_json::to_string(other).unwrap_or_default(),
+                },
+                segment: m.segment,
+                report,
+                message: Some(i),
+                definitions: Vec::new(),
+            }),
+    );
+    out
 }
 
 fn serialize(flat: &[Flat]) -> String {
@@ -149,7 +181,7 @@ fn locate(flat: &[Flat], at: usize) -> Option<Location> {
         let end = start + header + m.content.len();
         if at < end {
             let mut loc = Location {
-                message: i,
+                message: m.message,
                 role: m.role,
                 segment: m.segment,
                 source: "role",
@@ -172,6 +204,15 @@ fn locate(flat: &[Flat], at: usize) -> Option<Location> {
 /// stream.
 fn source_of(flat: &[Flat], i: usize, loc: &mut Location) {
     let m = &flat[i];
+    if m.message.is_none() {
+        loc.source = "definition";
+        loc.tool = m
+            .definitions
+            .iter()
+            .find(|(_, end)| loc.offset < *end)
+            .map(|(name, _)| name.clone());
+        return;
+    }
     let seg = m
         .segment
         .and_then(|name| m.report.segments.iter().find(|s| s.name == name));
@@ -231,7 +272,9 @@ fn place_breakpoints_up_to(
     let last_of = |seg: &str| flat.iter().rposition(|m| m.segment == Some(seg));
     let candidates = [
         (
-            (flat.first().and_then(|m| m.segment) == Some("system_msg_prompt")).then_some(0),
+            flat.iter()
+                .position(|m| m.message.is_some())
+                .filter(|&i| flat[i].segment == Some("system_msg_prompt")),
             "end of the system message (configured instructions)",
         ),
         (
@@ -274,9 +317,18 @@ fn place_breakpoints_up_to(
 }
 
 /// Blames each step against the previous one and prices the calls for each of `models`. `steps`
-/// are (label, chat report) in call order.
-pub fn blame(steps: &[(String, Report)], models: &[&Row]) -> CacheReport {
-    let flats: Vec<Vec<Flat>> = steps.iter().map(|(_, r)| flatten(r)).collect();
+/// are (label, chat report) in call order; `definitions`, per step, the tool definitions its
+/// request carries (name and neutral JSON, `provider::ToolDef::text`), empty when none.
+pub fn blame(
+    steps: &[(String, Report)],
+    definitions: &[Vec<(String, String)>],
+    models: &[&Row],
+) -> CacheReport {
+    let flats: Vec<Vec<Flat>> = steps
+        .iter()
+        .enumerate()
+        .map(|(k, (_, r))| flatten(r, definitions.get(k).map_or(&[], Vec::as_slice)))
+        .collect();
     let mut out: Vec<StepOut> = Vec::with_capacity(steps.len());
     // Tokens of each step's first n messages, for the n breakpoints look at.
     let mut prefixes: Vec<std::collections::BTreeMap<usize, usize>> = Vec::new();
@@ -315,7 +367,7 @@ pub fn blame(steps: &[(String, Report)], models: &[&Row]) -> CacheReport {
         prefixes.push(memo.into_inner());
         out.push(StepOut {
             scene: label.clone(),
-            messages: flat.len(),
+            messages: flat.iter().filter(|m| m.message.is_some()).count(),
             request_bytes: text.len(),
             request_tokens: cache::count_tokens(&text),
             first_difference: difference,
@@ -335,6 +387,18 @@ pub fn blame(steps: &[(String, Report)], models: &[&Row]) -> CacheReport {
         .iter()
         .map(|row| price_calls(row, &out, &flats, &prefixes))
         .collect();
+    // Breakpoints were placed on the serialisation's items; the report numbers request messages,
+    // which come after the definitions block when there is one.
+    let shift = |flat: &[Flat]| usize::from(flat.first().is_some_and(|m| m.message.is_none()));
+    for (k, step) in out.iter_mut().enumerate() {
+        let by = shift(&flats[k]);
+        for bp in &mut step.anthropic.breakpoints {
+            bp.message = bp.message.saturating_sub(by);
+        }
+        if let Some([j, m]) = step.anthropic.hit.as_mut() {
+            *m = m.saturating_sub(shift(&flats[*j]));
+        }
+    }
     CacheReport {
         steps: out,
         models,

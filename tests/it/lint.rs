@@ -376,3 +376,55 @@ fn render_names_the_chosen_models_a_call_is_too_short_for() {
         "{found:?}"
     );
 }
+
+#[test]
+fn tool_definitions_come_first_in_the_cached_prefix() {
+    let out = cli(&[
+        "cache",
+        "--format",
+        "json",
+        "fixtures/cache/schema-change/01.scene.json",
+        "fixtures/cache/schema-change/02.scene.json",
+    ]);
+    let report = json_of(&out);
+    let step = &report["steps"][1];
+    // Call 2 changed only web_search's parameters; the system message and the messages are
+    // the same, yet the first difference is before them all.
+    let now = &step["first_difference"]["now"];
+    assert_eq!(now["source"], "definition", "{step}");
+    assert_eq!(now["tool"], "web_search");
+    assert_eq!(now["message"], Json::Null);
+    assert_eq!(step["messages"], 4, "the definitions are not a message");
+    assert_eq!(
+        step["anthropic"]["breakpoints"][0]["message"], 0,
+        "the system message is still message 0"
+    );
+    let changed: Vec<&Json> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["code"] == "cache_prefix_changed")
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(changed[0]["tool"], "web_search");
+    assert_eq!(changed[0]["call"], 1);
+    // The definitions are part of what each call sends, so of what it costs.
+    let first = report["steps"][0]["request_tokens"].as_u64().unwrap_or(0);
+    let rendered = json_of(&cli(&[
+        "render",
+        "fixtures/cache/schema-change/01.scene.json",
+        "--format",
+        "json",
+    ]));
+    let definitions: u64 = rendered["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["definition"]["tokens"].as_u64())
+        .sum();
+    assert!(definitions > 20, "{definitions}");
+    assert!(
+        first > definitions,
+        "{first} tokens with {definitions} of definitions"
+    );
+}

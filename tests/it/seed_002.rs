@@ -332,7 +332,7 @@ fn blame(name: &str) -> prompt_inspector::runloop::blame::CacheReport {
 /// that command after a reviewed change.
 #[test]
 fn the_cache_conversations_match_their_goldens() {
-    for name in ["system-notes", "late-notes"] {
+    for name in ["system-notes", "late-notes", "schema-change"] {
         let report = blame(name);
         let mut now = prompt_inspector::json_out::to_string_pretty(&report);
         now.push('\n');

@@ -50,6 +50,12 @@ pub fn run(
 }
 
 fn place(l: &Location) -> String {
+    let Some(message) = l.message else {
+        return match &l.tool {
+            Some(t) => format!("the tool definitions (sent before the messages), {t}'s"),
+            None => "the tool definitions (sent before the messages)".to_owned(),
+        };
+    };
     let seg = l.segment.unwrap_or("?");
     let what = match (l.source, &l.tool, l.index) {
         ("role", _, _) => "its role header (a different message starts here)".to_owned(),
@@ -61,7 +67,7 @@ fn place(l: &Location) -> String {
     };
     format!(
         "message {} ({}, segment {seg}), {what}",
-        l.message + 1,
+        message + 1,
         l.role
     )
 }
