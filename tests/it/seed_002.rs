@@ -362,7 +362,7 @@ fn a_tool_in_the_system_segment_breaks_the_prefix_and_a_late_one_keeps_it() {
             .expect("a difference");
         assert_eq!(
             (now.message, now.source, now.tool.as_deref()),
-            (0, "tool", Some("tf_notes"))
+            (Some(0), "tool", Some("tf_notes"))
         );
         assert_eq!(s.openai.cached_tokens, 0);
         assert_eq!(s.anthropic.cached_tokens, 0);
