@@ -7,7 +7,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use super::{texts_only, Block, DeskInput, Img, Sink, Turn};
+use super::{texts_only, without_messages, Block, DeskInput, Img, Sink, Turn, PLACEHOLDER_TEXT};
 
 pub(crate) const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
 
@@ -49,7 +49,27 @@ fn system(texts: Vec<String>) -> Json {
     Json::Array(blocks)
 }
 
-fn body(model: &str, system_texts: Vec<String>, messages: Vec<Json>) -> Json {
+/// The body; with no messages, one user turn of [`PLACEHOLDER_TEXT`] (the API refuses a request
+/// without messages and a message without text), reported with `why` there were none.
+fn body(
+    model: &str,
+    system_texts: Vec<String>,
+    mut messages: Vec<Json>,
+    (who, why): (&str, &str),
+    sink: &mut Sink,
+) -> Json {
+    if messages.is_empty() {
+        without_messages(
+            sink,
+            who,
+            why,
+            &format!(
+                "the Messages API requires at least one message and refuses empty text, so one user turn of the text {PLACEHOLDER_TEXT:?} is sent"
+            ),
+        );
+        messages
+            .push(json!({"role": "user", "content": [{"type": "text", "text": PLACEHOLDER_TEXT}]}));
+    }
     let mut body = Map::new();
     body.insert("model".into(), json!(model));
     body.insert("max_tokens".into(), json!(MAX_TOKENS));
@@ -62,8 +82,14 @@ fn body(model: &str, system_texts: Vec<String>, messages: Vec<Json>) -> Json {
 
 /// `claude_desk`: one system block per instruction-side segment; one user message of text and
 /// image blocks for the rest.
-pub(crate) fn desk(model: &str, input: &DeskInput) -> Json {
-    let system_texts = input.system.iter().map(|(_, t)| t.clone()).collect();
+pub(crate) fn desk(model: &str, input: &DeskInput, sink: &mut Sink) -> Json {
+    // A system block of only whitespace is refused like any other text block.
+    let system_texts = input
+        .system
+        .iter()
+        .filter(|(_, t)| !t.trim().is_empty())
+        .map(|(_, t)| t.clone())
+        .collect();
     let content: Vec<Json> = input
         .user
         .iter()
@@ -74,7 +100,8 @@ pub(crate) fn desk(model: &str, input: &DeskInput) -> Json {
     } else {
         vec![json!({"role": "user", "content": content})]
     };
-    body(model, system_texts, messages)
+    let why = "the desk segments of the user turn are empty or only whitespace";
+    body(model, system_texts, messages, ("claude_desk", why), sink)
 }
 
 /// The `anthropic` chat provider. System messages before the first other message become the
@@ -110,7 +137,14 @@ pub(crate) fn chat(model: &str, turns: &[Turn], sink: &mut Sink) -> Json {
         .into_iter()
         .map(|(role, content)| json!({"role": role, "content": content}))
         .collect();
-    body(model, system_texts, messages)
+    let why = "no message after the leading system messages has content";
+    body(
+        model,
+        system_texts,
+        messages,
+        ("the anthropic chat provider", why),
+        sink,
+    )
 }
 
 fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {

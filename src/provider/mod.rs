@@ -179,14 +179,17 @@ pub fn desk_request(
         .as_deref()
         .unwrap_or_else(|| default_model(adapter));
     let input = desk::gather(adapter, segments, base_dir, &mut sink);
+    let name = adapter.as_str();
     let mut body = match adapter {
-        Adapter::OpenaiDesk => openai::responses(model, &input),
-        Adapter::ClaudeDesk => anthropic::desk(model, &input),
+        Adapter::OpenaiDesk => openai::responses(model, &input, name, &mut sink),
+        Adapter::ClaudeDesk => anthropic::desk(model, &input, &mut sink),
         Adapter::GeminiDesk => gemini::desk(&input, &mut sink),
         Adapter::OllamaDesk => ollama::desk(model, &input, &mut sink),
-        Adapter::SglangDesk => openai::chat_desk(model, &input),
-        Adapter::DeepseekDesk | Adapter::TencentDsDesk => openai::chat_desk_text(model, &input),
-        Adapter::OpenaiGenDesk => openai::completion(model, &input),
+        Adapter::SglangDesk => openai::chat_desk(model, &input, name, &mut sink),
+        Adapter::DeepseekDesk | Adapter::TencentDsDesk => {
+            openai::chat_desk_text(model, &input, name, &mut sink)
+        }
+        Adapter::OpenaiGenDesk => openai::completion(model, &input, &mut sink),
     };
     tools::attach(
         &mut body,
@@ -222,6 +225,21 @@ pub fn chat_request(
     };
     tools::attach(&mut body, shape, tool_defs, &mut sink);
     body
+}
+
+/// The text of the one user turn sent where an API refuses both a request without messages and
+/// a turn without text (Anthropic, Gemini): the shortest text that is not whitespace, so the
+/// model is given as little as possible that the scene did not render.
+pub(crate) const PLACEHOLDER_TEXT: &str = ".";
+
+/// Reports a request that would have carried no messages, and what was sent instead.
+pub(crate) fn without_messages(sink: &mut Sink, who: &str, why: &str, done: &str) {
+    sink.warn(
+        "request_without_messages",
+        format!("{who}: {why}, so the request has no messages; {done}"),
+        None,
+        None,
+    );
 }
 
 /// The texts of a turn whose role takes no images there; each image is reported as dropped.

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value as Json};
 
-use super::{Block, DeskInput, Img, Sink};
+use super::{without_messages, Block, DeskInput, Img, Sink};
 
 pub(crate) fn desk(model: &str, input: &DeskInput, sink: &mut Sink) -> Json {
     let mut messages = Vec::new();
@@ -33,6 +33,16 @@ pub(crate) fn desk(model: &str, input: &DeskInput, sink: &mut Sink) -> Json {
             user["images"] = Json::Array(images);
         }
         messages.push(user);
+    }
+    if messages.is_empty() {
+        // Ollama answers an empty list by loading the model, without generating anything.
+        without_messages(
+            sink,
+            "ollama_desk",
+            "every desk segment is empty",
+            "Ollama only loads the model for an empty `messages` list, so one user message with empty content is sent",
+        );
+        messages.push(json!({"role": "user", "content": ""}));
     }
     json!({"model": model, "messages": messages, "stream": false})
 }

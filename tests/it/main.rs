@@ -11,6 +11,7 @@ mod fixtures;
 mod inputs;
 mod layers;
 mod live;
+mod provider_limits;
 mod providers;
 mod regressions;
 mod scene_load;
