@@ -1,10 +1,25 @@
 //! What the providers' limits do to request bodies (docs/providers.md): a request with no
-//! messages.
+//! messages, a model that takes one image or none.
 
-use prompt_inspector::inject::{self, Report};
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use prompt_inspector::inject::{self, Options, Report};
 use prompt_inspector::scene::{self, Adapter, Scene};
 use prompt_inspector::segments::Family;
 use serde_json::json;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/providers")
+}
+
+fn render_in(scene: &Scene, dir: &Path) -> Report {
+    let options = Options {
+        base_dir: Some(dir.to_path_buf()),
+        ..Default::default()
+    };
+    inject::render_with(scene, Family::Desk, &options)
+}
 
 fn codes(r: &Report) -> Vec<&'static str> {
     r.diagnostics.iter().map(|d| d.code).collect()
@@ -98,4 +113,75 @@ fn anthropic_gets_no_system_block_of_only_whitespace() {
     let body = r.request.clone().expect("request");
     assert!(body.get("system").is_none(), "{body}");
     assert_eq!(codes(&r), ["request_without_messages"]);
+}
+
+fn fixture(file: &str, model: Option<&str>) -> Report {
+    let mut scene = scene::load_file(&fixtures().join(file)).unwrap_or_else(|e| panic!("{e}"));
+    scene.desk_llm.model = model.map(str::to_owned);
+    render_in(&scene, &fixtures())
+}
+
+fn b64(file: &str) -> String {
+    let bytes = std::fs::read(fixtures().join(file)).expect("fixture image");
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+#[test]
+fn a_one_image_model_gets_the_current_screenshot_and_the_others_are_reported() {
+    for model in [None, Some("llama3.2-vision:11b")] {
+        let r = fixture("ollama-desk.scene.json", model);
+        let body = r.request.clone().expect("request");
+        assert_eq!(
+            body["messages"][1]["images"],
+            json!([b64("screen.png")]),
+            "{model:?}"
+        );
+        assert_eq!(
+            codes(&r),
+            [
+                "image_url_unsupported",
+                "images_over_model_limit",
+                "images_over_model_limit"
+            ]
+        );
+        let dropped: Vec<_> = r.diagnostics[1..].iter().map(|d| d.segment).collect();
+        assert_eq!(
+            dropped,
+            [
+                Some("original_desk_screenshot_prompt"),
+                Some("current_desk_screenshot_prompt")
+            ]
+        );
+        assert!(r.diagnostics[1].message.contains("one image per message"));
+    }
+    // A model that takes several gets all three base64 images.
+    let r = fixture("ollama-desk.scene.json", Some("qwen2.5vl:7b"));
+    let images = r.request.expect("request")["messages"][1]["images"].clone();
+    assert_eq!(images.as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn deepseek_flash_sees_the_screenshots_and_v4_pro_does_not() {
+    let r = fixture("deepseek-desk.scene.json", None);
+    let body = r.request.clone().expect("request");
+    assert_eq!(body["model"], "deepseek-flash");
+    let parts = body["messages"][1]["content"]
+        .as_array()
+        .expect("content parts");
+    let urls: Vec<&str> = parts
+        .iter()
+        .filter_map(|p| p["image_url"]["url"].as_str())
+        .collect();
+    assert_eq!(urls.len(), 4, "{urls:?}");
+    assert_eq!(
+        urls[0],
+        format!("data:image/jpeg;base64,{}", b64("start.jpg"))
+    );
+    assert_eq!(urls[1], "https://example.com/desk/step-2.png");
+    assert!(codes(&r).is_empty(), "{:?}", codes(&r));
+
+    let r = fixture("deepseek-desk.scene.json", Some("deepseek-v4-pro"));
+    assert!(r.request.clone().expect("request")["messages"][1]["content"].is_string());
+    assert_eq!(codes(&r), ["image_dropped"; 4]);
+    assert!(r.diagnostics[0].message.contains("\"deepseek-v4-pro\""));
 }
