@@ -7,6 +7,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
+use super::limits::{self, Api};
 use super::{texts_only, without_messages, Block, DeskInput, Img, Sink, Turn, PLACEHOLDER_TEXT};
 
 pub(crate) const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
@@ -23,12 +24,31 @@ fn image(img: &Img) -> Json {
     }
 }
 
-/// A content block; `None` for text that is empty or only whitespace, which the API refuses.
-fn block(b: &Block) -> Option<Json> {
+/// Where a block is, for the diagnostics about it: its segment and a phrase naming it.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    segment: Option<&'static str>,
+    place: &'a str,
+}
+
+/// A content block; `None` for text that is empty or only whitespace, which the API refuses, and
+/// for an image over the API's per-image size (reported).
+fn block(b: &Block, at: At, sink: &mut Sink) -> Option<Json> {
     match b {
         Block::Text(t) if t.trim().is_empty() => None,
         Block::Text(t) => Some(json!({"type": "text", "text": t})),
-        Block::Image(img) => Some(image(img)),
+        Block::Image(img) => match limits::image_over(Api::Anthropic, img) {
+            Some(why) => {
+                sink.warn(
+                    "image_over_provider_limit",
+                    format!("an image of {} is left out of the request: {why}", at.place),
+                    at.segment,
+                    None,
+                );
+                None
+            }
+            None => Some(image(img)),
+        },
     }
 }
 
@@ -90,11 +110,14 @@ pub(crate) fn desk(model: &str, input: &DeskInput, sink: &mut Sink) -> Json {
         .filter(|(_, t)| !t.trim().is_empty())
         .map(|(_, t)| t.clone())
         .collect();
-    let content: Vec<Json> = input
-        .user
-        .iter()
-        .flat_map(|(_, blocks)| blocks.iter().filter_map(block))
-        .collect();
+    let mut content = Vec::new();
+    for (segment, blocks) in &input.user {
+        let at = At {
+            segment: Some(segment),
+            place: segment,
+        };
+        content.extend(blocks.iter().filter_map(|b| block(b, at, sink)));
+    }
     let messages = if content.is_empty() {
         Vec::new()
     } else {
@@ -119,11 +142,19 @@ pub(crate) fn chat(model: &str, turns: &[Turn], sink: &mut Sink) -> Json {
     }
     let mut messages: Vec<(&'static str, Vec<Json>)> = Vec::new();
     for (i, t) in turns.iter().enumerate().skip(lead) {
+        let place = format!("messages[{i}]");
+        let at = At {
+            segment: t.segment,
+            place: &place,
+        };
         let (role, content) = match t.role {
             "assistant" => ("assistant", assistant(i, t, sink)),
-            "tool" => ("user", tool_result(i, t, sink)),
+            "tool" => ("user", tool_result(i, t, at, sink)),
             // `user`, and a system message after the conversation started.
-            _ => ("user", t.blocks.iter().filter_map(block).collect()),
+            _ => (
+                "user",
+                t.blocks.iter().filter_map(|b| block(b, at, sink)).collect(),
+            ),
         };
         if content.is_empty() {
             continue;
@@ -176,8 +207,8 @@ fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
     out
 }
 
-fn tool_result(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
-    let content: Vec<Json> = t.blocks.iter().filter_map(block).collect();
+fn tool_result(i: usize, t: &Turn, at: At, sink: &mut Sink) -> Vec<Json> {
+    let content: Vec<Json> = t.blocks.iter().filter_map(|b| block(b, at, sink)).collect();
     match &t.tool_call_id {
         Some(id) => {
             let id = tool_use_id(id, i, t, sink);

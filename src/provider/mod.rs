@@ -11,6 +11,7 @@ mod chat;
 mod desk;
 mod gemini;
 pub mod image;
+mod limits;
 mod ollama;
 mod openai;
 mod tools;
@@ -212,6 +213,7 @@ pub fn desk_request(
         tool_defs,
         &mut sink,
     );
+    limits::check_request(limits::Api::of_adapter(adapter), &body, &mut sink);
     body
 }
 
@@ -239,6 +241,7 @@ pub fn chat_request(
         ),
     };
     tools::attach(&mut body, shape, tool_defs, &mut sink);
+    limits::check_request(limits::Api::of_chat(provider), &body, &mut sink);
     body
 }
 

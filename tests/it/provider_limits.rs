@@ -1,5 +1,5 @@
 //! What the providers' limits do to request bodies (docs/providers.md): a request with no
-//! messages, a model that takes one image or none.
+//! messages, a model that takes one image or none, images over a provider's size limits.
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +7,7 @@ use base64::Engine as _;
 use prompt_inspector::inject::{self, Options, Report};
 use prompt_inspector::scene::{self, Adapter, Scene};
 use prompt_inspector::segments::Family;
-use serde_json::json;
+use serde_json::{json, Value as Json};
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/providers")
@@ -184,4 +184,96 @@ fn deepseek_flash_sees_the_screenshots_and_v4_pro_does_not() {
     assert!(r.request.clone().expect("request")["messages"][1]["content"].is_string());
     assert_eq!(codes(&r), ["image_dropped"; 4]);
     assert!(r.diagnostics[0].message.contains("\"deepseek-v4-pro\""));
+}
+
+/// A folder of PNG files of the given sizes (a PNG signature, then zeros: sparse, so nothing
+/// that size is written), `0.png`, `1.png`, ...
+fn pngs(tag: &str, sizes: &[u64]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pi-limits-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (i, size) in sizes.iter().enumerate() {
+        let path = dir.join(format!("{i}.png"));
+        std::fs::write(&path, b"\x89PNG\r\n\x1a\n").expect("write");
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .expect("open");
+        file.set_len(*size).expect("set_len");
+    }
+    dir
+}
+
+fn screenshots_scene(adapter: Adapter, count: usize) -> Scene {
+    let attachments: Vec<String> = (0..count)
+        .map(|i| format!(r#"{{ "type": "image", "path": "{i}.png" }}"#))
+        .collect();
+    let text = format!(
+        r#"{{ "format": "prompt-inspector/scene@1", "desk_llm": {{ "adapter": "{}",
+  "current_desk_screenshot_prompt": [ {{ "kind": "normalize",
+    "template": {{ "engine": "fstring", "templates": {{ "default": "The desk now:" }} }},
+    "attachments": [ {} ] }} ] }} }}"#,
+        adapter.as_str(),
+        attachments.join(", ")
+    );
+    scene::load_str(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const MIB: u64 = 1024 * 1024;
+
+#[test]
+fn an_image_over_anthropics_per_image_limit_is_left_out() {
+    // 8 MiB of bytes is 10.7 MiB of base64: over the 10 MiB Anthropic takes per image.
+    let dir = pngs("one", &[8 * MIB, 1024]);
+    let r = render_in(&screenshots_scene(Adapter::ClaudeDesk, 2), &dir);
+    assert_eq!(codes(&r), ["image_over_provider_limit"]);
+    let message = &r.diagnostics[0].message;
+    let base64_len = (8 * MIB).div_ceil(3) * 4;
+    assert!(
+        message.contains(&format!("{base64_len} bytes")),
+        "{message}"
+    );
+    assert!(message.contains("10485760"), "{message}");
+    assert_eq!(
+        r.diagnostics[0].segment,
+        Some("current_desk_screenshot_prompt")
+    );
+    let content = &r.request.expect("request")["messages"][0]["content"];
+    let images: Vec<&Json> = content
+        .as_array()
+        .expect("content")
+        .iter()
+        .filter(|b| b["type"] == "image")
+        .collect();
+    assert_eq!(images.len(), 1, "the small image still goes");
+    // Other APIs have no per-image limit: OpenAI's Responses takes both.
+    let r = render_in(&screenshots_scene(Adapter::OpenaiDesk, 2), &dir);
+    assert!(codes(&r).is_empty(), "{:?}", codes(&r));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_request_over_anthropics_32_mb_is_kept_whole_and_reported() {
+    // Four images of 7 MiB: each 9.3 MiB of base64, under the per-image limit, 37 MiB together.
+    let dir = pngs("many", &[7 * MIB; 4]);
+    let r = render_in(&screenshots_scene(Adapter::ClaudeDesk, 4), &dir);
+    assert_eq!(codes(&r), ["request_too_large"]);
+    let body = r.request.clone().expect("request");
+    let size = serde_json::to_string(&body).expect("JSON").len();
+    let message = &r.diagnostics[0].message;
+    assert!(message.contains(&format!("{size} bytes")), "{message}");
+    assert!(message.contains("33554432"), "{message}");
+    let images = body["messages"][0]["content"]
+        .as_array()
+        .expect("content")
+        .iter()
+        .filter(|b| b["type"] == "image")
+        .count();
+    assert_eq!(images, 4, "every image is still in the body");
+    // OpenAI takes 512 MB and Gemini 100 MB: the same images are no problem there.
+    for adapter in [Adapter::OpenaiDesk, Adapter::GeminiDesk] {
+        let r = render_in(&screenshots_scene(adapter, 4), &dir);
+        assert!(codes(&r).is_empty(), "{adapter:?}: {:?}", codes(&r));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
