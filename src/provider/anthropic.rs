@@ -7,7 +7,8 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use super::{texts_only, Block, DeskInput, Img, Sink, Turn};
+use super::limits::{self, Api};
+use super::{texts_only, without_messages, Block, DeskInput, Img, Sink, Turn, PLACEHOLDER_TEXT};
 
 pub(crate) const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
 
@@ -23,12 +24,31 @@ fn image(img: &Img) -> Json {
     }
 }
 
-/// A content block; `None` for text that is empty or only whitespace, which the API refuses.
-fn block(b: &Block) -> Option<Json> {
+/// Where a block is, for the diagnostics about it: its segment and a phrase naming it.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    segment: Option<&'static str>,
+    place: &'a str,
+}
+
+/// A content block; `None` for text that is empty or only whitespace, which the API refuses, and
+/// for an image over the API's per-image size (reported).
+fn block(b: &Block, at: At, sink: &mut Sink) -> Option<Json> {
     match b {
         Block::Text(t) if t.trim().is_empty() => None,
         Block::Text(t) => Some(json!({"type": "text", "text": t})),
-        Block::Image(img) => Some(image(img)),
+        Block::Image(img) => match limits::image_over(Api::Anthropic, img) {
+            Some(why) => {
+                sink.warn(
+                    "image_over_provider_limit",
+                    format!("an image of {} is left out of the request: {why}", at.place),
+                    at.segment,
+                    None,
+                );
+                None
+            }
+            None => Some(image(img)),
+        },
     }
 }
 
@@ -49,7 +69,27 @@ fn system(texts: Vec<String>) -> Json {
     Json::Array(blocks)
 }
 
-fn body(model: &str, system_texts: Vec<String>, messages: Vec<Json>) -> Json {
+/// The body; with no messages, one user turn of [`PLACEHOLDER_TEXT`] (the API refuses a request
+/// without messages and a message without text), reported with `why` there were none.
+fn body(
+    model: &str,
+    system_texts: Vec<String>,
+    mut messages: Vec<Json>,
+    (who, why): (&str, &str),
+    sink: &mut Sink,
+) -> Json {
+    if messages.is_empty() {
+        without_messages(
+            sink,
+            who,
+            why,
+            &format!(
+                "the Messages API requires at least one message and refuses empty text, so one user turn of the text {PLACEHOLDER_TEXT:?} is sent"
+            ),
+        );
+        messages
+            .push(json!({"role": "user", "content": [{"type": "text", "text": PLACEHOLDER_TEXT}]}));
+    }
     let mut body = Map::new();
     body.insert("model".into(), json!(model));
     body.insert("max_tokens".into(), json!(MAX_TOKENS));
@@ -62,19 +102,29 @@ fn body(model: &str, system_texts: Vec<String>, messages: Vec<Json>) -> Json {
 
 /// `claude_desk`: one system block per instruction-side segment; one user message of text and
 /// image blocks for the rest.
-pub(crate) fn desk(model: &str, input: &DeskInput) -> Json {
-    let system_texts = input.system.iter().map(|(_, t)| t.clone()).collect();
-    let content: Vec<Json> = input
-        .user
+pub(crate) fn desk(model: &str, input: &DeskInput, sink: &mut Sink) -> Json {
+    // A system block of only whitespace is refused like any other text block.
+    let system_texts = input
+        .system
         .iter()
-        .flat_map(|(_, blocks)| blocks.iter().filter_map(block))
+        .filter(|(_, t)| !t.trim().is_empty())
+        .map(|(_, t)| t.clone())
         .collect();
+    let mut content = Vec::new();
+    for (segment, blocks) in &input.user {
+        let at = At {
+            segment: Some(segment),
+            place: segment,
+        };
+        content.extend(blocks.iter().filter_map(|b| block(b, at, sink)));
+    }
     let messages = if content.is_empty() {
         Vec::new()
     } else {
         vec![json!({"role": "user", "content": content})]
     };
-    body(model, system_texts, messages)
+    let why = "the desk segments of the user turn are empty or only whitespace";
+    body(model, system_texts, messages, ("claude_desk", why), sink)
 }
 
 /// The `anthropic` chat provider. System messages before the first other message become the
@@ -92,11 +142,19 @@ pub(crate) fn chat(model: &str, turns: &[Turn], sink: &mut Sink) -> Json {
     }
     let mut messages: Vec<(&'static str, Vec<Json>)> = Vec::new();
     for (i, t) in turns.iter().enumerate().skip(lead) {
+        let place = format!("messages[{i}]");
+        let at = At {
+            segment: t.segment,
+            place: &place,
+        };
         let (role, content) = match t.role {
             "assistant" => ("assistant", assistant(i, t, sink)),
-            "tool" => ("user", tool_result(i, t, sink)),
+            "tool" => ("user", tool_result(i, t, at, sink)),
             // `user`, and a system message after the conversation started.
-            _ => ("user", t.blocks.iter().filter_map(block).collect()),
+            _ => (
+                "user",
+                t.blocks.iter().filter_map(|b| block(b, at, sink)).collect(),
+            ),
         };
         if content.is_empty() {
             continue;
@@ -110,7 +168,14 @@ pub(crate) fn chat(model: &str, turns: &[Turn], sink: &mut Sink) -> Json {
         .into_iter()
         .map(|(role, content)| json!({"role": role, "content": content}))
         .collect();
-    body(model, system_texts, messages)
+    let why = "no message after the leading system messages has content";
+    body(
+        model,
+        system_texts,
+        messages,
+        ("the anthropic chat provider", why),
+        sink,
+    )
 }
 
 fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
@@ -142,8 +207,8 @@ fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
     out
 }
 
-fn tool_result(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
-    let content: Vec<Json> = t.blocks.iter().filter_map(block).collect();
+fn tool_result(i: usize, t: &Turn, at: At, sink: &mut Sink) -> Vec<Json> {
+    let content: Vec<Json> = t.blocks.iter().filter_map(|b| block(b, at, sink)).collect();
     match &t.tool_call_id {
         Some(id) => {
             let id = tool_use_id(id, i, t, sink);

@@ -12,11 +12,12 @@ pub(crate) const SYSTEM_SIDE: [&str; 2] = ["system_prompt", "instruction_prompt"
 
 pub(crate) fn gather(
     adapter: Adapter,
+    model: &str,
     segments: &[SegmentOut],
     base_dir: Option<&Path>,
     sink: &mut Sink,
 ) -> DeskInput {
-    let images_ok = takes_images(adapter);
+    let images_ok = takes_images(adapter, model);
     let mut input = DeskInput::default();
     for seg in segments {
         let system = SYSTEM_SIDE.contains(&seg.name);
@@ -32,8 +33,13 @@ pub(crate) fn gather(
                 if system || !images_ok {
                     let why = if system {
                         "system instructions take text only".to_owned()
+                    } else if adapter == Adapter::OpenaiGenDesk {
+                        "openai_gen_desk sends to OpenAI's legacy completions API, which takes text only".to_owned()
                     } else {
-                        format!("{} sends to a text-only model", adapter.as_str())
+                        format!(
+                            "{} sends to {model:?}, a model that takes text only",
+                            adapter.as_str()
+                        )
                     };
                     sink.warn(
                         "image_dropped",

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use super::{Block, DeskInput, Img, Sink};
+use super::{without_messages, Block, DeskInput, Img, Sink, PLACEHOLDER_TEXT};
 
 /// `systemInstruction` with one text part per instruction-side segment; `contents` with one
 /// `user` turn of text, `inlineData` and `fileData` parts.
@@ -37,11 +37,18 @@ pub(crate) fn desk(input: &DeskInput, sink: &mut Sink) -> Json {
             }
         }
     }
-    let contents = if parts.is_empty() {
-        Vec::new()
-    } else {
-        vec![json!({"role": "user", "parts": parts})]
-    };
+    if parts.is_empty() {
+        without_messages(
+            sink,
+            "gemini_desk",
+            "the desk segments of the user turn are empty",
+            &format!(
+                "generateContent requires `contents` with at least one turn, so one user turn of the text {PLACEHOLDER_TEXT:?} is sent"
+            ),
+        );
+        parts.push(json!({"text": PLACEHOLDER_TEXT}));
+    }
+    let contents = vec![json!({"role": "user", "parts": parts})];
     body.insert("contents".into(), Json::Array(contents));
     Json::Object(body)
 }

@@ -11,6 +11,7 @@ mod chat;
 mod desk;
 mod gemini;
 pub mod image;
+mod limits;
 mod ollama;
 mod openai;
 mod tools;
@@ -55,26 +56,38 @@ impl ChatProvider {
     }
 }
 
-/// The model an adapter names when the scene's `desk_llm.model` is absent.
+/// The model an adapter names when the scene's `desk_llm.model` is absent. Each is a model its
+/// provider lists as current; docs/providers.md, "Default models", has the sources and the
+/// models these replaced.
 pub fn default_model(adapter: Adapter) -> &'static str {
     match adapter {
         Adapter::OpenaiDesk => "gpt-4.1",
         Adapter::ClaudeDesk => anthropic::DEFAULT_MODEL,
-        Adapter::GeminiDesk => "gemini-2.5-flash",
-        Adapter::DeepseekDesk => "deepseek-chat",
+        Adapter::GeminiDesk => "gemini-3.5-flash-lite",
+        Adapter::DeepseekDesk => "deepseek-flash",
         Adapter::OllamaDesk => "llama3.2-vision",
         Adapter::SglangDesk => "default",
-        Adapter::OpenaiGenDesk => "gpt-3.5-turbo-instruct",
+        Adapter::OpenaiGenDesk => "gpt-5.4-mini",
         Adapter::TencentDsDesk => "deepseek-v3.1",
     }
 }
 
-/// Whether the adapter's API takes images at all (the others drop them with `image_dropped`).
-pub fn takes_images(adapter: Adapter) -> bool {
-    !matches!(
-        adapter,
-        Adapter::DeepseekDesk | Adapter::OpenaiGenDesk | Adapter::TencentDsDesk
-    )
+/// DeepSeek's model names that take images: `deepseek-flash` (DeepSeek-V4.1-Flash) and the
+/// legacy names DeepSeek still serves with it. `deepseek-v4-pro` takes none.
+const DEEPSEEK_VISION: [&str; 3] = [
+    "deepseek-flash",
+    "deepseek-v4-flash",
+    "deepseek-v4-flash-vision-exp",
+];
+
+/// Whether the adapter's API, with this model, takes images at all (the others drop them with
+/// `image_dropped`).
+pub fn takes_images(adapter: Adapter, model: &str) -> bool {
+    match adapter {
+        Adapter::DeepseekDesk => DEEPSEEK_VISION.contains(&model),
+        Adapter::OpenaiGenDesk | Adapter::TencentDsDesk => false,
+        _ => true,
+    }
 }
 
 /// One piece of content in provider-neutral form.
@@ -179,15 +192,21 @@ pub fn desk_request(
         .model
         .as_deref()
         .unwrap_or_else(|| default_model(adapter));
-    let input = desk::gather(adapter, segments, base_dir, &mut sink);
+    let input = desk::gather(adapter, model, segments, base_dir, &mut sink);
+    let name = adapter.as_str();
     let mut body = match adapter {
-        Adapter::OpenaiDesk => openai::responses(model, &input),
-        Adapter::ClaudeDesk => anthropic::desk(model, &input),
+        Adapter::OpenaiDesk => openai::responses(model, &input, name, &mut sink),
+        Adapter::ClaudeDesk => anthropic::desk(model, &input, &mut sink),
         Adapter::GeminiDesk => gemini::desk(&input, &mut sink),
         Adapter::OllamaDesk => ollama::desk(model, &input, &mut sink),
-        Adapter::SglangDesk => openai::chat_desk(model, &input),
-        Adapter::DeepseekDesk | Adapter::TencentDsDesk => openai::chat_desk_text(model, &input),
-        Adapter::OpenaiGenDesk => openai::completion(model, &input),
+        Adapter::DeepseekDesk if takes_images(adapter, model) => {
+            openai::chat_desk(model, &input, name, &mut sink)
+        }
+        Adapter::SglangDesk => openai::chat_desk(model, &input, name, &mut sink),
+        Adapter::DeepseekDesk | Adapter::TencentDsDesk => {
+            openai::chat_desk_text(model, &input, name, &mut sink)
+        }
+        Adapter::OpenaiGenDesk => openai::completion(model, &input, &mut sink),
     };
     tools::attach(
         &mut body,
@@ -195,6 +214,7 @@ pub fn desk_request(
         tool_defs,
         &mut sink,
     );
+    limits::check_request(limits::Api::of_adapter(adapter), &body, &mut sink);
     body
 }
 
@@ -222,7 +242,23 @@ pub fn chat_request(
         ),
     };
     tools::attach(&mut body, shape, tool_defs, &mut sink);
+    limits::check_request(limits::Api::of_chat(provider), &body, &mut sink);
     body
+}
+
+/// The text of the one user turn sent where an API refuses both a request without messages and
+/// a turn without text (Anthropic, Gemini): the shortest text that is not whitespace, so the
+/// model is given as little as possible that the scene did not render.
+pub(crate) const PLACEHOLDER_TEXT: &str = ".";
+
+/// Reports a request that would have carried no messages, and what was sent instead.
+pub(crate) fn without_messages(sink: &mut Sink, who: &str, why: &str, done: &str) {
+    sink.warn(
+        "request_without_messages",
+        format!("{who}: {why}, so the request has no messages; {done}"),
+        None,
+        None,
+    );
 }
 
 /// The texts of a turn whose role takes no images there; each image is reported as dropped.

@@ -4,11 +4,11 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use super::{join_blank, texts_only, Block, DeskInput, Sink, Turn};
+use super::{join_blank, texts_only, without_messages, Block, DeskInput, Sink, Turn};
 
 /// `POST /v1/responses`: the instruction side is `instructions`, the rest one user input message
 /// of `input_text` / `input_image` parts.
-pub(crate) fn responses(model: &str, input: &DeskInput) -> Json {
+pub(crate) fn responses(model: &str, input: &DeskInput, who: &str, sink: &mut Sink) -> Json {
     let mut body = Map::new();
     body.insert("model".into(), json!(model));
     let instructions = input.system_text();
@@ -26,6 +26,20 @@ pub(crate) fn responses(model: &str, input: &DeskInput) -> Json {
         })
         .collect();
     let items = if content.is_empty() {
+        // The Responses schema puts no lower bound on the input list, so it goes as it is.
+        let then = if instructions.is_empty() {
+            "there are no instructions either, so the model is given nothing"
+        } else {
+            "the model answers from `instructions` alone"
+        };
+        without_messages(
+            sink,
+            who,
+            "the desk segments of the user turn are empty",
+            &format!(
+                "sent `input: []`, which the Responses API takes (its schema sets no minimum length); {then}"
+            ),
+        );
         Vec::new()
     } else {
         vec![json!({"role": "user", "content": content})]
@@ -51,33 +65,57 @@ fn system_message(input: &DeskInput) -> Option<Json> {
     (!text.is_empty()).then(|| json!({"role": "system", "content": text}))
 }
 
-/// Chat completions for a vision model (`sglang_desk`): a system message, then one user message
-/// of text and `image_url` parts.
-pub(crate) fn chat_desk(model: &str, input: &DeskInput) -> Json {
+/// Chat completions for a vision model (`sglang_desk`, `deepseek_desk` with a model that takes
+/// images): a system message, then one user message of text and `image_url` parts.
+pub(crate) fn chat_desk(model: &str, input: &DeskInput, who: &str, sink: &mut Sink) -> Json {
     let mut messages: Vec<Json> = system_message(input).into_iter().collect();
     let content: Vec<Json> = user_blocks(input).map(part).collect();
     if !content.is_empty() {
         messages.push(json!({"role": "user", "content": content}));
     }
+    at_least_one_message(&mut messages, who, sink);
     json!({"model": model, "messages": messages})
 }
 
 /// Chat completions for a text-only model (`deepseek_desk`, `tencent_ds_desk`): a system message
 /// and one user message, both plain strings (images were dropped while gathering).
-pub(crate) fn chat_desk_text(model: &str, input: &DeskInput) -> Json {
+pub(crate) fn chat_desk_text(model: &str, input: &DeskInput, who: &str, sink: &mut Sink) -> Json {
     let mut messages: Vec<Json> = system_message(input).into_iter().collect();
     let text = input.user_text();
     if !text.is_empty() {
         messages.push(json!({"role": "user", "content": text}));
     }
+    at_least_one_message(&mut messages, who, sink);
     json!({"model": model, "messages": messages})
+}
+
+/// Chat completions takes at least one message (`messages` has `minItems: 1` in OpenAI's
+/// schema); a user message with empty content is the one that adds no text to the prompt.
+fn at_least_one_message(messages: &mut Vec<Json>, who: &str, sink: &mut Sink) {
+    if messages.is_empty() {
+        without_messages(
+            sink,
+            who,
+            "every desk segment is empty",
+            "chat completions requires at least one message, so one user message with empty content is sent",
+        );
+        messages.push(json!({"role": "user", "content": ""}));
+    }
 }
 
 /// `POST /v1/completions` (`openai_gen_desk`): all seven segments, in order, as one prompt, so
 /// `prefix_prompt` is the text the completion continues from.
-pub(crate) fn completion(model: &str, input: &DeskInput) -> Json {
+pub(crate) fn completion(model: &str, input: &DeskInput, sink: &mut Sink) -> Json {
     let system = input.system.iter().map(|(_, t)| t.as_str());
     let prompt = join_blank(system.chain(std::iter::once(input.user_text().as_str())));
+    if prompt.is_empty() {
+        sink.warn(
+            "request_without_messages",
+            "openai_gen_desk: every desk segment is empty, so the prompt is \"\"; sent as it is: the completions API takes an empty prompt, and the model continues from the start of a document".to_owned(),
+            None,
+            None,
+        );
+    }
     json!({"model": model, "prompt": prompt, "max_tokens": COMPLETION_MAX_TOKENS})
 }
 
