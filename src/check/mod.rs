@@ -11,7 +11,17 @@ use crate::inject::{self, Report};
 use crate::scene::{self, SceneError};
 use crate::segments::Family;
 
+pub mod github;
+pub mod junit;
+mod run;
 mod segment_diff;
+
+pub use segment_diff::changed_segments;
+
+pub use run::{
+    check_all, finding_position, first_difference, Checked, Difference, FilePosition, Keep,
+    Reports, RunOptions, Shard,
+};
 
 pub const SCENE_SUFFIX: &str = ".scene.json";
 pub const GOLDEN_SUFFIX: &str = ".golden.json";
@@ -54,6 +64,17 @@ pub fn golden_and_findings(
     scene: &scene::Scene,
     base_dir: Option<&Path>,
 ) -> (String, Vec<Finding>) {
+    let (golden, findings) = golden_reports(scene, base_dir);
+    let mut text = crate::json_out::to_string_pretty(&golden);
+    text.push('\n');
+    (text, findings)
+}
+
+/// [`golden_and_findings`] before the golden is written out.
+fn golden_reports<'s>(
+    scene: &'s scene::Scene,
+    base_dir: Option<&Path>,
+) -> (Golden<'s>, Vec<Finding>) {
     let options = inject::Options {
         base_dir: base_dir.map(Path::to_path_buf),
         ..Default::default()
@@ -77,9 +98,7 @@ pub fn golden_and_findings(
             .diagnostics
             .retain(|d| !inject::lint::CODES.contains(&d.code));
     }
-    let mut text = crate::json_out::to_string_pretty(&golden);
-    text.push('\n');
-    (text, findings)
+    (golden, findings)
 }
 
 /// `x.scene.json` → `x.golden.json`.
@@ -179,6 +198,8 @@ pub enum Outcome {
     MissingGolden,
     /// The scene does not load.
     Unreadable(SceneError),
+    /// A path given (or a folder below it) cannot be read.
+    PathUnreadable(PathError),
     /// The golden exists but cannot be read.
     GoldenUnreadable(PathError),
     /// `--bless` could not write the golden (nothing else was changed: no temporary file is left).
@@ -191,6 +212,19 @@ impl Outcome {
     pub fn ok(&self) -> bool {
         matches!(self, Outcome::Match | Outcome::Blessed)
     }
+
+    /// The status word of `check --format json` (and the JUnit and HTML reports).
+    pub fn status(&self) -> &'static str {
+        match self {
+            Outcome::Match => "ok",
+            Outcome::Mismatch(_) => "mismatch",
+            Outcome::MissingGolden => "missing_golden",
+            Outcome::Unreadable(_) | Outcome::PathUnreadable(_) => "unreadable",
+            Outcome::GoldenUnreadable(_) => "golden_unreadable",
+            Outcome::GoldenUnwritable(_) => "golden_unwritable",
+            Outcome::Blessed => "blessed",
+        }
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -199,7 +233,7 @@ impl fmt::Display for Outcome {
             Outcome::Match => "ok",
             Outcome::Mismatch(_) => "MISMATCH",
             Outcome::MissingGolden => "MISSING GOLDEN",
-            Outcome::Unreadable(_) => "UNREADABLE",
+            Outcome::Unreadable(_) | Outcome::PathUnreadable(_) => "UNREADABLE",
             Outcome::GoldenUnreadable(_) => "GOLDEN UNREADABLE",
             Outcome::GoldenUnwritable(_) => "CANNOT WRITE GOLDEN",
             Outcome::Blessed => "blessed",
@@ -214,34 +248,106 @@ pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
 
 /// [`check_one`], with the diagnostics of both reports whose code is in `deny` (`check --deny`).
 pub fn check_denying(scene_path: &Path, bless: bool, deny: &[String]) -> (Outcome, Vec<Finding>) {
-    let scene = match scene::load_file(scene_path) {
-        Ok(s) => s,
-        Err(e) => return (Outcome::Unreadable(e), Vec::new()),
+    let options = RunOptions {
+        bless,
+        deny: deny.to_vec(),
+        jobs: 1,
+        keep: Keep::None,
     };
-    let (now, mut findings) = golden_and_findings(&scene, scene_path.parent());
-    findings.retain(|f| deny.iter().any(|code| code == f.diagnostic.code));
-    (golden_outcome(scene_path, &now, bless), findings)
+    let c = check_scene(scene_path, &options);
+    (c.outcome, c.denied)
 }
 
-fn golden_outcome(scene_path: &Path, now: &str, bless: bool) -> Outcome {
+/// One scene of a `check` run: its outcome, the findings `deny` names, and for a mismatch the
+/// first differing segment; for a finding or a difference that comes from a template, where
+/// that template sits in the scene file (`check --format github` annotates it there).
+pub fn check_scene(scene_path: &Path, options: &RunOptions) -> Checked {
+    let (bless, deny) = (options.bless, &options.deny);
+    let checked = |outcome, denied| Checked {
+        path: scene_path.to_owned(),
+        outcome,
+        denied,
+        difference: None,
+        denied_at: Vec::new(),
+        elapsed: std::time::Duration::ZERO,
+        reports: None,
+    };
+    let scene = match scene::load_file(scene_path) {
+        Ok(s) => s,
+        Err(e) => return checked(Outcome::Unreadable(e), Vec::new()),
+    };
+    let (mut golden, mut findings) = golden_reports(&scene, scene_path.parent());
+    let mut now = crate::json_out::to_string_pretty(&golden);
+    now.push('\n');
+    findings.retain(|f| deny.iter().any(|code| code == f.diagnostic.code));
+    let (outcome, before) = golden_outcome(scene_path, &now, bless);
+    let located = matches!(outcome, Outcome::Mismatch(_)) || !findings.is_empty();
+    // Positions need the file's text again; only a failing scene pays for reading it.
+    let text = located
+        .then(|| {
+            crate::files::read_regular_text(scene_path, scene::MAX_SCENE_BYTES, "a scene").ok()
+        })
+        .flatten();
+    let mut c = checked(outcome, findings);
+    if let (Outcome::Mismatch(_), Some(before)) = (&c.outcome, &before) {
+        c.difference = first_difference(before, &now, &scene, text.as_deref());
+    }
+    let keep = match options.keep {
+        Keep::None => false,
+        Keep::Failing => !c.passed(),
+        Keep::All => true,
+    };
+    if keep {
+        // What the page draws is the golden priced with the models table's default rows (the
+        // golden itself holds no money: prices change, what is sent does not).
+        let table = crate::pricing::Table::builtin();
+        let rows = table.select(&[]).unwrap_or_default();
+        for report in [&mut golden.chat, &mut golden.desk] {
+            report.costs = crate::pricing::cost::input_costs(report, &rows);
+        }
+        c.reports = Some(Reports {
+            description: scene.description.clone(),
+            before,
+            now: crate::json_out::to_string_pretty(&golden),
+        });
+    }
+    if let Some(text) = &text {
+        c.denied_at = c
+            .denied
+            .iter()
+            .map(|f| finding_position(f, &scene, text))
+            .collect();
+    }
+    c
+}
+
+/// The outcome, and the golden's text when it was read and differs.
+fn golden_outcome(scene_path: &Path, now: &str, bless: bool) -> (Outcome, Option<String>) {
     let golden = golden_path(scene_path);
     if bless {
-        return match crate::files::write_atomic(&golden, now.as_bytes()) {
+        let outcome = match crate::files::write_atomic(&golden, now.as_bytes()) {
             Ok(()) => Outcome::Blessed,
             Err(error) => Outcome::GoldenUnwritable(PathError {
                 path: golden,
                 error,
             }),
         };
+        return (outcome, None);
     }
     match read_golden(&golden) {
-        Ok(before) if before == now => Outcome::Match,
-        Ok(before) => Outcome::Mismatch(mismatch_diff(&before, now, &golden.display().to_string())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Outcome::MissingGolden,
-        Err(error) => Outcome::GoldenUnreadable(PathError {
-            path: golden,
-            error,
-        }),
+        Ok(before) if before == now => (Outcome::Match, None),
+        Ok(before) => {
+            let diff = mismatch_diff(&before, now, &golden.display().to_string());
+            (Outcome::Mismatch(diff), Some(before))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Outcome::MissingGolden, None),
+        Err(error) => (
+            Outcome::GoldenUnreadable(PathError {
+                path: golden,
+                error,
+            }),
+            None,
+        ),
     }
 }
 

@@ -55,6 +55,76 @@ pub fn segment_section(before: &str, now: &str) -> Option<String> {
     Some(section)
 }
 
+/// The first segment whose text differs (chat, then desk, in assembly order), with the piece
+/// of it that differs first as `(tool, configured prompt index)`: now's piece, or the golden's
+/// when the report no longer has one there. `None` when no segment's text differs.
+#[allow(clippy::type_complexity)]
+pub fn first_changed(
+    before: &str,
+    now: &str,
+) -> Option<(
+    &'static str,
+    String,
+    Option<(Option<String>, Option<usize>)>,
+)> {
+    let before: Value = serde_json::from_str(before).ok()?;
+    let now: Value = serde_json::from_str(now).ok()?;
+    for family in FAMILIES {
+        let (Some(b), Some(n)) = (before.get(family), now.get(family)) else {
+            continue;
+        };
+        for name in segment_names(b, n) {
+            if segment_text(b, &name) == segment_text(n, &name) {
+                continue;
+            }
+            let pieces = |report: &Value| -> Vec<Value> {
+                array(report, "segments")
+                    .iter()
+                    .find(|s| s.get("name").and_then(Value::as_str) == Some(&name))
+                    .map(|s| array(s, "pieces").to_vec())
+                    .unwrap_or_default()
+            };
+            let (old, new) = (pieces(b), pieces(n));
+            let key = |p: &Value| ["text", "source", "tool", "index"].map(|k| p.get(k).cloned());
+            let differing = (0..old.len().max(new.len()))
+                .find(|&i| old.get(i).map(key) != new.get(i).map(key))
+                .and_then(|i| new.get(i).or_else(|| old.get(i)))
+                .map(|p| {
+                    let tool = p.get("tool").and_then(Value::as_str).map(str::to_owned);
+                    let index = p
+                        .get("index")
+                        .and_then(Value::as_u64)
+                        .and_then(|i| usize::try_from(i).ok());
+                    (tool, index)
+                });
+            return Some((family, name, differing));
+        }
+    }
+    None
+}
+
+/// Each segment whose text differs between two goldens' values, in print order:
+/// `(family, segment, golden's text, now's text)`, a side `None` where that report has no such
+/// segment (the HTML report's side-by-side diff).
+pub fn changed_segments(
+    before: &Value,
+    now: &Value,
+) -> Vec<(&'static str, String, Option<String>, Option<String>)> {
+    let mut out = Vec::new();
+    for family in FAMILIES {
+        let (Some(b), Some(n)) = (before.get(family), now.get(family)) else {
+            continue;
+        };
+        for name in segment_names(b, n) {
+            let (old, new) = (segment_text(b, &name), segment_text(n, &name));
+            if old != new {
+                out.push((family, name, old, new));
+            }
+        }
+    }
+    out
+}
+
 /// The segment names of both reports: `before`'s order, then any only `now` has.
 fn segment_names(before: &Value, now: &Value) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();

@@ -161,30 +161,42 @@ pub fn template_of<'s>(
     segment: &str,
     piece: &PieceOut,
 ) -> Option<&'s str> {
-    let spec: &TemplateSpec = match (&piece.source, &piece.tool, piece.index) {
-        (Source::Config, _, Some(i)) => {
+    template_spec_of(scene, family, segment, piece.tool.as_deref(), piece.index)?
+        .select()
+        .map(|(_, text)| text)
+}
+
+/// The template spec behind a tool's text (`tool`) or a segment's configured prompt (`index`):
+/// its texts per language and where they sit in the scene file (`check --format github` points
+/// there).
+pub fn template_spec_of<'s>(
+    scene: &'s Scene,
+    family: Family,
+    segment: &str,
+    tool: Option<&str>,
+    index: Option<usize>,
+) -> Option<&'s TemplateSpec> {
+    match (tool, index) {
+        (Some(name), _) => match scene
+            .tools
+            .iter()
+            .find(|t| t.name == name)?
+            .format_2_prompt
+            .as_ref()?
+        {
+            Returns::Str { source } => Some(source),
+            Returns::Prompt(p) => Some(p.template()),
+            _ => None,
+        },
+        (None, Some(i)) => {
             let prompts = match family {
                 Family::Chat => scene.chat_llm.prompts(segment),
                 Family::Desk => scene.desk_llm.prompts(segment),
             };
-            prompts.get(i).map(Prompt::template)?
+            prompts.get(i).map(Prompt::template)
         }
-        (Source::Tool, Some(name), _) => {
-            match scene
-                .tools
-                .iter()
-                .find(|t| &t.name == name)?
-                .format_2_prompt
-                .as_ref()?
-            {
-                Returns::Str { source } => source,
-                Returns::Prompt(p) => p.template(),
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    spec.select().map(|(_, text)| text)
+        (None, None) => None,
+    }
 }
 
 /// The state a tool's string source renders over (`{state, ctx}`), for a tool piece.

@@ -5,6 +5,7 @@ mod cache_cmd;
 mod check_cmd;
 mod models_arg;
 mod output;
+mod progress;
 mod render_cmd;
 mod rules_cmd;
 mod run_cmd;
@@ -17,6 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use prompt_inspector::check;
 use prompt_inspector::provider::ChatProvider;
 use prompt_inspector::segments::Family;
 use prompt_inspector::tokens::Encoding;
@@ -66,6 +68,14 @@ impl From<Provider> for ChatProvider {
     }
 }
 
+/// `render`'s output: the common two, or one self-contained HTML file of both families' boards.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RenderFormat {
+    Json,
+    Text,
+    Html,
+}
+
 /// The output of every command that prints a report (docs/cli.md, "Output formats"): `text`
 /// unless `--format json` is given, for every command alike.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -83,9 +93,10 @@ enum Command {
         /// Which LLM family to assemble.
         #[arg(long, value_enum, default_value = "chat")]
         llm: Llm,
-        /// `text`: a readable summary; `json`: the JSON report (docs/cli.md).
+        /// `text`: a readable summary; `json`: the JSON report (docs/cli.md); `html`: one
+        /// self-contained page with both families' boards (`--llm` does not apply).
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        format: RenderFormat,
         /// Colour in the text form: auto (when stdout is a terminal and NO_COLOR is unset).
         #[arg(long, value_enum, default_value = "auto")]
         color: style::ColorChoice,
@@ -119,13 +130,28 @@ enum Command {
         /// Write the goldens instead of comparing (review the diff before committing them).
         #[arg(long)]
         bless: bool,
-        /// `text`: a line per scene and a diff per mismatch; `json`: `{passed, failed, scenes}`.
+        /// `text`: a line per scene and a diff per mismatch; `json`: `{passed, failed, scenes}`;
+        /// `github`: GitHub Actions `::error` annotations on the scene files and templates.
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        format: check_cmd::CheckFormat,
         /// Fail a scene whose chat or desk report has a diagnostic with this code, such as the
         /// cache-safety lint's `cache_volatile_value` (repeatable; docs/diagnostics.md).
         #[arg(long, value_name = "CODE", value_parser = parse_code)]
         deny: Vec<String>,
+        /// Also write the run as JUnit XML to this file (one test case per scene).
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Also write the run as one self-contained HTML file (the boards, and each mismatch's
+        /// segment diff side by side).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        /// Check only shard I of N (1-based, such as `2/4`): N runs with 1/N … N/N check every
+        /// scene exactly once, each scene always in the same shard.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<check::Shard>,
+        /// Scenes checked at once (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        jobs: Option<u16>,
     },
     /// Render one template with JSON variables; stdout is the text only, no newline added.
     Template {
@@ -246,6 +272,19 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Render {
             scene,
+            format,
+            tokenizer,
+            no_tokens,
+            models,
+            table,
+            ..
+        } if format == RenderFormat::Html => render_cmd::html(
+            &scene,
+            (!no_tokens).then(|| tokenizer.unwrap_or_default()),
+            (&models, table.as_deref()),
+        ),
+        Command::Render {
+            scene,
             llm,
             format,
             color,
@@ -258,7 +297,7 @@ fn main() -> ExitCode {
         } => render_cmd::run(
             &scene,
             llm.into(),
-            format == Format::Json,
+            format == RenderFormat::Json,
             color,
             provider.map(Into::into),
             (!no_tokens).then(|| tokenizer.unwrap_or_default()),
@@ -269,7 +308,20 @@ fn main() -> ExitCode {
             bless,
             format,
             deny,
-        } => check_cmd::run(&paths, bless, format == Format::Json, &deny),
+            junit,
+            html,
+            shard,
+            jobs,
+        } => check_cmd::run(&check_cmd::CheckArgs {
+            paths,
+            bless,
+            format,
+            deny,
+            junit,
+            html,
+            shard,
+            jobs: jobs.map(usize::from),
+        }),
         Command::Template {
             engine,
             template,

@@ -284,3 +284,51 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
     }
     out
 }
+
+/// `render --format html`: both families' boards on one self-contained page, each call's
+/// input priced for the models asked for (the table's default rows without `--model`).
+pub fn html(
+    path: &Path,
+    tokenizer: Option<Encoding>,
+    (ids, table): (&[String], Option<&Path>),
+) -> ExitCode {
+    let rows = match crate::models_arg::chosen(ids, table) {
+        Ok(rows) => rows,
+        Err(code) => return code,
+    };
+    let models: Vec<&Row> = rows.iter().collect();
+    let scene = match scene::load_file(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = inject::Options {
+        base_dir: path.parent().map(Path::to_path_buf),
+        chat_provider: None,
+        encoding: tokenizer.unwrap_or_default(),
+        skip_tokens: tokenizer.is_none(),
+        skip_lint: false,
+    };
+    let mut memo = inject::RenderMemo::default();
+    let mut reports = Vec::new();
+    for family in [Family::Chat, Family::Desk] {
+        let mut report = inject::render_with_memo(&scene, family, &options, &mut memo);
+        let costs = input_costs(&report, &models);
+        if let Some(first) = costs.first() {
+            let short =
+                prompt_inspector::pricing::minimum::call_below_minimum(&models, first.input_tokens);
+            report.diagnostics.extend(short);
+        }
+        report.costs = costs;
+        reports.push(report);
+    }
+    let value = serde_json::json!({
+        "scene": scene.name,
+        "chat": reports[0],
+        "desk": reports[1],
+    });
+    let page = prompt_inspector::html::scene_report(&value, scene.description.as_deref());
+    crate::output::emit(&page)
+}

@@ -1,0 +1,305 @@
+//! A whole `check` run: the scenes of a corpus split into shards (`--shard I/N`), checked on
+//! several threads, and handed back in discovery order, so every output form (text, JSON,
+//! JUnit, GitHub annotations, HTML) is the same whatever the number of threads.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::{Finding, Found, Outcome};
+use crate::scene::Scene;
+use crate::segments::Family;
+
+/// One entry of a run: a scene file (or a path that could not be read) and what became of it.
+#[derive(Debug)]
+pub struct Checked {
+    pub path: PathBuf,
+    pub outcome: Outcome,
+    /// The diagnostics `--deny` names that the scene's reports have; any fails the scene.
+    pub denied: Vec<Finding>,
+    /// For a mismatch: the first segment whose text differs, and where its text comes from.
+    pub difference: Option<Difference>,
+    /// Where in the scene file each denied finding's template sits, in `denied`'s order.
+    pub denied_at: Vec<Option<FilePosition>>,
+    pub elapsed: Duration,
+    /// The reports, when the run keeps them (`RunOptions::keep`; the HTML report draws them).
+    pub reports: Option<Reports>,
+}
+
+/// A checked scene's reports as goldens hold them.
+#[derive(Clone, Debug)]
+pub struct Reports {
+    /// The golden text of the scene now.
+    pub now: String,
+    /// The golden on disk, when it differs.
+    pub before: Option<String>,
+    pub description: Option<String>,
+}
+
+/// Which scenes' reports a run keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    #[default]
+    None,
+    /// Those of scenes that fail.
+    Failing,
+    All,
+}
+
+impl Checked {
+    /// The status word of `check --format json`: the outcome's, or `denied` when the golden
+    /// matches but `--deny` names a diagnostic the scene has.
+    pub fn status(&self) -> &'static str {
+        match self.outcome.status() {
+            "ok" if !self.denied.is_empty() => "denied",
+            status => status,
+        }
+    }
+
+    /// Input that could not be read (exit status 2) rather than a failed comparison.
+    pub fn unreadable(&self) -> bool {
+        matches!(
+            self.outcome,
+            Outcome::Unreadable(_)
+                | Outcome::PathUnreadable(_)
+                | Outcome::GoldenUnreadable(_)
+                | Outcome::GoldenUnwritable(_)
+        )
+    }
+
+    pub fn passed(&self) -> bool {
+        self.outcome.ok() && self.denied.is_empty()
+    }
+}
+
+/// A 1-based line and column in a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FilePosition {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The first segment of a mismatch whose text differs (chat first, then desk, in assembly
+/// order), and the piece of it that differs first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    pub llm: &'static str,
+    pub segment: String,
+    /// The tool whose text differs first, when a tool wrote it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The configured prompt's index, when the differing piece is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<usize>,
+    /// Where that piece's template text starts in the scene file (templates are JSON strings
+    /// of the scene), when the piece comes from a template.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template_at: Option<FilePosition>,
+}
+
+/// How a run is split and how many threads it uses.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub bless: bool,
+    pub deny: Vec<String>,
+    /// Threads checking scenes at once (at least 1).
+    pub jobs: usize,
+    pub keep: Keep,
+}
+
+/// A slice `index` of `count` (`--shard 2/4` is index 1 of 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `I/N`, 1-based: `1/4` … `4/4`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("{s:?} is not a shard: expected I/N with 1 <= I <= N, such as 2/4");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (i, n): (usize, usize) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || i == 0 || i > n {
+            return Err(bad());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+}
+
+impl Shard {
+    /// Whether this shard checks `path`. The split hashes the path as discovered (FNV-1a of its
+    /// text, separators as `/`), not its place in the list: adding or removing a scene moves no
+    /// other scene to another shard, so per-shard timings and caches stay put. A path argument
+    /// that cannot be read is reported by every shard, so no shard passes over it.
+    pub fn takes(&self, found: &Found) -> bool {
+        match found {
+            Found::Scene(path) => shard_of(path, self.count) == self.index,
+            Found::Unreadable(_) => true,
+        }
+    }
+}
+
+fn shard_of(path: &Path, count: usize) -> usize {
+    let text = path.to_string_lossy();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        let b = if b == b'\\' { b'/' } else { b };
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    // A 64-bit remainder below `count` fits a usize.
+    (hash % count as u64) as usize
+}
+
+/// Checks every entry of `found`, `options.jobs` at a time, and calls `done` with each result
+/// in `found`'s order as soon as it and every one before it are done (the text form streams;
+/// a slow scene holds back only the lines after it). Returns the results in that order.
+pub fn check_all(
+    found: &[Found],
+    options: &RunOptions,
+    mut done: impl FnMut(usize, &Checked),
+) -> Vec<Checked> {
+    let jobs = options.jobs.clamp(1, found.len().max(1));
+    let mut results: Vec<Option<Checked>> = Vec::with_capacity(found.len());
+    results.resize_with(found.len(), || None);
+    let mut next_out = 0;
+    let mut emit = |results: &mut Vec<Option<Checked>>, next_out: &mut usize| {
+        while let Some(Some(c)) = results.get(*next_out) {
+            done(*next_out, c);
+            *next_out += 1;
+        }
+    };
+    if jobs == 1 {
+        for (i, f) in found.iter().enumerate() {
+            results[i] = Some(check_found(f, options));
+            emit(&mut results, &mut next_out);
+        }
+    } else {
+        let next_in = AtomicUsize::new(0);
+        let (send, receive) = mpsc::channel::<(usize, Checked)>();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let send = send.clone();
+                let next_in = &next_in;
+                scope.spawn(move || loop {
+                    let i = next_in.fetch_add(1, Ordering::Relaxed);
+                    let Some(f) = found.get(i) else { break };
+                    if send.send((i, check_found(f, options))).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(send);
+            for (i, c) in receive {
+                results[i] = Some(c);
+                emit(&mut results, &mut next_out);
+            }
+        });
+    }
+    results.into_iter().flatten().collect()
+}
+
+fn check_found(found: &Found, options: &RunOptions) -> Checked {
+    let started = Instant::now();
+    match found {
+        Found::Unreadable(e) => Checked {
+            path: e.path.clone(),
+            outcome: Outcome::PathUnreadable(super::PathError {
+                path: e.path.clone(),
+                error: std::io::Error::new(e.error.kind(), e.error.to_string()),
+            }),
+            denied: Vec::new(),
+            difference: None,
+            denied_at: Vec::new(),
+            elapsed: started.elapsed(),
+            reports: None,
+        },
+        Found::Scene(path) => {
+            let mut c = super::check_scene(path, options);
+            c.elapsed = started.elapsed();
+            c
+        }
+    }
+}
+
+/// The first differing segment of a golden (`before`) and the report now, and where the piece
+/// that differs first comes from in `scene` (read from `scene_text`, the file's text).
+pub fn first_difference(
+    before: &str,
+    now: &str,
+    scene: &Scene,
+    scene_text: Option<&str>,
+) -> Option<Difference> {
+    let (llm, segment, piece) = super::segment_diff::first_changed(before, now)?;
+    let family = match llm {
+        "desk" => Family::Desk,
+        _ => Family::Chat,
+    };
+    let (tool, prompt) = piece.unwrap_or_default();
+    let template_at =
+        crate::inject::lint::template_spec_of(scene, family, &segment, tool.as_deref(), prompt)
+            .and_then(|spec| {
+                let language = spec.select()?.0;
+                let offset = spec.spans.get(language)?.start;
+                let (line, column) = crate::json::line_col(scene_text?, offset);
+                Some(FilePosition { line, column })
+            });
+    Some(Difference {
+        llm,
+        segment,
+        tool,
+        prompt,
+        template_at,
+    })
+}
+
+/// Where the template behind a diagnostic (its tool's, or its configured prompt's) starts in
+/// the scene file.
+pub fn finding_position(
+    finding: &Finding,
+    scene: &Scene,
+    scene_text: &str,
+) -> Option<FilePosition> {
+    let d = &finding.diagnostic;
+    let family = if finding.llm == "desk" {
+        Family::Desk
+    } else {
+        Family::Chat
+    };
+    let position = |span: std::ops::Range<usize>| {
+        let (line, column) = crate::json::line_col(scene_text, span.start);
+        FilePosition { line, column }
+    };
+    let spec = crate::inject::lint::template_spec_of(
+        scene,
+        family,
+        d.segment.unwrap_or(""),
+        d.tool.as_deref(),
+        d.prompt,
+    );
+    match spec {
+        Some(spec) => {
+            let language = spec.select()?.0;
+            spec.spans.get(language).cloned().map(position)
+        }
+        None => {
+            let tool = scene
+                .tools
+                .iter()
+                .find(|t| Some(&t.name) == d.tool.as_ref())?;
+            Some(position(tool.span.clone()))
+        }
+    }
+}

@@ -1,0 +1,541 @@
+//! `check` in CI: JUnit XML, GitHub annotations, shards, threads, the progress bar, and the HTML
+//! reports (`check --html`, `render --format html`).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use quick_xml::events::Event;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(args)
+        .output()
+        .expect("run prompt-inspector")
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pi-check-ci-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+const TEMPLATE: &str = "Trace this answer.\\nRequest id: {ctx[request_id]}";
+
+/// A corpus of four scenes: one that matches its golden, one whose tool template changed since
+/// its golden was written, one with no golden, and one that does not load.
+fn corpus(tag: &str) -> PathBuf {
+    let d = tempdir(tag);
+    let src = root().join("fixtures/lint/volatile-values.scene.json");
+    let text = std::fs::read_to_string(&src).expect("fixture");
+    assert!(
+        text.contains(TEMPLATE),
+        "the fixture still has the template the test edits"
+    );
+    for name in ["a-match", "b-mismatch", "c-missing"] {
+        std::fs::write(d.join(format!("{name}.scene.json")), &text).expect("write scene");
+    }
+    let o = run(&["check", "--bless", &d.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    std::fs::remove_file(d.join("c-missing.golden.json")).expect("remove golden");
+    let changed = text.replace("Trace this answer.", "Trace this reply.");
+    std::fs::write(d.join("b-mismatch.scene.json"), changed).expect("write scene");
+    std::fs::write(
+        d.join("d-broken.scene.json"),
+        "{\n  \"name\": \"x\",\n  \"oops\": ]\n}\n",
+    )
+    .expect("write scene");
+    d
+}
+
+/// The 1-based line of the scene file that holds `needle` (found by reading the file, not by the
+/// code under test).
+fn line_of(path: &Path, needle: &str) -> usize {
+    let text = std::fs::read_to_string(path).expect("scene");
+    text.lines()
+        .position(|l| l.contains(needle))
+        .map(|i| i + 1)
+        .expect("needle in file")
+}
+
+/// A parsed JUnit element: its name, attributes and text, in document order.
+#[derive(Debug)]
+struct Element {
+    name: String,
+    attrs: Vec<(String, String)>,
+    text: String,
+    depth: usize,
+}
+
+impl Element {
+    fn attr(&self, key: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn parse_xml(xml: &str) -> Vec<Element> {
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut out: Vec<Element> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    let element = |e: &quick_xml::events::BytesStart, depth| Element {
+        name: e.name().into_inner().to_owned(),
+        attrs: e
+            .attributes()
+            .map(|a| {
+                let a = a.expect("attribute");
+                (
+                    a.key.into_inner().to_owned(),
+                    a.normalized_value(quick_xml::XmlVersion::Explicit1_0)
+                        .expect("attribute value")
+                        .into_owned(),
+                )
+            })
+            .collect(),
+        text: String::new(),
+        depth,
+    };
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) => {
+                out.push(element(&e, open.len()));
+                open.push(out.len() - 1);
+            }
+            Event::Empty(e) => out.push(element(&e, open.len())),
+            Event::End(_) => {
+                open.pop();
+            }
+            Event::Text(t) => {
+                if let Some(&i) = open.last() {
+                    out[i].text.push_str(&t.xml10_content());
+                }
+            }
+            Event::GeneralRef(r) => {
+                let ch = if r.is_char_ref() {
+                    r.resolve_char_ref().expect("char ref").expect("a char")
+                } else {
+                    match &*r.xml10_content() {
+                        "amp" => '&',
+                        "lt" => '<',
+                        "gt" => '>',
+                        "quot" => '"',
+                        "apos" => '\'',
+                        other => panic!("undeclared entity &{other};"),
+                    }
+                };
+                if let Some(&i) = open.last() {
+                    out[i].text.push(ch);
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert!(open.is_empty(), "every element is closed");
+    out
+}
+
+#[test]
+fn junit_has_a_case_per_scene_with_the_segment_diff() {
+    let d = corpus("junit");
+    let xml_path = d.join("report.xml");
+    let o = run(&[
+        "check",
+        &d.display().to_string(),
+        "--junit",
+        &xml_path.display().to_string(),
+    ]);
+    // An unreadable scene wins: exit 2, as without --junit.
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let xml = std::fs::read_to_string(&xml_path).expect("junit written");
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+    let els = parse_xml(&xml);
+    assert_eq!(els[0].name, "testsuites");
+    assert_eq!(els[1].name, "testsuite");
+    for root in &els[..2] {
+        assert_eq!(root.attr("tests"), Some("4"));
+        assert_eq!(
+            root.attr("failures"),
+            Some("2"),
+            "mismatch and missing golden"
+        );
+        assert_eq!(
+            root.attr("errors"),
+            Some("1"),
+            "the scene that does not load"
+        );
+        let time = root.attr("time").expect("time");
+        // junit-10.xsd's SUREFIRE_TIME: at most three decimals.
+        let decimals = time.split_once('.').map_or(0, |(_, d)| d.len());
+        assert!(decimals <= 3, "{time}");
+    }
+    let cases: Vec<&Element> = els.iter().filter(|e| e.name == "testcase").collect();
+    let names: Vec<&str> = cases.iter().filter_map(|c| c.attr("name")).collect();
+    assert_eq!(
+        names,
+        [
+            "a-match.scene.json",
+            "b-mismatch.scene.json",
+            "c-missing.scene.json",
+            "d-broken.scene.json"
+        ]
+    );
+    let dir = d.display().to_string();
+    assert!(cases
+        .iter()
+        .all(|c| c.attr("classname") == Some(dir.as_str())));
+    let child = |i: usize| {
+        let at = els
+            .iter()
+            .position(|e| std::ptr::eq(e, cases[i]))
+            .expect("case");
+        els.get(at + 1).filter(|e| e.depth == cases[i].depth + 1)
+    };
+    assert!(child(0).is_none(), "a match has no child element");
+    let mismatch = child(1).expect("failure");
+    assert_eq!(mismatch.name, "failure");
+    assert_eq!(mismatch.attr("type"), Some("mismatch"));
+    assert_eq!(
+        mismatch.attr("message"),
+        Some("the golden differs: first in chat · after_input_msg_prompt (tracer's text)")
+    );
+    assert!(
+        mismatch.text.contains(
+            "  chat · after_input_msg_prompt\n    - Trace this answer.\n    + Trace this reply.\n"
+        ),
+        "{}",
+        mismatch.text
+    );
+    assert!(
+        mismatch.text.contains("\"content\": \"Trace this reply."),
+        "the JSON diff follows"
+    );
+    let missing = child(2).expect("failure");
+    assert_eq!(
+        (missing.name.as_str(), missing.attr("type")),
+        ("failure", Some("missing_golden"))
+    );
+    let broken = child(3).expect("error");
+    assert_eq!(
+        (broken.name.as_str(), broken.attr("type")),
+        ("error", Some("unreadable"))
+    );
+    assert!(
+        broken.text.contains("d-broken.scene.json:3:"),
+        "{}",
+        broken.text
+    );
+}
+
+#[test]
+fn junit_escapes_what_xml_cannot_carry() {
+    use prompt_inspector::check::junit::escape;
+    assert_eq!(
+        escape("a<b>&\"c'\u{0}\u{1b}\r\n\t"),
+        "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}\u{FFFD}&#13;\n\t"
+    );
+    let xml = format!("<x a=\"{}\">{}</x>", escape("\"<&>"), escape("\u{0}<&>"));
+    let els = parse_xml(&xml);
+    assert_eq!(els[0].attr("a"), Some("\"<&>"));
+    assert_eq!(els[0].text, "\u{FFFD}<&>");
+}
+
+#[test]
+fn github_annotates_the_scene_and_the_template_line() {
+    let d = corpus("github");
+    let o = run(&["check", "--format", "github", &d.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let scene = d.join("b-mismatch.scene.json");
+    let file = scene.display().to_string();
+    let template_line = line_of(&scene, "Trace this reply.");
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("::error ")).collect();
+    assert!(
+        lines.contains(
+            &format!(
+                "::error file={file},title=Golden mismatch::the golden differs: first in chat · \
+         after_input_msg_prompt (tracer's text) ({})",
+                d.join("b-mismatch.golden.json").display()
+            )
+            .as_str()
+        ),
+        "{out}"
+    );
+    let on_template = lines
+        .iter()
+        .find(|l| l.contains("title=Golden mismatch%3A template"))
+        .expect("an annotation on the template");
+    assert!(
+        on_template.starts_with(&format!("::error file={file},line={template_line},col=")),
+        "{on_template}"
+    );
+    assert!(out.contains(&format!("::group::Diff of {file}\n")));
+    assert!(out.contains("::endgroup::\n"));
+    let broken = d.join("d-broken.scene.json").display().to_string();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("::error file={broken},line=3,col="))),
+        "{out}"
+    );
+    assert!(lines.iter().any(|l| l.contains("title=Missing golden")));
+    assert!(out.ends_with("1 passed, 3 failed\n"), "{out}");
+}
+
+#[test]
+fn github_puts_denied_findings_on_their_template() {
+    let scene = root().join("fixtures/lint/volatile-values.scene.json");
+    let o = run(&[
+        "check",
+        "--format",
+        "github",
+        "--deny",
+        "cache_volatile_value",
+        &scene.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let denied: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("title=Denied cache_volatile_value"))
+        .collect();
+    assert_eq!(denied.len(), 3, "{out}");
+    let system = line_of(&scene, "The time is {now}.");
+    assert!(
+        denied[0].contains(&format!(",line={system},col=")),
+        "{}",
+        denied[0]
+    );
+    let tool = line_of(&scene, "Trace this answer.");
+    assert!(
+        denied[2].contains(&format!(",line={tool},col=")),
+        "{}",
+        denied[2]
+    );
+}
+
+#[test]
+fn github_escapes_messages_and_properties() {
+    use prompt_inspector::check::github::{escape_data, escape_property};
+    assert_eq!(escape_data("50% a\r\nb"), "50%25 a%0D%0Ab");
+    assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+}
+
+fn json_paths(args: &[&str]) -> Vec<String> {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    v["scenes"]
+        .as_array()
+        .expect("scenes")
+        .iter()
+        .map(|s| s["path"].as_str().expect("path").to_owned())
+        .collect()
+}
+
+#[test]
+fn shards_cover_every_scene_exactly_once() {
+    let fixtures = root().join("fixtures").display().to_string();
+    let all = json_paths(&["check", "--format", "json", &fixtures]);
+    assert!(all.len() > 20, "a corpus worth splitting");
+    for n in [1, 2, 3, 7] {
+        let mut seen: Vec<String> = Vec::new();
+        for i in 1..=n {
+            let shard = format!("{i}/{n}");
+            seen.extend(json_paths(&[
+                "check", "--format", "json", "--shard", &shard, &fixtures,
+            ]));
+        }
+        let unique: BTreeSet<&String> = seen.iter().collect();
+        assert_eq!(seen.len(), all.len(), "{n} shards: each scene once");
+        assert_eq!(
+            unique,
+            all.iter().collect::<BTreeSet<_>>(),
+            "{n} shards: every scene"
+        );
+    }
+}
+
+#[test]
+fn a_scene_keeps_its_shard_when_others_come_and_go() {
+    use prompt_inspector::check::{Found, Shard};
+    let shard = |s: &str| s.parse::<Shard>().expect("shard");
+    let paths: Vec<PathBuf> = (0..200)
+        .map(|i| PathBuf::from(format!("c/{i}.scene.json")))
+        .collect();
+    let owner = |p: &PathBuf| {
+        (1..=4)
+            .find(|i| shard(&format!("{i}/4")).takes(&Found::Scene(p.clone())))
+            .expect("a shard takes it")
+    };
+    let before: Vec<usize> = paths.iter().map(owner).collect();
+    // The split depends on the path alone, not on which other scenes exist.
+    let after: Vec<usize> = paths.iter().rev().map(owner).collect();
+    assert_eq!(before, after.into_iter().rev().collect::<Vec<_>>());
+    for i in 1..=4 {
+        let n = before.iter().filter(|&&s| s == i).count();
+        assert!((30..=70).contains(&n), "shard {i} has {n} of 200");
+    }
+    for bad in ["0/2", "3/2", "1/0", "1", "a/b", "1/2/3"] {
+        assert!(bad.parse::<Shard>().is_err(), "{bad}");
+    }
+    let o = run(&["check", "--shard", "3/2", "fixtures"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a shard"));
+}
+
+#[test]
+fn threads_change_nothing_but_the_time() {
+    let fixtures = root().join("fixtures").display().to_string();
+    let one = run(&["check", "--jobs", "1", &fixtures]);
+    let two = run(&["check", "--jobs", "2", &fixtures]);
+    let four = run(&["check", "--jobs", "4", &fixtures]);
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stdout, four.stdout);
+    // Piped, there is no progress bar: nothing on stderr.
+    assert!(
+        two.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&two.stderr)
+    );
+}
+
+/// The `<style>` element's text and the policy's hash of it.
+fn style_and_policy(html: &str) -> (String, String) {
+    let style = html
+        .split_once("<style>")
+        .and_then(|(_, rest)| rest.split_once("</style>"))
+        .map(|(s, _)| s.to_owned())
+        .expect("a style element");
+    let policy = html
+        .split_once("http-equiv=\"Content-Security-Policy\" content=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(p, _)| p.to_owned())
+        .expect("a policy");
+    (style, policy)
+}
+
+fn assert_self_contained(html: &str) {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let (style, policy) = style_and_policy(html);
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(&style));
+    assert!(policy.starts_with("default-src 'none'; "), "{policy}");
+    assert!(
+        policy.contains(&format!("style-src 'sha256-{hash}'")),
+        "{policy}"
+    );
+    assert_eq!(html.matches("<style>").count(), 1);
+    for forbidden in [
+        "<script",
+        "<link",
+        "<iframe",
+        "<img src=\"http",
+        "src=\"http",
+        "href=\"http",
+        "url(",
+    ] {
+        assert!(!html.contains(forbidden), "{forbidden}");
+    }
+    assert!(
+        !html.contains(" style=\""),
+        "inline style attributes would need 'unsafe-inline'"
+    );
+}
+
+#[test]
+fn render_html_draws_both_boards_self_contained() {
+    let scene = root().join("fixtures/default.scene.json");
+    let o = run(&["render", "--format", "html", &scene.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let html = String::from_utf8(o.stdout).expect("utf-8");
+    assert_self_contained(&html);
+    let rules = prompt_inspector::segments::Family::Chat
+        .segments()
+        .chain(prompt_inspector::segments::Family::Desk.segments());
+    let mut forbidden = 0;
+    for seg in rules {
+        assert!(
+            html.contains(&format!("<code>{}</code></h", seg.name)),
+            "{}",
+            seg.name
+        );
+        forbidden += usize::from(!seg.legal());
+    }
+    assert_eq!(html.matches("class=\"card forbidden\"").count(), forbidden);
+    assert_eq!(
+        html.matches("<strong>Forbidden to tools</strong>").count(),
+        forbidden
+    );
+    // Every piece is labelled in words as well as coloured.
+    let tags = html.matches("<span class=\"tag\">").count();
+    let pieces = html.matches("<span class=\"piece ").count();
+    assert!(pieces > 0);
+    assert_eq!(tags, pieces);
+    assert!(html.contains("<span class=\"tag\">tool tf_notes</span>"));
+    assert!(
+        html.contains("✗ invalid"),
+        "a tool status in words and a sign"
+    );
+    assert!(
+        html.contains("<th scope=\"row\">openai/gpt-5</th>"),
+        "the default models price the call"
+    );
+}
+
+#[test]
+fn render_html_escapes_the_scene_text() {
+    let d = tempdir("html-escape");
+    let src = std::fs::read_to_string(root().join("fixtures/default.scene.json")).expect("scene");
+    let marked = src.replacen(
+        "You are TFRobot",
+        "<script>alert(1)</script><img src=x onerror=alert(2)> You are TFRobot",
+        1,
+    );
+    assert_ne!(marked, src);
+    let scene = d.join("x.scene.json");
+    std::fs::write(&scene, marked).expect("write");
+    let o = run(&["render", "--format", "html", &scene.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0));
+    let html = String::from_utf8(o.stdout).expect("utf-8");
+    assert_self_contained(&html);
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;")
+    );
+}
+
+#[test]
+fn check_html_shows_the_mismatch_side_by_side() {
+    let d = corpus("html");
+    let page = d.join("report.html");
+    let o = run(&[
+        "check",
+        "--html",
+        &page.display().to_string(),
+        &d.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let html = std::fs::read_to_string(&page).expect("page written");
+    assert_self_contained(&html);
+    assert!(html.contains("<h1>Check: 1 passed, 3 failed</h1>"));
+    for status in ["✓ ok", "✗ mismatch", "✗ missing_golden", "✗ unreadable"] {
+        assert!(html.contains(status), "{status}");
+    }
+    assert!(
+        html.contains(
+            "<tr><td class=\"del\"><span class=\"sign\">−</span>Trace this answer.</td>\
+         <td class=\"ins\"><span class=\"sign\">+</span>Trace this reply.</td></tr>"
+        ),
+        "the changed line beside its new form"
+    );
+    // A small run draws every loadable scene's boards.
+    assert_eq!(html.matches("<section class=\"scene\"").count(), 3);
+}
