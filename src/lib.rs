@@ -9,6 +9,7 @@ pub mod check;
 pub mod context;
 pub mod conversation;
 pub mod files;
+pub mod import;
 pub mod inject;
 pub mod json;
 pub mod json_out;
