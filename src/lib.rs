@@ -10,6 +10,7 @@ pub mod context;
 pub mod conversation;
 pub mod files;
 pub mod html;
+pub mod import;
 pub mod inject;
 pub mod json;
 pub mod json_out;

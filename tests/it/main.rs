@@ -9,6 +9,7 @@ mod conformance_upstream;
 mod doc_links;
 mod escape;
 mod fixtures;
+mod import;
 mod inputs;
 mod json_schema;
 mod layers;

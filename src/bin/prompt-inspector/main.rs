@@ -3,6 +3,7 @@
 
 mod cache_cmd;
 mod check_cmd;
+mod import_cmd;
 mod models_arg;
 mod output;
 mod progress;
@@ -214,6 +215,30 @@ enum Command {
         #[arg(long, value_name = "CODE", value_parser = parse_code)]
         deny: Vec<String>,
     },
+    /// Turn a recorded request (OpenAI chat completions or Responses, Anthropic Messages, an
+    /// OpenTelemetry GenAI span), or a JSON-lines file of successive ones, into scenes.
+    Import {
+        /// The request file (`.jsonl` / `.ndjson`: one request per line, a conversation).
+        file: PathBuf,
+        /// What the file holds; detected from its fields when absent (stderr says how).
+        #[arg(long, value_parser = parse_source)]
+        from: Option<prompt_inspector::import::Source>,
+        /// Write the one scene to this file (default: stdout).
+        #[arg(
+            short = 'o',
+            long = "out",
+            value_name = "OUT",
+            conflicts_with = "out_dir"
+        )]
+        out: Option<PathBuf>,
+        /// Write the scenes into this folder: `NN-<name>.scene.json` in call order for a
+        /// conversation, which `cache` reads.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        /// Replace scene files that exist.
+        #[arg(long)]
+        force: bool,
+    },
     /// Serve the app API (docs/api.md) and the browser UI on 127.0.0.1, behind a per-launch token.
     Serve {
         /// The port to listen on; 0 picks a free one (the printed URL names it).
@@ -248,6 +273,16 @@ fn parse_code(s: &str) -> Result<String, String> {
         ));
     }
     Ok(s.to_owned())
+}
+
+fn parse_source(s: &str) -> Result<prompt_inspector::import::Source, String> {
+    prompt_inspector::import::Source::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = prompt_inspector::import::Source::ALL
+            .iter()
+            .map(|x| x.as_str())
+            .collect();
+        format!("unknown source {s:?}; expected one of {}", names.join(", "))
+    })
 }
 
 fn parse_tokenizer(s: &str) -> Result<Encoding, String> {
@@ -353,6 +388,20 @@ fn main() -> ExitCode {
             (&models, table.as_deref()),
             &deny,
         ),
+        Command::Import {
+            file,
+            from,
+            out,
+            out_dir,
+            force,
+        } => {
+            let out = match (out, out_dir) {
+                (Some(path), _) => import_cmd::Out::File(path),
+                (None, Some(dir)) => import_cmd::Out::Dir(dir),
+                (None, None) => import_cmd::Out::Stdout,
+            };
+            import_cmd::run(&file, from, out, force)
+        }
         Command::Serve { port, ui } => serve::run(port, ui),
     }
 }

@@ -1,0 +1,367 @@
+//! Recorded traffic in, scenes out (`prompt-inspector import`, docs/cli.md): an OpenAI
+//! chat-completions or Responses request body, an Anthropic Messages request body, or an
+//! OpenTelemetry GenAI span becomes a scene; a JSON-lines file of successive requests (or an
+//! export of several spans) becomes a conversation of scenes, one per call, that
+//! `prompt-inspector cache` reads. One file per source reads it into a neutral draft
+//! (`draft.rs`), which becomes the scene; what a scene has no place for is listed, in the
+//! scene's description and in [`ImportedScene::unmapped`], never dropped unsaid. Each scene is
+//! checked by loading it with the scene loader before it is returned.
+
+mod anthropic;
+mod draft;
+mod error;
+mod node;
+mod openai_chat;
+mod openai_responses;
+mod otel;
+
+use std::path::Path;
+
+pub use error::ImportError;
+use node::{Doc, Node};
+
+/// Input files larger than this are refused before reading: a recorded request is kilobytes,
+/// a day of traffic megabytes, and the reader keeps every value's position in memory.
+pub const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What a recorded request is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    OpenaiChat,
+    OpenaiResponses,
+    Anthropic,
+    Otel,
+}
+
+impl Source {
+    pub const ALL: [Source; 4] = [
+        Source::OpenaiChat,
+        Source::OpenaiResponses,
+        Source::Anthropic,
+        Source::Otel,
+    ];
+
+    /// The name `--from` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::OpenaiChat => "openai-chat",
+            Source::OpenaiResponses => "openai-responses",
+            Source::Anthropic => "anthropic",
+            Source::Otel => "otel",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Source::OpenaiChat => "an OpenAI chat-completions request body",
+            Source::OpenaiResponses => "an OpenAI Responses request body",
+            Source::Anthropic => "an Anthropic Messages request body",
+            Source::Otel => "an OpenTelemetry GenAI span",
+        }
+    }
+}
+
+/// The scenes one input file became.
+#[derive(Debug)]
+pub struct Import {
+    pub source: Source,
+    /// Why the source was taken to be what it is, when `--from` did not say.
+    pub detected: Option<String>,
+    /// In call order (records in file order, spans in export order).
+    pub scenes: Vec<ImportedScene>,
+    /// Spans of an export that hold no GenAI request, each with why.
+    pub skipped: Vec<String>,
+    /// The input file's name without its extension, which names the scenes.
+    pub stem: String,
+}
+
+#[derive(Debug)]
+pub struct ImportedScene {
+    pub name: String,
+    /// The scene file's text (pretty JSON, ending in a newline); it loads.
+    pub text: String,
+    /// Where in the input it came from (`line 3`, `span "chat" at /resourceSpans/0/...`).
+    pub from: String,
+    /// What the scene has no place for, `pointer: what` (also in its description).
+    pub unmapped: Vec<String>,
+}
+
+/// Whether a file is read as JSON lines (one request per line) rather than one document.
+pub fn is_json_lines(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"))
+}
+
+/// Reads and imports a file: JSON lines when it ends in `.jsonl` or `.ndjson`, else one
+/// document. `from` says what it holds; `None` detects it (and says why in [`Import::detected`]).
+pub fn import_file(path: &Path, from: Option<Source>) -> Result<Import, ImportError> {
+    let text = crate::files::read_regular_text(path, MAX_IMPORT_BYTES, "an import")
+        .map_err(|e| ImportError::io(path, e.to_string()))?;
+    let file_name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    import_str(&text, &file_name, is_json_lines(path), from).map_err(|e| e.in_file(path))
+}
+
+/// [`import_file`] on text already read; `file_name` names the scenes and their description.
+pub fn import_str(
+    text: &str,
+    file_name: &str,
+    json_lines: bool,
+    from: Option<Source>,
+) -> Result<Import, ImportError> {
+    let records: Vec<(usize, &str)> = if json_lines {
+        text.split('\n')
+            .enumerate()
+            .map(|(i, line)| (i + 1, line.strip_suffix('\r').unwrap_or(line)))
+            .filter(|(_, line)| !line.trim().is_empty())
+            .collect()
+    } else {
+        vec![(1, text)]
+    };
+    if records.is_empty() {
+        return Err(ImportError {
+            file: None,
+            line: 0,
+            column: 0,
+            pointer: String::new(),
+            message: "no requests: the file has no JSON lines".to_owned(),
+        });
+    }
+    let stem = stem(file_name);
+    let mut source = from;
+    let mut detected = None;
+    let mut drafts = Vec::new();
+    let mut skipped = Vec::new();
+    for (line, record) in &records {
+        let doc = Doc {
+            text: record,
+            first_line: *line,
+            host: None,
+            prefix: String::new(),
+        };
+        let tree = node::parse(&doc)?;
+        let root = Node::root(&tree, &doc);
+        root.object()?;
+        let this = match from {
+            Some(s) => s,
+            None => {
+                let (s, why) = detect(&root)?;
+                match source {
+                    Some(first) if first != s => {
+                        return Err(root.err(format!(
+                            "this record reads as {}, the first as {}: one file holds one kind of request (pass --from to read them all as one)",
+                            s.describe(),
+                            first.describe()
+                        )))
+                    }
+                    Some(_) => {}
+                    None => detected = Some(why),
+                }
+                s
+            }
+        };
+        source = Some(this);
+        let at = json_lines.then_some(*line);
+        match this {
+            Source::OpenaiChat => drafts.push((openai_chat::read(&root)?, at, None)),
+            Source::OpenaiResponses => drafts.push((openai_responses::read(&root)?, at, None)),
+            Source::Anthropic => drafts.push((anthropic::read(&root)?, at, None)),
+            Source::Otel => {
+                let spans = otel::read(&root, &mut skipped)?;
+                let several = spans.len() > 1;
+                for s in spans {
+                    let label = (several || !s.label.is_empty()).then_some(s.label);
+                    drafts.push((s.draft, at, label));
+                }
+            }
+        }
+    }
+    let source = source.unwrap_or(Source::OpenaiChat);
+    let count = drafts.len();
+    let mut scenes = Vec::with_capacity(count);
+    for (i, (d, line, label)) in drafts.into_iter().enumerate() {
+        let name = if count == 1 {
+            stem.to_owned()
+        } else {
+            format!("{stem}-{:0width$}", i + 1, width = number_width(count))
+        };
+        let unmapped = d.unmapped.clone();
+        let from_text = match (line, &label) {
+            (Some(l), Some(s)) => format!("line {l}, {s}"),
+            (Some(l), None) => format!("line {l}"),
+            (None, Some(s)) => s.clone(),
+            (None, None) => "the document".to_owned(),
+        };
+        let provenance = draft::Provenance {
+            what: source.describe(),
+            file: file_name,
+            line,
+            detail: label,
+        };
+        let doc = draft::scene(d, &name, &provenance);
+        let mut text = crate::json_out::to_string_pretty(&doc);
+        text.push('\n');
+        if let Err(e) = crate::scene::load_str(&text) {
+            return Err(ImportError {
+                file: None,
+                line: line.unwrap_or(0),
+                column: 0,
+                pointer: String::new(),
+                message: format!(
+                    "the scene made from {from_text} does not load (an import bug): {e}"
+                ),
+            });
+        }
+        tracing::debug!(scene = %name, unmapped = unmapped.len(), "imported");
+        scenes.push(ImportedScene {
+            name,
+            text,
+            from: from_text,
+            unmapped,
+        });
+    }
+    Ok(Import {
+        source,
+        detected,
+        scenes,
+        skipped,
+        stem: stem.to_owned(),
+    })
+}
+
+/// The file's name without its last extension (`calls.jsonl` → `calls`).
+fn stem(file_name: &str) -> &str {
+    match file_name.rsplit_once('.') {
+        Some((s, _)) if !s.is_empty() => s,
+        _ => file_name,
+    }
+}
+
+/// Digits of the numbers of a conversation's files: at least two, so they sort.
+pub fn number_width(count: usize) -> usize {
+    count.to_string().len().max(2)
+}
+
+/// The file names of an import's scenes in a folder: `NN-<name>.scene.json` for a
+/// conversation (numbered in call order, as `cache` takes them), `<name>.scene.json` for one.
+pub fn file_names(import: &Import) -> Vec<String> {
+    let count = import.scenes.len();
+    if count == 1 {
+        return vec![format!("{}.scene.json", import.scenes[0].name)];
+    }
+    let width = number_width(count);
+    (1..=count)
+        .map(|i| format!("{i:0width$}-{}.scene.json", import.stem))
+        .collect()
+}
+
+/// What a request body is, and why: OpenTelemetry data by its shape, the Responses API by
+/// `input`, and among bodies with `messages` the fields only one of OpenAI and Anthropic has.
+fn detect(root: &Node<'_>) -> Result<(Source, String), ImportError> {
+    if otel::looks_like(root) {
+        return Ok((
+            Source::Otel,
+            "OpenTelemetry data (resourceSpans, a span's attributes or gen_ai.* keys)".to_owned(),
+        ));
+    }
+    if root.get("messages").is_none() {
+        if let Some(n) = root.get("input").or_else(|| root.get("instructions")) {
+            return Ok((
+                Source::OpenaiResponses,
+                format!(
+                    "{} is the Responses API's, and there is no \"messages\"",
+                    n.ptr
+                ),
+            ));
+        }
+        return Err(root.err(
+            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses) or OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys)",
+        ));
+    }
+    let anthropic = evidence(root, true);
+    let openai = evidence(root, false);
+    match (anthropic, openai) {
+        (Some(a), Some(o)) => Err(root.err(format!(
+            "both OpenAI's and Anthropic's fields: {o} is OpenAI chat completions', {a} Anthropic's; pass --from"
+        ))),
+        (Some(a), None) => Ok((Source::Anthropic, format!("{a} is Anthropic's"))),
+        (None, Some(o)) => Ok((Source::OpenaiChat, format!("{o} is OpenAI chat completions'"))),
+        (None, None) => Ok((
+            Source::OpenaiChat,
+            "\"messages\" with nothing only Anthropic has (both APIs read such a body alike)".to_owned(),
+        )),
+    }
+}
+
+/// The pointer of the first field that only Anthropic's (or only OpenAI's) chat body has.
+fn evidence(root: &Node<'_>, anthropic: bool) -> Option<String> {
+    const ANTHROPIC_TOP: [&str; 4] = ["system", "stop_sequences", "top_k", "thinking"];
+    const OPENAI_TOP: [&str; 6] = [
+        "max_completion_tokens",
+        "response_format",
+        "functions",
+        "logprobs",
+        "frequency_penalty",
+        "n",
+    ];
+    const ANTHROPIC_BLOCKS: [&str; 5] =
+        ["tool_use", "tool_result", "image", "thinking", "document"];
+    const OPENAI_PARTS: [&str; 3] = ["image_url", "input_audio", "file"];
+    const OPENAI_ROLES: [&str; 4] = ["system", "developer", "tool", "function"];
+    let top = if anthropic {
+        &ANTHROPIC_TOP[..]
+    } else {
+        &OPENAI_TOP[..]
+    };
+    if let Some(n) = top.iter().find_map(|k| root.get(k)) {
+        return Some(n.ptr);
+    }
+    for m in root.get("messages")?.items().ok()? {
+        if !anthropic {
+            if let Some(r) = m
+                .get("role")
+                .filter(|r| r.as_str().is_some_and(|s| OPENAI_ROLES.contains(&s)))
+            {
+                return Some(r.ptr);
+            }
+            if let Some(tc) = m.get("tool_calls") {
+                return Some(tc.ptr);
+            }
+        }
+        let Some(content) = m.get("content") else {
+            continue;
+        };
+        for p in content.items().unwrap_or_default() {
+            let ty = p
+                .get("type")
+                .and_then(|t| t.as_str().map(|s| (s, t.ptr.clone())));
+            if let Some((ty, ptr)) = ty {
+                let theirs = if anthropic {
+                    &ANTHROPIC_BLOCKS[..]
+                } else {
+                    &OPENAI_PARTS[..]
+                };
+                if theirs.contains(&ty) {
+                    return Some(ptr);
+                }
+            }
+        }
+    }
+    for t in root.get("tools")?.items().ok()? {
+        let key = if anthropic {
+            "input_schema"
+        } else {
+            "function"
+        };
+        if let Some(n) = t.get(key) {
+            return Some(n.ptr);
+        }
+    }
+    None
+}

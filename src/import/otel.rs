@@ -1,0 +1,487 @@
+//! OpenTelemetry GenAI spans (the semantic conventions' `gen_ai.*` attributes): an OTLP/JSON
+//! export (`resourceSpans`), one span (`attributes` as OTLP key-values or a map), or a flat
+//! attribute map. `gen_ai.system_instructions`, `gen_ai.input.messages` and
+//! `gen_ai.tool.definitions` are read as their JSON schemas in the conventions describe them;
+//! without `gen_ai.input.messages`, the older message events (`gen_ai.system.message`,
+//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. Every other
+//! attribute and event is listed as not mapped.
+
+use serde_json::{json, Value as Json};
+
+use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
+use super::node::{self, Doc, Host, Node};
+use super::openai_chat;
+use super::ImportError;
+use crate::json::{Json as Tree, Kind, Member};
+use crate::scene::Role;
+use crate::value::PyInt;
+
+const INPUT: &str = "gen_ai.input.messages";
+const SYSTEM: &str = "gen_ai.system_instructions";
+const TOOLS: &str = "gen_ai.tool.definitions";
+
+/// The event names of the older conventions and the role of the message each records.
+const EVENTS: [(&str, Role); 4] = [
+    ("gen_ai.system.message", Role::System),
+    ("gen_ai.user.message", Role::User),
+    ("gen_ai.assistant.message", Role::Assistant),
+    ("gen_ai.tool.message", Role::Tool),
+];
+
+/// One span's request, and a label for it (`span "chat gpt-4o" at /resourceSpans/0/...`).
+pub(crate) struct SpanDraft {
+    pub draft: Draft,
+    pub label: String,
+}
+
+/// Whether a document looks like OpenTelemetry data rather than a request body.
+pub(crate) fn looks_like(root: &Node<'_>) -> bool {
+    root.get("resourceSpans").is_some()
+        || root.get("attributes").is_some()
+        || root
+            .members()
+            .is_ok_and(|m| m.iter().any(|(k, _)| k.starts_with("gen_ai.")))
+}
+
+/// The spans with a GenAI request in the document, in file order; `skipped` gets the others.
+pub(crate) fn read(
+    root: &Node<'_>,
+    skipped: &mut Vec<String>,
+) -> Result<Vec<SpanDraft>, ImportError> {
+    let mut out = Vec::new();
+    if let Some(resource_spans) = root.get("resourceSpans") {
+        for rs in resource_spans.items()? {
+            for ss in rs.req("scopeSpans")?.items()? {
+                for span in ss.req("spans")?.items()? {
+                    match read_span(&span)? {
+                        Some(d) => out.push(d),
+                        None => skipped.push(format!(
+                            "{} (span {:?}): no gen_ai input messages, system instructions, tool definitions or message events",
+                            span.ptr,
+                            span.opt_str("name")?.unwrap_or("")
+                        )),
+                    }
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(root.err("no span of this export has a GenAI request (gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions or gen_ai.*.message events)"));
+        }
+        return Ok(out);
+    }
+    let span = if root.get("attributes").is_some() {
+        read_span(root)?
+    } else {
+        read_attributes(root, &root.members()?, None)?
+    };
+    match span {
+        Some(d) => Ok(vec![d]),
+        None => Err(root.err("no GenAI request here: expected gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions or gen_ai.*.message events")),
+    }
+}
+
+fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
+    let attributes = span.req("attributes")?;
+    let events = span.get("events");
+    let pairs = key_values(&attributes)?;
+    let name = span.opt_str("name")?;
+    let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref())? else {
+        return Ok(None);
+    };
+    if let Some(n) = name {
+        d.label = format!(
+            "span {n:?} at {}",
+            if span.ptr.is_empty() {
+                "the top"
+            } else {
+                &span.ptr
+            }
+        );
+    }
+    Ok(Some(d))
+}
+
+/// The attributes as (key, value) pairs: OTLP's `[{key, value: AnyValue}]` with each value
+/// converted to JSON, or a map as it is.
+fn key_values<'a>(attributes: &Node<'a>) -> Result<Vec<(&'a str, Node<'a>)>, ImportError> {
+    if attributes.is_object() {
+        return attributes.members();
+    }
+    let mut out = Vec::new();
+    for kv in attributes.items()? {
+        let key = kv.req_str("key")?;
+        let value = kv.req("value")?;
+        value.object()?;
+        out.push((key, value));
+    }
+    Ok(out)
+}
+
+/// An OTLP `AnyValue` as the JSON it stands for (spans kept, so errors still point into the
+/// file); a plain JSON value (a map's) as it is.
+fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
+    if !otlp {
+        return Ok(v.json.clone());
+    }
+    let members = v.members()?;
+    let Some((key, inner)) = members.into_iter().next() else {
+        return Ok(Tree {
+            span: v.json.span.clone(),
+            kind: Kind::Null,
+        });
+    };
+    let kind = match key {
+        "stringValue" | "bytesValue" => Kind::Str(inner.str()?.to_owned()),
+        "boolValue" => match inner.json.kind {
+            Kind::Bool(b) => Kind::Bool(b),
+            _ => return Err(inner.err("expected a boolean")),
+        },
+        // OTLP/JSON writes 64-bit integers as strings.
+        "intValue" => match &inner.json.kind {
+            Kind::Int(i) => Kind::Int(i.clone()),
+            Kind::Str(s) => Kind::Int(
+                PyInt::parse(s).ok_or_else(|| inner.err("expected an integer (as a number or a decimal string)"))?,
+            ),
+            _ => return Err(inner.err("expected an integer (as a number or a decimal string)")),
+        },
+        "doubleValue" => match &inner.json.kind {
+            Kind::Float(f) => Kind::Float(*f),
+            Kind::Int(i) => Kind::Int(i.clone()),
+            _ => return Err(inner.err("expected a number")),
+        },
+        "arrayValue" => {
+            let values = inner.get("values").map(|n| n.items()).transpose()?.unwrap_or_default();
+            Kind::Array(values.iter().map(|n| any_value(n, true)).collect::<Result<_, _>>()?)
+        }
+        "kvlistValue" => {
+            let values = inner.get("values").map(|n| n.items()).transpose()?.unwrap_or_default();
+            let mut members = Vec::with_capacity(values.len());
+            for kv in values {
+                let key = kv.req("key")?;
+                members.push(Member {
+                    key: key.str()?.to_owned(),
+                    key_span: key.json.span.clone(),
+                    value: any_value(&kv.req("value")?, true)?,
+                });
+            }
+            Kind::Object(members)
+        }
+        other => {
+            return Err(v.err(format!(
+                "unknown AnyValue field {other:?}: expected stringValue, boolValue, intValue, doubleValue, arrayValue, kvlistValue or bytesValue"
+            )))
+        }
+    };
+    Ok(Tree {
+        span: v.json.span.clone(),
+        kind,
+    })
+}
+
+/// Runs `f` on a structured attribute's JSON: the value itself, or the JSON text of a string
+/// (errors inside that text name the attribute and the position within it).
+fn structured<T>(
+    key: &str,
+    value: &Node<'_>,
+    otlp: bool,
+    f: impl FnOnce(&Node<'_>) -> Result<T, ImportError>,
+) -> Result<T, ImportError> {
+    let tree = any_value(value, otlp)?;
+    let Kind::Str(text) = &tree.kind else {
+        // Pointers below are relative to the attribute, as they are inside a JSON string.
+        let doc = Doc {
+            text: value.doc.text,
+            first_line: value.doc.first_line,
+            host: None,
+            prefix: value.ptr.clone(),
+        };
+        return f(&Node::root(&tree, &doc));
+    };
+    let (line, column) = value.doc.line_col(value.json.span.start);
+    let doc = Doc {
+        text,
+        first_line: 1,
+        host: Some(Host {
+            line,
+            column,
+            pointer: value.ptr.clone(),
+            what: format!("the {key} attribute"),
+        }),
+        prefix: String::new(),
+    };
+    let inner = node::parse(&doc)?;
+    f(&Node::root(&inner, &doc))
+}
+
+fn read_attributes(
+    holder: &Node<'_>,
+    pairs: &[(&str, Node<'_>)],
+    events: Option<&Node<'_>>,
+) -> Result<Option<SpanDraft>, ImportError> {
+    let otlp = holder.is_array();
+    let has = |k: &str| pairs.iter().any(|(key, _)| *key == k);
+    let event_messages = match events {
+        Some(e) => e.items()?.iter().any(|ev| {
+            ev.opt_str("name")
+                .ok()
+                .flatten()
+                .is_some_and(|n| EVENTS.iter().any(|(e, _)| *e == n))
+        }),
+        None => false,
+    };
+    if !(has(INPUT) || has(SYSTEM) || has(TOOLS) || event_messages) {
+        return Ok(None);
+    }
+    let mut draft = Draft::default();
+    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == SYSTEM) {
+        structured(SYSTEM, v, otlp, |n| system_instructions(n, &mut draft))?;
+    }
+    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == INPUT) {
+        structured(INPUT, v, otlp, |n| input_messages(n, &mut draft))?;
+        if let Some(e) = events {
+            if event_messages {
+                draft.unmapped_because(
+                    e,
+                    "message events: the span's gen_ai.input.messages was read instead",
+                );
+            }
+        }
+    } else if let Some(e) = events {
+        for ev in e.items()? {
+            event(&ev, &mut draft)?;
+        }
+    }
+    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
+        structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
+    }
+    for (key, v) in pairs {
+        if ![INPUT, SYSTEM, TOOLS].contains(key) {
+            let tree = any_value(v, otlp)?;
+            draft
+                .unmapped
+                .push(format!("{key} = {}", node::excerpt(&tree_json(&tree))));
+        }
+    }
+    Ok(Some(SpanDraft {
+        draft,
+        label: String::new(),
+    }))
+}
+
+fn tree_json(t: &Tree) -> Json {
+    serde_json::to_value(t.to_value()).unwrap_or(Json::Null)
+}
+
+fn system_instructions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
+    for p in n.items()? {
+        match p.req_str("type")? {
+            "text" => {
+                draft.system.push(Piece {
+                    text: p.req_str("content")?.to_owned(),
+                    origin: format!("{SYSTEM}{}", p.ptr),
+                });
+                draft.rest(&p, &["type", "content"])?;
+            }
+            other => draft
+                .unmapped
+                .push(format!("{SYSTEM}{}: a {other:?} part", p.ptr)),
+        }
+    }
+    Ok(())
+}
+
+fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
+    for m in n.items()? {
+        let role_node = m.req("role")?;
+        let role = match role_node.str()? {
+            "system" => Role::System,
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            "tool" => Role::Tool,
+            other => {
+                return Err(role_node.err(format!(
+                    "unknown role {other:?}: expected system, user, assistant or tool"
+                )))
+            }
+        };
+        let origin = format!("{INPUT}{} ({})", m.ptr, role.as_str());
+        let mut parts = Vec::new();
+        let mut calls = Vec::new();
+        let mut responses = 0;
+        for p in m.req("parts")?.items()? {
+            match p.req_str("type")? {
+                "text" => {
+                    parts.push(text_part(p.req_str("content")?));
+                    draft.rest(&p, &["type", "content"])?;
+                }
+                "tool_call" => {
+                    let arguments = p.get("arguments").map_or(Json::Null, |a| a.to_json());
+                    calls.push(tool_call(p.req_str("id")?, p.req_str("name")?, arguments));
+                    draft.rest(&p, &["type", "id", "name", "arguments"])?;
+                }
+                "tool_call_response" => {
+                    responses += 1;
+                    // The conventions name the payload `response` (earlier drafts: `result`).
+                    let result = p.get("response").or_else(|| p.get("result"));
+                    let content = match &result {
+                        Some(r) => match r.as_str() {
+                            Some(s) => json!(s),
+                            None => json!(r.to_json().to_string()),
+                        },
+                        None => json!(""),
+                    };
+                    let as_text = result.as_ref().is_some_and(|r| r.as_str().is_none());
+                    let origin = format!(
+                        "{INPUT}{} (tool_call_response{})",
+                        p.ptr,
+                        if as_text { ", its JSON result as text" } else { "" }
+                    );
+                    let id = p.opt_str("id")?.map(str::to_owned);
+                    draft.message(Role::Tool, content, origin).tool_call_id = id;
+                    draft.rest(&p, &["type", "id", "response", "result"])?;
+                }
+                "blob" | "uri" if p.opt_str("modality")? == Some("image") => {
+                    let part = if p.opt_str("type")? == Some("blob") {
+                        let mut part = json!({"type": "image", "data_base64": p.req_str("content")?});
+                        if let Some(mime) = p.opt_str("mime_type")? {
+                            part["mime_type"] = json!(mime);
+                        }
+                        Some(part)
+                    } else {
+                        image_part_from_url(p.req_str("uri")?)
+                    };
+                    match part {
+                        Some(part) => parts.push(part),
+                        None => draft.unmapped.push(format!("{INPUT}{}: a data: URI that is not base64", p.ptr)),
+                    }
+                    draft.rest(&p, &["type", "modality", "mime_type", "content", "uri"])?;
+                }
+                other => draft.unmapped.push(format!(
+                    "{INPUT}{}: a {other:?} part (a scene message holds text, images, tool calls and results)",
+                    p.ptr
+                )),
+            }
+        }
+        let name = m.opt_str("name")?.map(str::to_owned);
+        if role == Role::System {
+            openai_chat::system_or_message(draft, json!(parts), origin);
+        } else if !(parts.is_empty() && calls.is_empty() && responses > 0) {
+            let msg = draft.message(role, json!(parts), origin);
+            msg.tool_calls = calls;
+            msg.name = name;
+        }
+        draft.rest(&m, &["role", "parts", "name"])?;
+    }
+    Ok(())
+}
+
+fn tool_definitions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
+    for t in n.items()? {
+        let ty = t.opt_str("type")?.unwrap_or("function");
+        if ty != "function" {
+            draft.unmapped.push(format!(
+                "{TOOLS}{}: a {ty:?} tool (scenes hold function tools)",
+                t.ptr
+            ));
+            continue;
+        }
+        draft.tools.push(ToolDraft {
+            name: t.req_str("name")?.to_owned(),
+            description: t.opt_str("description")?.map(str::to_owned),
+            parameters: t.get("parameters").map(|p| p.to_json()),
+            origin: format!("{TOOLS}{}", t.ptr),
+        });
+        draft.rest(&t, &["type", "name", "description", "parameters"])?;
+    }
+    Ok(())
+}
+
+/// One span event of the older conventions: its body is the `gen_ai.event.content` attribute's
+/// JSON (as Azure's and other instrumentations record it) or the event's own attributes
+/// (`content`, `tool_calls`, `id`), in chat completions' message shape.
+fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
+    let name_node = ev.req("name")?;
+    let name = name_node.str()?;
+    let Some((_, role)) = EVENTS.iter().find(|(e, _)| *e == name) else {
+        draft.unmapped_because(ev, &format!("the event {name:?}"));
+        return Ok(());
+    };
+    let attributes = match ev.get("attributes") {
+        Some(a) => a,
+        None => {
+            return Err(ev.err(format!(
+                "the {name} event has no attributes: its message is not recorded"
+            )))
+        }
+    };
+    let otlp = attributes.is_array();
+    let pairs = key_values(&attributes)?;
+    let origin = format!("{} ({name})", ev.ptr);
+    let body_attr = pairs.iter().find(|(k, _)| *k == "gen_ai.event.content");
+    match body_attr {
+        Some((_, v)) => {
+            structured("gen_ai.event.content", v, otlp, |body| {
+                body.object()?;
+                event_message(body, *role, &name_node, origin, draft)
+            })?;
+            for (key, v) in &pairs {
+                if *key != "gen_ai.event.content" {
+                    let tree = any_value(v, otlp)?;
+                    draft.unmapped.push(format!(
+                        "{}: {key} = {}",
+                        ev.ptr,
+                        node::excerpt(&tree_json(&tree))
+                    ));
+                }
+            }
+        }
+        None => {
+            // The attributes themselves are the body: build it as one object.
+            let mut members = Vec::with_capacity(pairs.len());
+            for (key, v) in &pairs {
+                members.push(Member {
+                    key: (*key).to_owned(),
+                    key_span: v.json.span.clone(),
+                    value: any_value(v, otlp)?,
+                });
+            }
+            let tree = Tree {
+                span: attributes.json.span.clone(),
+                kind: Kind::Object(members),
+            };
+            let body = Node {
+                json: &tree,
+                doc: attributes.doc,
+                ptr: attributes.ptr.clone(),
+            };
+            event_message(&body, *role, &name_node, origin, draft)?;
+        }
+    }
+    Ok(())
+}
+
+fn event_message(
+    body: &Node<'_>,
+    role: Role,
+    name_node: &Node<'_>,
+    origin: String,
+    draft: &mut Draft,
+) -> Result<(), ImportError> {
+    if role == Role::Tool {
+        let content = match body.get("content") {
+            Some(c) => openai_chat::content(&c, draft)?,
+            None => json!(""),
+        };
+        let id = body
+            .opt_str("id")?
+            .or(body.opt_str("tool_call_id")?)
+            .map(str::to_owned);
+        draft.message(Role::Tool, content, origin).tool_call_id = id;
+        draft.rest(body, &["role", "content", "id", "tool_call_id"])?;
+        return Ok(());
+    }
+    if role != Role::Assistant && body.get("content").is_none() {
+        return Err(body.err("missing field \"content\""));
+    }
+    openai_chat::message_as(body, role.as_str(), name_node, origin, draft)
+}

@@ -1,0 +1,431 @@
+//! `prompt-inspector import`: each source's real-shaped payloads (`fixtures/import/<source>/`,
+//! modelled on the providers' documented examples) against the scenes they must become, read
+//! here as the goldens; the payloads fit the providers' published schemas; the imported
+//! conversation is what `cache` reads; bad input gets a positioned error.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use prompt_inspector::import::{self, ImportError, Source};
+use prompt_inspector::inject::{self, Options};
+use prompt_inspector::provider::ChatProvider;
+use prompt_inspector::scene;
+use prompt_inspector::segments::Family;
+use serde_json::Value as Json;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/import")
+}
+
+fn same_as_golden(now: &str, golden: &Path) {
+    let want =
+        std::fs::read_to_string(golden).unwrap_or_else(|e| panic!("{}: {e}", golden.display()));
+    assert!(
+        want == now,
+        "{}",
+        prompt_inspector::check::unified_diff(&want, now, &golden.display().to_string())
+    );
+}
+
+#[test]
+fn each_request_body_becomes_its_golden_scene() {
+    let cases = [
+        ("openai-chat/weather", Source::OpenaiChat),
+        ("openai-responses/support", Source::OpenaiResponses),
+        ("anthropic/code-review", Source::Anthropic),
+        ("otel/flat", Source::Otel),
+        ("otel/events", Source::Otel),
+    ];
+    for (case, source) in cases {
+        let input = root().join(format!("{case}.json"));
+        let got = import::import_file(&input, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(got.source, source, "{case}: detected as {:?}", got.detected);
+        assert_eq!(got.scenes.len(), 1, "{case}");
+        same_as_golden(
+            &got.scenes[0].text,
+            &root().join(format!("{case}.scene.json")),
+        );
+        // Told the source, the result is the same.
+        let told = import::import_file(&input, Some(source)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(told.scenes[0].text, got.scenes[0].text, "{case}");
+        assert!(told.detected.is_none());
+    }
+}
+
+#[test]
+fn several_requests_become_a_numbered_conversation() {
+    for (input, dir, count) in [
+        ("conversation/lisbon.jsonl", "conversation/lisbon", 3),
+        ("otel/agent-trace.json", "otel/agent-trace", 2),
+    ] {
+        let got = import::import_file(&root().join(input), None).unwrap_or_else(|e| panic!("{e}"));
+        let names = import::file_names(&got);
+        assert_eq!(names.len(), count, "{input}");
+        for (scene, name) in got.scenes.iter().zip(&names) {
+            same_as_golden(&scene.text, &root().join(dir).join(name));
+        }
+    }
+}
+
+#[test]
+fn the_otel_export_skips_the_tool_span_and_says_so() {
+    let got = import::import_file(&root().join("otel/agent-trace.json"), None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.skipped.len(), 1, "{:?}", got.skipped);
+    assert!(got.skipped[0]
+        .starts_with("/resourceSpans/0/scopeSpans/0/spans/1 (span \"execute_tool get_weather\")"));
+}
+
+/// What could not be mapped is listed in the result and in the scene's description.
+#[test]
+fn what_is_not_mapped_is_listed_in_the_description() {
+    let got = import::import_file(&root().join("openai-chat/weather.json"), None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let s = &got.scenes[0];
+    for want in [
+        "/model = \"gpt-4o-2024-08-06\"",
+        "/tool_choice = \"auto\"",
+        "/temperature = 0.2",
+        "/tools/0/function/strict = true",
+    ] {
+        assert!(
+            s.unmapped.iter().any(|u| u == want),
+            "{want} not in {:?}",
+            s.unmapped
+        );
+    }
+    let loaded = scene::load_str(&s.text).unwrap_or_else(|e| panic!("{e}"));
+    let description = loaded.description.unwrap_or_default();
+    for u in &s.unmapped {
+        assert!(
+            description.contains(u.as_str()),
+            "{u} not in the description"
+        );
+    }
+}
+
+/// Rendering the imported scene sends the recorded messages again: same roles, texts, tool
+/// calls and tool results, in the same order.
+#[test]
+fn the_imported_chat_scene_renders_back_to_the_recorded_messages() {
+    let path = root().join("openai-chat/weather.scene.json");
+    let s = scene::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    let options = Options {
+        chat_provider: Some(ChatProvider::Openai),
+        ..Default::default()
+    };
+    let report = inject::render_with(&s, Family::Chat, &options);
+    let sent: Json = serde_json::to_value(&report.request).expect("request");
+    let recorded: Json = serde_json::from_str(
+        &std::fs::read_to_string(root().join("openai-chat/weather.json")).expect("input"),
+    )
+    .expect("json");
+    let shape = |messages: &Json| -> Vec<String> {
+        messages
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| {
+                let content = match &m["content"] {
+                    Json::Array(parts) => parts
+                        .iter()
+                        .map(|p| {
+                            p.get("text")
+                                .and_then(Json::as_str)
+                                .unwrap_or("<image>")
+                                .to_owned()
+                        })
+                        .collect::<Vec<_>>()
+                        .join("|"),
+                    other => other.as_str().unwrap_or("").to_owned(),
+                };
+                format!(
+                    "{} {content} {} {}",
+                    m["role"],
+                    m["tool_call_id"],
+                    m["tool_calls"].as_array().map_or(0, Vec::len)
+                )
+            })
+            .collect()
+    };
+    assert_eq!(shape(&sent["messages"]), shape(&recorded["messages"]));
+    assert_eq!(
+        sent["tools"][0]["function"]["parameters"],
+        recorded["tools"][0]["function"]["parameters"]
+    );
+}
+
+fn schema_validates(spec: &str, body: &Json) -> Result<(), String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("conformance/providers/{spec}.schema.json"));
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    let index = compiler
+        .compile(&path.to_string_lossy(), &mut schemas)
+        .map_err(|e| format!("{e:#}"))?;
+    schemas.validate(body, index).map_err(|e| format!("{e:#}"))
+}
+
+/// The payloads are requests the providers accept, not guesses at their shape.
+#[test]
+fn the_request_fixtures_fit_the_providers_schemas() {
+    let read = |p: &str| -> String {
+        std::fs::read_to_string(root().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))
+    };
+    let mut bodies: Vec<(&str, String, Json)> = vec![
+        (
+            "openai-chat-completions",
+            "openai-chat/weather.json".into(),
+            serde_json::from_str(&read("openai-chat/weather.json")).expect("json"),
+        ),
+        (
+            "openai-responses",
+            "openai-responses/support.json".into(),
+            serde_json::from_str(&read("openai-responses/support.json")).expect("json"),
+        ),
+        (
+            "anthropic-messages",
+            "anthropic/code-review.json".into(),
+            serde_json::from_str(&read("anthropic/code-review.json")).expect("json"),
+        ),
+    ];
+    for (i, line) in read("conversation/lisbon.jsonl").lines().enumerate() {
+        bodies.push((
+            "openai-chat-completions",
+            format!("lisbon.jsonl line {}", i + 1),
+            serde_json::from_str(line).expect("json"),
+        ));
+    }
+    for (spec, what, body) in &bodies {
+        if let Err(e) = schema_validates(spec, body) {
+            panic!("{what} does not fit {spec}: {e}");
+        }
+    }
+    // The validator bites: a message without a role is refused.
+    let broken = serde_json::json!({"model": "gpt-4o", "messages": [{"content": "hi"}]});
+    assert!(schema_validates("openai-chat-completions", &broken).is_err());
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pi-import-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn cli(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(args)
+        .output()
+        .expect("run prompt-inspector")
+}
+
+/// End to end: `import --out-dir` writes the numbered calls and `cache` reads them: the system
+/// message and the tools stay, so every call after the first reuses a prefix.
+#[test]
+fn cache_reads_the_imported_conversation() {
+    let dir = tempdir("cache");
+    let input = root().join("conversation/lisbon.jsonl");
+    let out = cli(&[
+        "import",
+        &input.to_string_lossy(),
+        "--out-dir",
+        &dir.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("read as openai-chat (detected: /messages/0/role"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("  - /temperature = 0.3"), "{stderr}");
+    let files: Vec<String> = (1..=3)
+        .map(|i| {
+            dir.join(format!("0{i}-lisbon.scene.json"))
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    for (i, f) in files.iter().enumerate() {
+        same_as_golden(
+            &std::fs::read_to_string(f).expect("written"),
+            &root().join(format!("conversation/lisbon/0{}-lisbon.scene.json", i + 1)),
+        );
+    }
+    let mut args = vec!["cache", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let out = cli(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Json = serde_json::from_slice(&out.stdout).expect("cache json");
+    let steps = report["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), 3);
+    assert_eq!(
+        steps
+            .iter()
+            .map(|s| s["messages"].as_u64().unwrap_or(0))
+            .collect::<Vec<_>>(),
+        [2, 4, 6]
+    );
+    for s in &steps[1..] {
+        // Each call only appends: it first differs after everything the previous call sent.
+        assert!(s["common_prefix_bytes"].as_u64().unwrap_or(0) > 0, "{s}");
+    }
+    // A second run does not overwrite without --force.
+    let again = cli(&[
+        "import",
+        &input.to_string_lossy(),
+        "--out-dir",
+        &dir.to_string_lossy(),
+    ]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists; pass --force"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_conversation_needs_an_out_dir_and_one_scene_goes_to_stdout() {
+    let out = cli(&[
+        "import",
+        &root().join("conversation/lisbon.jsonl").to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("became 3 scenes (a conversation): pass --out-dir DIR"));
+    let one = cli(&[
+        "import",
+        &root().join("anthropic/code-review.json").to_string_lossy(),
+        "--from",
+        "anthropic",
+    ]);
+    assert!(one.status.success());
+    same_as_golden(
+        &String::from_utf8_lossy(&one.stdout),
+        &root().join("anthropic/code-review.scene.json"),
+    );
+    assert!(String::from_utf8_lossy(&one.stderr).contains("read as anthropic (--from)"));
+}
+
+fn error_of(text: &str, json_lines: bool, from: Option<Source>) -> ImportError {
+    match import::import_str(text, "bad.json", json_lines, from) {
+        Ok(i) => panic!(
+            "imported: {:?}",
+            i.scenes.iter().map(|s| &s.name).collect::<Vec<_>>()
+        ),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn bad_input_gets_its_line_column_and_pointer() {
+    // A JSON syntax error on the second record: that line, the column in it.
+    let e = error_of("{\"messages\": []}\n{\"messages\": [}\n", true, None);
+    assert_eq!((e.line, e.column), (2, 15), "{e}");
+    assert!(e.message.starts_with("invalid JSON"), "{e}");
+
+    // A role no source knows, at its value.
+    let body = "{\n  \"messages\": [\n    {\"role\": \"user\", \"content\": \"hi\"},\n    {\"role\": \"robot\", \"content\": \"x\"}\n  ]\n}";
+    let e = error_of(body, false, Some(Source::OpenaiChat));
+    assert_eq!(
+        (e.line, e.column, e.pointer.as_str()),
+        (4, 14, "/messages/1/role"),
+        "{e}"
+    );
+    assert!(e.message.contains("unknown role \"robot\""), "{e}");
+
+    // A field of the wrong type.
+    let e = error_of(
+        "{\"messages\": {\"role\": \"user\"}}",
+        false,
+        Some(Source::Anthropic),
+    );
+    assert_eq!(
+        (e.pointer.as_str(), e.message.as_str()),
+        ("/messages", "expected an array, found an object")
+    );
+
+    // A missing field names the object it is missing from.
+    let e = error_of(
+        "{\"model\": \"m\", \"messages\": [{\"role\": \"tool\", \"content\": \"42\"}]}",
+        false,
+        Some(Source::OpenaiChat),
+    );
+    assert_eq!(
+        (e.pointer.as_str(), e.message.as_str()),
+        ("/messages/0", "missing field \"tool_call_id\"")
+    );
+
+    // Something that is no request at all.
+    let e = error_of("{\"prompt\": \"hello\"}", false, None);
+    assert!(
+        e.message.starts_with("not a request this command knows"),
+        "{e}"
+    );
+    let e = error_of("[1, 2]", false, None);
+    assert_eq!(e.message, "expected an object, found an array");
+
+    // Both providers' fields: not guessed.
+    let e = error_of(
+        "{\"system\": \"s\", \"messages\": [{\"role\": \"tool\", \"content\": \"x\"}]}",
+        false,
+        None,
+    );
+    assert!(e.message.contains("pass --from"), "{e}");
+
+    // Records of different kinds in one file.
+    let e = error_of(
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}\n\n{\"input\": \"b\"}\n",
+        true,
+        None,
+    );
+    assert_eq!(e.line, 3, "{e}");
+    assert!(
+        e.message.contains("one file holds one kind of request"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_json_inside_an_otel_attribute_names_the_attribute() {
+    let span = r#"{"name": "chat", "attributes": [
+  {"key": "gen_ai.request.model", "value": {"stringValue": "gpt-4o"}},
+  {"key": "gen_ai.input.messages", "value": {"stringValue": "[{\"role\": \"user\", \"parts\": [}]"}}
+]}"#;
+    let e = error_of(span, false, None);
+    assert_eq!(
+        (e.line, e.column, e.pointer.as_str()),
+        (3, 45, "/attributes/1/value"),
+        "{e}"
+    );
+    assert!(
+        e.message
+            .starts_with("in the JSON text of the gen_ai.input.messages attribute"),
+        "{e}"
+    );
+
+    let flat =
+        "{\"gen_ai.input.messages\": [{\"role\": \"user\", \"parts\": [{\"type\": \"text\"}]}]}";
+    let e = error_of(flat, false, None);
+    assert_eq!(
+        (e.pointer.as_str(), e.message.as_str()),
+        (
+            "/gen_ai.input.messages/0/parts/0",
+            "missing field \"content\""
+        )
+    );
+
+    let e = error_of("{\"gen_ai.request.model\": \"gpt-4o\"}", false, None);
+    assert!(e.message.starts_with("no GenAI request here"), "{e}");
+}
+
+#[test]
+fn only_regular_files_are_read() {
+    let dir = tempdir("not-a-file");
+    let e = import::import_file(&dir, None).expect_err("a folder is not imported");
+    assert_eq!(e.file.as_deref(), Some(dir.as_path()));
+    assert_eq!(e.line, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
