@@ -48,6 +48,7 @@ export async function keyboardJourney({ page, url, repo, dir, check, shot }) {
   const tabs = await tabTo(page, 'tool-chat_memo');
   check(true, `keyboard: ${tabs} Tabs from the top of the page reach the tool chat_memo`);
   await ringOk('the tool row');
+  await shot('11a-keyboard-tool-focused.png');
   await page.keyboard.press('Enter');
   await page.getByTestId('tool-detail').getByRole('heading', { name: 'chat_memo' }).waitFor();
   check(
@@ -68,12 +69,14 @@ export async function keyboardJourney({ page, url, repo, dir, check, shot }) {
 
   // Edit its template: Tab on into the editor, type at the end.
   await tabTo(page, 'template-editor', 15);
+  // CodeMirror marks itself focused (cm-focused, which draws the ring) just after the focus event.
+  await page.getByTestId('template-editor').locator('.cm-editor.cm-focused').waitFor();
   await ringOk('the template editor');
   await page.keyboard.press('Control+End');
   await page.keyboard.type(' (by keyboard)');
   await page.getByTestId('seg-desk-instruction_prompt').getByText('(by keyboard)').waitFor();
   check(await page.getByTestId('unsaved').isVisible(), 'keyboard: typing in the template editor edits the template (unsaved)');
-  await shot('11-keyboard-edit.png');
+  await shot('11b-keyboard-edit.png');
 
   // Save: Ctrl+S from inside the editor.
   await page.keyboard.press('Control+S');

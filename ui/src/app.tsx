@@ -379,37 +379,41 @@ export function App({ session }: { session: Session }) {
           </label>
         </div>
       </header>
-      {s.fileError && (
-        <div class="banner banner-error" role="alert" data-testid="file-error">
-          {s.fileError}{' '}
-          <button type="button" onClick={() => s.dismissFileError()}>
-            Dismiss
-          </button>
-        </div>
-      )}
-      {s.diskConflict && (
-        <div class="banner banner-warn" role="alert">
-          {s.path} changed on disk, and you have unsaved edits.
-          <button type="button" onClick={() => void s.reloadFromDisk()}>
-            Reload from disk (discard my edits)
-          </button>
-          <button type="button" onClick={() => void s.ignoreDisk()}>
-            Keep my edits
-          </button>
-        </div>
-      )}
-      {s.notice && (
-        <div class="banner banner-ok">
-          {s.notice}{' '}
-          <button type="button" onClick={() => s.dismissNotice()}>
-            OK
-          </button>
-        </div>
-      )}
-      {s.renderError && (
-        <div class="banner banner-error" role="alert" data-testid="render-error">
-          The scene does not render: {errorText(s.renderError)}
-        </div>
+      {(s.fileError || s.diskConflict || s.notice || s.renderError) && (
+        <section class="banners" aria-label="Notices">
+          {s.fileError && (
+            <div class="banner banner-error" role="alert" data-testid="file-error">
+              {s.fileError}{' '}
+              <button type="button" onClick={() => s.dismissFileError()}>
+                Dismiss
+              </button>
+            </div>
+          )}
+          {s.diskConflict && (
+            <div class="banner banner-warn" role="alert">
+              {s.path} changed on disk, and you have unsaved edits.
+              <button type="button" onClick={() => void s.reloadFromDisk()}>
+                Reload from disk (discard my edits)
+              </button>
+              <button type="button" onClick={() => void s.ignoreDisk()}>
+                Keep my edits
+              </button>
+            </div>
+          )}
+          {s.notice && (
+            <div class="banner banner-ok" role="status">
+              {s.notice}{' '}
+              <button type="button" onClick={() => s.dismissNotice()}>
+                OK
+              </button>
+            </div>
+          )}
+          {s.renderError && (
+            <div class="banner banner-error" role="alert" data-testid="render-error">
+              The scene does not render: {errorText(s.renderError)}
+            </div>
+          )}
+        </section>
       )}
       {tab === 'inspector' && (
         <main class="inspector">

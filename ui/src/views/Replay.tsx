@@ -152,6 +152,7 @@ export function ReplayView({ session }: { session: Session }) {
   const cur = res?.scenes.find((s) => s.path === sel) ?? null;
   return (
     <main class="page replay-view">
+      <h2 class="sr-only">Replay: the scenes of a folder against their goldens</h2>
       <div class="bar">
         <label>
           Folder{' '}
