@@ -62,7 +62,12 @@ export function describeViolation(v, max = 8) {
 export async function scanPage(page, name, options = {}) {
   const r = await axeScan(page, name, options);
   for (const v of r.others)
-    console.log(`  axe ${name}: ${v.impact} ${v.id} at ${v.nodes.map((n) => n.target).slice(0, 3).join(', ')}${v.nodes.length > 3 ? ', …' : ''} — ${v.helpUrl}`);
+    console.log(
+      `  axe ${name}: ${v.impact} ${v.id} at ${v.nodes
+        .map((n) => n.target)
+        .slice(0, 3)
+        .join(', ')}${v.nodes.length > 3 ? ', …' : ''} — ${v.helpUrl}`,
+    );
   if (r.failing.length)
     throw new Error(
       `FAILED: axe-core ${AXE_VERSION} found ${r.failing.length} serious or critical violation(s) on ${name}:\n${r.failing.map((v) => describeViolation(v)).join('\n')}`,

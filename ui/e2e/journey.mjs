@@ -50,7 +50,8 @@ const lesser = new Map();
 async function axe(p, name) {
   const r = await scanPage(p, name);
   for (const v of r.others)
-    if (!lesser.has(v.id)) lesser.set(v.id, `${v.impact} ${v.id} (${v.help}), first on ${name} at ${v.nodes.map((n) => n.target).join(', ')}`);
+    if (!lesser.has(v.id))
+      lesser.set(v.id, `${v.impact} ${v.id} (${v.help}), first on ${name} at ${v.nodes.map((n) => n.target).join(', ')}`);
   step(`ok: axe-core ${AXE_VERSION}: no serious or critical violation on ${name}`);
 }
 
