@@ -209,6 +209,15 @@ describe('the board', () => {
     ]);
   });
 
+  it('the view toggles say which view is on, not only by their fill', () => {
+    board();
+    const chatToggle = root.querySelector('[role="group"][aria-label="Chat view"]')!;
+    expect([...chatToggle.querySelectorAll('button')].map((b) => `${b.textContent} ${b.getAttribute('aria-pressed')}`)).toEqual([
+      'Segments true',
+      'Messages false',
+    ]);
+  });
+
   it('a forbidden segment says so in words, with its rule', () => {
     board();
     const badge = root.querySelector('[data-testid="forbidden-chat-reformat_input_prompt"]')!;

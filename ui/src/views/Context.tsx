@@ -313,10 +313,10 @@ export function ContextPanel({
       <h2>
         Context{' '}
         <span class="toggle">
-          <button type="button" class={mode === 'tree' ? 'on' : ''} onClick={() => setMode('tree')}>
+          <button type="button" class={mode === 'tree' ? 'on' : ''} aria-pressed={mode === 'tree'} onClick={() => setMode('tree')}>
             Tree
           </button>
-          <button type="button" class={mode === 'json' ? 'on' : ''} onClick={() => setMode('json')}>
+          <button type="button" class={mode === 'json' ? 'on' : ''} aria-pressed={mode === 'json'} onClick={() => setMode('json')}>
             JSON
           </button>
         </span>

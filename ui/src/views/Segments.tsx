@@ -335,12 +335,18 @@ export function Segments(p: Props) {
         {family === 'chat' ? (
           // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
           <div class="toggle" role="group" aria-label="Chat view">
-            <button type="button" class={chatView === 'segments' ? 'on' : ''} onClick={() => setChatView('segments')}>
+            <button
+              type="button"
+              class={chatView === 'segments' ? 'on' : ''}
+              aria-pressed={chatView === 'segments'}
+              onClick={() => setChatView('segments')}
+            >
               Segments
             </button>
             <button
               type="button"
               class={chatView === 'messages' ? 'on' : ''}
+              aria-pressed={chatView === 'messages'}
               onClick={() => setChatView('messages')}
               data-testid="chat-messages"
             >
@@ -361,12 +367,18 @@ export function Segments(p: Props) {
         ) : (
           // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
           <div class="toggle" role="group" aria-label="Desk view">
-            <button type="button" class={deskView === 'segments' ? 'on' : ''} onClick={() => setDeskView('segments')}>
+            <button
+              type="button"
+              class={deskView === 'segments' ? 'on' : ''}
+              aria-pressed={deskView === 'segments'}
+              onClick={() => setDeskView('segments')}
+            >
               Segments
             </button>
             <button
               type="button"
               class={deskView === 'request' ? 'on' : ''}
+              aria-pressed={deskView === 'request'}
               onClick={() => setDeskView('request')}
               data-testid="desk-request"
             >
