@@ -89,6 +89,28 @@ try {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => d.accept());
 
+  // 0. The scan itself finds what it should: a file page under a CSP as strict as the HTML
+  // report's, with an unnamed button and an image without a text equivalent, fails it.
+  {
+    const bad = join(tmp, 'bad-a11y.html');
+    writeFileSync(
+      bad,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><title>bad</title></head><body><main><h1>bad</h1><button></button><div role="img"></div></main></body></html>`,
+    );
+    await page.goto(`file://${bad}`);
+    const err = await scanPage(page, 'a page made to fail').then(
+      () => null,
+      (e) => String(e.message),
+    );
+    check(
+      !!err &&
+        /button-name \(critical\)/.test(err) &&
+        /role-img-alt \(serious\)/.test(err) &&
+        err.includes('https://dequeuniversity.com/rules/axe/'),
+      `the axe-core scan fails a page with an unnamed button and an unlabelled image, under a strict CSP (${err?.split('\n')[0]})`,
+    );
+  }
+
   // 1. The default scene.
   await page.goto(url);
   const sysCard = page.getByTestId('seg-chat-system_msg_prompt');
