@@ -44,8 +44,19 @@ export async function keyboardJourney({ page, url, repo, dir, check, shot }) {
     check(r.style !== 'none' && r.width >= 2, `${what} shows a focus ring (${r.style} ${r.width}px ${r.color})`);
   };
 
-  // Reach the tool: Tab from the top of the page, through the toolbar, to chat_memo's row.
-  const tabs = await tabTo(page, 'tool-chat_memo');
+  // The view tabs are one stop: the first Tab lands on the open view's, ← → switch views.
+  const activeId = () => page.evaluate(() => document.activeElement?.id ?? '');
+  await page.keyboard.press('Tab');
+  check((await activeId()) === 'view-tab-inspector', 'keyboard: the first Tab reaches the view tabs, on Inspector');
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('try-it').waitFor();
+  check((await activeId()) === 'view-tab-rules', 'keyboard: → opens the Rules view, the focus on its tab');
+  await page.keyboard.press('ArrowLeft');
+  await page.getByTestId('tool-chat_memo').waitFor();
+  check((await activeId()) === 'view-tab-inspector', 'keyboard: ← goes back to the Inspector');
+
+  // Reach the tool: Tab on through the toolbar to chat_memo's row.
+  const tabs = 1 + (await tabTo(page, 'tool-chat_memo'));
   check(true, `keyboard: ${tabs} Tabs from the top of the page reach the tool chat_memo`);
   await ringOk('the tool row');
   await shot('11a-keyboard-tool-focused.png');
