@@ -102,4 +102,8 @@ export async function keyboardJourney({ page, url, repo, dir, check, shot }) {
     await page.evaluate(() => !!document.activeElement?.closest('[data-testid="template-editor"]')),
     'keyboard: the focus stays in the editor after saving',
   );
+  // The editor keeps no Tab: it moves the focus on (here to the tool's state editor).
+  await page.keyboard.press('Tab');
+  const after = await focused(page);
+  check(after !== 'template-editor', `keyboard: Tab leaves the template editor, no trap (to ${after})`);
 }
