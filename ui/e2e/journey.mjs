@@ -2,14 +2,18 @@
 // driven with playwright-core and Debian's Chromium (/usr/bin/chromium; never downloaded).
 // open the default scene → edit a tool template → the segment updates → pick a forbidden position
 // → its rule and reason show → save (temp path) → reopen; edit a configured prompt, a tool's
-// returns kind, open from the Recent menu; then keystroke-to-paint on the large
-// generated scene. Screenshots go to ui/e2e/screenshots/.
+// returns kind, open from the Recent menu; a keyboard-only edit and save (keyboard.mjs); the Rules,
+// Run and Replay views; then keystroke-to-paint on the large generated scene. Each view and open
+// menu is scanned with axe-core (axe.mjs): a serious or critical violation fails the journey.
+// Screenshots go to ui/e2e/screenshots/.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { AXE_VERSION, scanPage } from './axe.mjs';
+import { keyboardJourney } from './keyboard.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ui = resolve(here, '..');
@@ -32,28 +36,6 @@ function usd(x) {
   const n = Math.round(x * 1e8) / 1e8;
   return n === 0 ? '$0' : n >= 1 ? `$${n.toFixed(2)}` : n >= 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(6)}`;
 }
-/**
- * A small accessibility scan of what is on screen: every visible control has an accessible name
- * (its label, aria-label or aria-labelledby, its text, title or placeholder) and every role=img has
- * a text equivalent. The names of the offenders, or an empty list.
- */
-async function unnamedControls(page) {
-  return page.evaluate(() => {
-    const named = (el) => {
-      if (el.getAttribute('aria-label')?.trim()) return true;
-      const by = el.getAttribute('aria-labelledby');
-      if (by?.split(/\s+/).some((id) => document.getElementById(id)?.textContent.trim())) return true;
-      if (el.labels?.length && [...el.labels].some((l) => l.textContent.trim())) return true;
-      if (el.getAttribute('role') === 'img') return false;
-      return !!(el.textContent.trim() || el.getAttribute('title')?.trim() || el.getAttribute('placeholder')?.trim());
-    };
-    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-    return [...document.querySelectorAll('button, select, input, textarea, [role="img"], [role="tab"], [contenteditable="true"]')]
-      .filter((el) => shown(el) && !named(el))
-      .map((el) => el.outerHTML.slice(0, 120));
-  });
-}
-
 const tmp = mkdtempSync(join(tmpdir(), 'pi-e2e-'));
 const children = [];
 let failed = false;
@@ -61,6 +43,16 @@ const step = (m) => console.log(`• ${m}`);
 function check(cond, msg) {
   if (!cond) throw new Error(`FAILED: ${msg}`);
   step(`ok: ${msg}`);
+}
+// The axe-core scans: each fails the journey on a serious or critical violation; the moderate
+// and minor ones are gathered for the summary at the end.
+const lesser = new Map();
+async function axe(p, name) {
+  const r = await scanPage(p, name);
+  for (const v of r.others)
+    if (!lesser.has(v.id))
+      lesser.set(v.id, `${v.impact} ${v.id} (${v.help}), first on ${name} at ${v.nodes.map((n) => n.target).join(', ')}`);
+  step(`ok: axe-core ${AXE_VERSION}: no serious or critical violation on ${name}`);
 }
 
 async function startServe(exe = bin, cwd = repo) {
@@ -97,6 +89,28 @@ try {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => d.accept());
 
+  // 0. The scan itself finds what it should: a file page under a CSP as strict as the HTML
+  // report's, with an unnamed button and an image without a text equivalent, fails it.
+  {
+    const bad = join(tmp, 'bad-a11y.html');
+    writeFileSync(
+      bad,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><title>bad</title></head><body><main><h1>bad</h1><button></button><div role="img"></div></main></body></html>`,
+    );
+    await page.goto(`file://${bad}`);
+    const err = await scanPage(page, 'a page made to fail').then(
+      () => null,
+      (e) => String(e.message),
+    );
+    check(
+      !!err &&
+        /button-name \(critical\)/.test(err) &&
+        /role-img-alt \(serious\)/.test(err) &&
+        err.includes('https://dequeuniversity.com/rules/axe/'),
+      `the axe-core scan fails a page with an unnamed button and an unlabelled image, under a strict CSP (${err?.split('\n')[0]})`,
+    );
+  }
+
   // 1. The default scene.
   await page.goto(url);
   const sysCard = page.getByTestId('seg-chat-system_msg_prompt');
@@ -116,6 +130,7 @@ try {
     'goal_rewriter shows an invalid chip',
   );
   await page.screenshot({ path: join(shots, '01-default-scene.png') });
+  await axe(page, 'the main window (default scene, segment board)');
   await page.getByTestId('chat-messages').click();
   await page.getByTestId('desk-request').click();
   await page.locator('.msg').first().waitFor();
@@ -127,6 +142,7 @@ try {
     'the desk toggle shows the openai_desk request body',
   );
   await page.screenshot({ path: join(shots, '01b-messages-and-request.png') });
+  await axe(page, 'the Messages and Request body views');
   await page.getByRole('button', { name: 'Segments' }).first().click();
   await page.getByRole('button', { name: 'Segments' }).nth(1).click();
 
@@ -164,6 +180,7 @@ try {
     'the opened reason ends whole and points at docs/rules.md',
   );
   await page.screenshot({ path: join(shots, '01c-board-truth.png') });
+  await axe(page, 'the board with a forbidden reason open');
   // The metrics read in the CLI's words, the tools in the call told from those declaring a position.
   const metrics = page.getByTestId('metrics');
   await metrics.scrollIntoViewIfNeeded();
@@ -329,8 +346,7 @@ try {
       'the window does not scroll away from the header to show the editor (only its pane does)',
     );
     await page.screenshot({ path: join(shots, '01i-diagnostic-link.png') });
-    const unnamed = await unnamedControls(page);
-    check(!unnamed.length, `accessibility scan of the inspector: every control has a name (${unnamed.join(' | ')})`);
+    await axe(page, "the Prompts pane opened by a diagnostic's link (a template error)");
     await page.getByTestId('pane-tools').click();
     await page.getByRole('button', { name: 'Default', exact: true }).click(); // discards the broken prompt
     await sysCard.getByText('You are TFRobot, a careful research assistant.').waitFor();
@@ -406,6 +422,7 @@ try {
   await page.getByTestId('tool-tf_notes').getByText('chat invalid').waitFor();
   check(true, 'tf_notes becomes invalid (ValueError at class definition)');
   await page.screenshot({ path: join(shots, '03-forbidden-position.png') });
+  await axe(page, 'a forbidden position picked (rule box, invalid tool)');
   // Back to a legal position before saving.
   await page.getByTestId('pos-chat').selectOption('system_msg_prompt');
   await sysCard.getByText('E2E-MARK').waitFor();
@@ -530,6 +547,7 @@ try {
     `the Recent menu lists the files, newest first (${items.map((x) => x.split('\n')[0]).join(' | ')})`,
   );
   await page.screenshot({ path: join(shots, '04d-recent-menu.png') });
+  await axe(page, 'the Recent menu open');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await page.getByTestId('file-name').getByText(saved).waitFor();
@@ -554,11 +572,15 @@ try {
   await page.keyboard.press('Escape');
   // ── end of 6b–6d ─────────────────────────────────────────────────────────────────────────
 
+  // 6e. Keyboard only: reach a tool, change its position, edit its template, save (ui/e2e/keyboard.mjs).
+  await keyboardJourney({ page, url, repo, dir: tmp, check, shot: (name) => page.screenshot({ path: join(shots, name) }) });
+
   // 7. Other views.
   await page.getByRole('tab', { name: 'Rules' }).click();
   await page.getByTestId('try-it').click();
   await page.getByTestId('try-result').waitFor();
   await page.screenshot({ path: join(shots, '05-rules.png'), fullPage: false });
+  await axe(page, 'the Rules view (with a "Try it" result)');
   await page.getByRole('tab', { name: 'Run' }).click();
   await page.getByTestId('run-example').click();
   await page.locator('.iteration').first().waitFor();
@@ -620,8 +642,7 @@ try {
     );
     const g1 = await shares(1);
     check(g1.written === 0 && g1.uncached === g1.total, `on openai/gpt-5 the first request is all uncached (${g1.label})`);
-    const unnamed = await unnamedControls(page);
-    check(!unnamed.length, `accessibility scan of the Run view: every control and bar has a name (${unnamed.join(' | ')})`);
+    await axe(page, 'the Run view (cache bars priced)');
   }
   // Replay: a folder with one scene → missing golden → approve → ok → change → mismatch + diff → approve.
   const folder = join(tmp, 'replay');
@@ -651,6 +672,7 @@ try {
     'the mismatch shows a side-by-side segment diff',
   );
   await page.screenshot({ path: join(shots, '07-replay.png') });
+  await axe(page, 'the Replay view (a mismatch and its diff)');
   await page.getByTestId('approve').click();
   await page.locator('.scene-list button').getByText('matches').waitFor();
   check(true, 'approving the change makes the scene pass');
@@ -781,6 +803,7 @@ try {
     await p2.locator('.scene-list button').getByText('a-mismatch.scene.json').click();
     await p2.locator('table.side').first().waitFor();
     await p2.screenshot({ path: join(shots, '09g-replay-statuses.png') });
+    await axe(p2, 'the Replay view with every status');
     await p2.getByTestId('replay-folder').fill('no-such-folder');
     await p2.getByRole('button', { name: 'Check' }).click();
     const repErr = await p2.getByTestId('replay-error').innerText();
@@ -872,6 +895,11 @@ try {
   );
   await page.screenshot({ path: join(shots, '08-big-scene.png') });
   check(!errors.length, `no page errors ${errors.join('; ')}`);
+  console.log(
+    lesser.size
+      ? `axe-core: moderate and minor findings left (not failing):\n${[...lesser.values()].map((x) => `  ${x}`).join('\n')}`
+      : 'axe-core: no moderate or minor findings either',
+  );
 } catch (e) {
   failed = true;
   console.error(e);

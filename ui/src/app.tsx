@@ -20,6 +20,7 @@ import { RunView } from './views/Run';
 import { ReplayView } from './views/Replay';
 
 type Tab = 'inspector' | 'rules' | 'run' | 'replay';
+const TABS: Tab[] = ['inspector', 'rules', 'run', 'replay'];
 
 function useSession(s: Session) {
   const [, set] = useState(0);
@@ -212,6 +213,17 @@ export function App({ session }: { session: Session }) {
       off?.();
     };
   }, []);
+  // Ctrl+S (⌘S on a Mac) is the Save button, Ctrl+Shift+S Save as, wherever the focus is (the
+  // template editor too): a keyboard user saves without walking back to the toolbar.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 's') return;
+      e.preventDefault();
+      if (e.shiftKey || s.dirty || !s.path) void saveForClose.current(e.shiftKey);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [s]);
   const goSegment = (family: 'chat' | 'desk', seg: string) => {
     setTab('inspector');
     requestAnimationFrame(() => {
@@ -239,10 +251,37 @@ export function App({ session }: { session: Session }) {
   return (
     <div class="app">
       <header>
-        <div class="brand">Prompt Inspector</div>
+        <h1 class="brand">Prompt Inspector</h1>
         <div class="tabs main-tabs" role="tablist" aria-label="Views">
-          {(['inspector', 'rules', 'run', 'replay'] as Tab[]).map((t) => (
-            <button type="button" role="tab" key={t} aria-selected={tab === t} class={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
+          {TABS.map((t) => (
+            <button
+              type="button"
+              role="tab"
+              key={t}
+              id={`view-tab-${t}`}
+              aria-selected={tab === t}
+              tabIndex={tab === t ? 0 : -1}
+              class={tab === t ? 'on' : ''}
+              onClick={() => setTab(t)}
+              onKeyDown={(e) => {
+                // WAI-ARIA tabs: ← → (and Home, End) move between the views; Tab leaves the row.
+                const at = TABS.indexOf(t);
+                const next =
+                  e.key === 'ArrowRight'
+                    ? TABS[(at + 1) % TABS.length]
+                    : e.key === 'ArrowLeft'
+                      ? TABS[(at + TABS.length - 1) % TABS.length]
+                      : e.key === 'Home'
+                        ? TABS[0]
+                        : e.key === 'End'
+                          ? TABS[TABS.length - 1]
+                          : null;
+                if (!next) return;
+                e.preventDefault();
+                setTab(next);
+                document.getElementById(`view-tab-${next}`)?.focus();
+              }}
+            >
               {t[0].toUpperCase() + t.slice(1)}
             </button>
           ))}
@@ -278,10 +317,23 @@ export function App({ session }: { session: Session }) {
             Open
           </button>
           <RecentMenu current={s.path} onOpen={(p) => void openPath(p)} onCleared={() => s.recentFilesChanged()} />
-          <button type="button" onClick={() => saveClick(false)} data-testid="save" disabled={!s.dirty && !!s.path}>
+          <button
+            type="button"
+            onClick={() => saveClick(false)}
+            data-testid="save"
+            disabled={!s.dirty && !!s.path}
+            title="Save (Ctrl+S)"
+            aria-keyshortcuts="Control+S"
+          >
             Save
           </button>
-          <button type="button" onClick={() => saveClick(true)} data-testid="save-as">
+          <button
+            type="button"
+            onClick={() => saveClick(true)}
+            data-testid="save-as"
+            title="Save as (Ctrl+Shift+S)"
+            aria-keyshortcuts="Control+Shift+S"
+          >
             Save as
           </button>
           <button
@@ -327,41 +379,46 @@ export function App({ session }: { session: Session }) {
           </label>
         </div>
       </header>
-      {s.fileError && (
-        <div class="banner banner-error" role="alert" data-testid="file-error">
-          {s.fileError}{' '}
-          <button type="button" onClick={() => s.dismissFileError()}>
-            Dismiss
-          </button>
-        </div>
-      )}
-      {s.diskConflict && (
-        <div class="banner banner-warn" role="alert">
-          {s.path} changed on disk, and you have unsaved edits.
-          <button type="button" onClick={() => void s.reloadFromDisk()}>
-            Reload from disk (discard my edits)
-          </button>
-          <button type="button" onClick={() => void s.ignoreDisk()}>
-            Keep my edits
-          </button>
-        </div>
-      )}
-      {s.notice && (
-        <div class="banner banner-ok">
-          {s.notice}{' '}
-          <button type="button" onClick={() => s.dismissNotice()}>
-            OK
-          </button>
-        </div>
-      )}
-      {s.renderError && (
-        <div class="banner banner-error" role="alert" data-testid="render-error">
-          The scene does not render: {errorText(s.renderError)}
-        </div>
+      {(s.fileError || s.diskConflict || s.notice || s.renderError) && (
+        <section class="banners" aria-label="Notices">
+          {s.fileError && (
+            <div class="banner banner-error" role="alert" data-testid="file-error">
+              {s.fileError}{' '}
+              <button type="button" onClick={() => s.dismissFileError()}>
+                Dismiss
+              </button>
+            </div>
+          )}
+          {s.diskConflict && (
+            <div class="banner banner-warn" role="alert">
+              {s.path} changed on disk, and you have unsaved edits.
+              <button type="button" onClick={() => void s.reloadFromDisk()}>
+                Reload from disk (discard my edits)
+              </button>
+              <button type="button" onClick={() => void s.ignoreDisk()}>
+                Keep my edits
+              </button>
+            </div>
+          )}
+          {s.notice && (
+            <div class="banner banner-ok" role="status">
+              {s.notice}{' '}
+              <button type="button" onClick={() => s.dismissNotice()}>
+                OK
+              </button>
+            </div>
+          )}
+          {s.renderError && (
+            <div class="banner banner-error" role="alert" data-testid="render-error">
+              The scene does not render: {errorText(s.renderError)}
+            </div>
+          )}
+        </section>
       )}
       {tab === 'inspector' && (
         <main class="inspector">
-          <aside class="left">
+          <aside class="left" aria-label="Tools and prompts">
+            <h2 class="sr-only">Tools and prompts</h2>
             <LeftPane
               session={s}
               mode={left}
@@ -374,7 +431,10 @@ export function App({ session }: { session: Session }) {
               onSegment={goSegment}
             />
           </aside>
-          <section class="centre">
+          <section class="centre" aria-labelledby="board-h">
+            <h2 class="sr-only" id="board-h">
+              Segment board
+            </h2>
             <Segments
               chat={s.reports?.chat ?? null}
               desk={s.reports?.desk ?? null}
@@ -391,7 +451,7 @@ export function App({ session }: { session: Session }) {
               model={s.tokens ? s.model : null}
             />
           </section>
-          <aside class="right">
+          <aside class="right" aria-label="Context, diagnostics and metrics">
             <ContextPanel session={s} onTemplate={openTemplate} onSegment={goSegment} />
           </aside>
         </main>

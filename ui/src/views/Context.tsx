@@ -9,7 +9,7 @@ import { diagnosticLists, targetLabel, templateTarget, type Family, type ShownDi
 import { Editor } from '../editor/Editor';
 import { JObject, RawNumber, parseJson, stringifyJson, type JValue } from '../lib/json';
 import type { Session } from '../lib/session';
-import { Breakable, DOCS, DocRef, roundDurations } from './common';
+import { Breakable, DOCS, DocRef, LevelTag, roundDurations } from './common';
 import { tools } from '../lib/scene';
 
 const PAGE = 50;
@@ -115,7 +115,9 @@ export function MetricsTable({ chat, desk, inCall, invalid }: { chat?: Metrics; 
       <table class="metrics" aria-label="Injection metrics" data-testid="metrics">
         <thead>
           <tr>
-            <th></th>
+            <th>
+              <span class="sr-only">figure</span>
+            </th>
             <th>chat</th>
             <th>desk</th>
           </tr>
@@ -177,7 +179,7 @@ function DiagnosticItem({
   return (
     <li class={`diag diag-${d.level}`}>
       <div>
-        <span class={`level level-${d.level}`}>{d.level}</span> <code>{d.code}</code> <span class="muted">{families.join(' + ')}</span>
+        <LevelTag level={d.level} /> <code>{d.code}</code> <span class="muted">{families.join(' + ')}</span>
       </div>
       <div class="diag-msg">{d.message}</div>
       <div class="links">
@@ -311,10 +313,10 @@ export function ContextPanel({
       <h2>
         Context{' '}
         <span class="toggle">
-          <button type="button" class={mode === 'tree' ? 'on' : ''} onClick={() => setMode('tree')}>
+          <button type="button" class={mode === 'tree' ? 'on' : ''} aria-pressed={mode === 'tree'} onClick={() => setMode('tree')}>
             Tree
           </button>
-          <button type="button" class={mode === 'json' ? 'on' : ''} onClick={() => setMode('json')}>
+          <button type="button" class={mode === 'json' ? 'on' : ''} aria-pressed={mode === 'json'} onClick={() => setMode('json')}>
             JSON
           </button>
         </span>

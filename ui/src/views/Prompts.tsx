@@ -16,7 +16,7 @@ import {
   type PromptRef,
 } from '../lib/scene';
 import type { Session } from '../lib/session';
-import { Breakable } from './common';
+import { Breakable, DiagLine } from './common';
 import { TemplateEditor, localesWithErrors } from './TemplateEditor';
 import { ToolsPanel } from './Tools';
 
@@ -269,9 +269,7 @@ function PromptDetail({
         <div class="error-box">This prompt has no template object.</div>
       )}
       {diags.map((d, i) => (
-        <div class={`diag diag-${d.level}`} key={i}>
-          {d.code}: {d.message}
-        </div>
+        <DiagLine d={d} key={i} />
       ))}
       <div class="bar">
         <button type="button" onClick={() => onSegment(family, at.segment)} title="Scroll the board to this segment">

@@ -77,7 +77,8 @@ export function RecentMenu({ current, onOpen, onCleared }: Props) {
         class="menu-button"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-controls="recent-menu"
+        // Only while the menu exists: an id reference to nothing is an invalid attribute value.
+        aria-controls={open ? 'recent-menu' : undefined}
         data-testid="recent"
         title="Recently opened or saved scene files"
         onClick={() => (open ? close(false) : void show('first'))}

@@ -2,13 +2,32 @@ import { useEffect, useState } from 'preact/hooks';
 import { dialogs } from '../api';
 import { errorText } from '../api/api';
 import type { CheckResponse, CheckScene } from '../api/types';
-import { diffSegments, type SegmentLike } from '../lib/diff';
+import { diffSegments, type Row, type SegmentLike } from '../lib/diff';
 import { resolvePath, shortPath } from '../lib/paths';
 import type { Session } from '../lib/session';
 
 function segs(g: unknown, family: 'chat' | 'desk'): SegmentLike[] {
   const f = (g as Record<string, { segments?: SegmentLike[] }> | null)?.[family];
   return f?.segments ?? [];
+}
+
+/** What happened to a row of the side-by-side diff, as a sign and in words: the row's colour is
+ *  never the only sign of a change. */
+export const DIFF_ROW: Record<Row['kind'], { sign: string; words: string }> = {
+  same: { sign: '', words: 'unchanged' },
+  changed: { sign: '~', words: 'changed' },
+  del: { sign: '−', words: 'only in the golden' },
+  add: { sign: '+', words: 'only now' },
+};
+
+export function DiffSign({ kind }: { kind: Row['kind'] }) {
+  const { sign, words } = DIFF_ROW[kind];
+  return (
+    <td class="diff-sign" title={words}>
+      <span aria-hidden="true">{sign}</span>
+      <span class="sr-only">{words}</span>
+    </td>
+  );
 }
 
 function SceneDiff({ sc }: { sc: CheckScene }) {
@@ -30,6 +49,9 @@ function SceneDiff({ sc }: { sc: CheckScene }) {
                 </caption>
                 <thead>
                   <tr>
+                    <th class="diff-sign">
+                      <span class="sr-only">change</span>
+                    </th>
                     <th>golden</th>
                     <th>now</th>
                   </tr>
@@ -37,6 +59,7 @@ function SceneDiff({ sc }: { sc: CheckScene }) {
                 <tbody>
                   {x.rows.map((r, i) => (
                     <tr key={i} class={`row-${r.kind}`}>
+                      <DiffSign kind={r.kind} />
                       <td>
                         <pre>{r.left ?? ''}</pre>
                       </td>
@@ -128,7 +151,8 @@ export function ReplayView({ session }: { session: Session }) {
   };
   const cur = res?.scenes.find((s) => s.path === sel) ?? null;
   return (
-    <div class="page replay-view">
+    <main class="page replay-view">
+      <h2 class="sr-only">Replay: the scenes of a folder against their goldens</h2>
       <div class="bar">
         <label>
           Folder{' '}
@@ -264,6 +288,6 @@ export function ReplayView({ session }: { session: Session }) {
           </div>
         </div>
       )}
-    </div>
+    </main>
   );
 }

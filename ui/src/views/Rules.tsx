@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { errorText } from '../api/api';
-import type { Diagnostic, Rules } from '../api/types';
+import type { Diagnostic, Rules, ToolStatus } from '../api/types';
 import { parseScene, position, sceneText, setPosition, tools, toolByName } from '../lib/scene';
 import type { Session } from '../lib/session';
-import { DOCS, DocRef } from './common';
+import { DOCS, DiagLine, DocRef, STATUS_LABEL } from './common';
 
 export function RulesView({ session }: { session: Session }) {
   const rules: Rules | null = session.rules;
@@ -11,9 +11,9 @@ export function RulesView({ session }: { session: Session }) {
   const forbidden = rules?.segments.filter((s) => !s.legal) ?? [];
   const [tool, setTool] = useState(names[0] ?? '');
   const [seg, setSeg] = useState(forbidden[0]?.name ?? '');
-  const [result, setResult] = useState<{ diags: Diagnostic[]; status?: string } | null>(null);
+  const [result, setResult] = useState<{ diags: Diagnostic[]; status?: ToolStatus } | null>(null);
   const [err, setErr] = useState<string | null>(null);
-  if (!rules) return <div class="page">Loading the rules…</div>;
+  if (!rules) return <main class="page">Loading the rules…</main>;
 
   // "Try it": render a copy of the open scene with the tool moved to a forbidden segment.
   const tryIt = async () => {
@@ -39,7 +39,7 @@ export function RulesView({ session }: { session: Session }) {
   };
 
   return (
-    <div class="page rules-view">
+    <main class="page rules-view">
       <h2>The 14 segments</h2>
       <p class="muted">
         <DocRef path={DOCS.rules} what="The segments and the rules explained" />
@@ -116,15 +116,14 @@ export function RulesView({ session }: { session: Session }) {
       {result && (
         <div class="try-result" data-testid="try-result">
           <p>
-            Status of <b>{tool}</b>: <span class={`chip chip-${result.status}`}>{result.status}</span>
+            Status of <b>{tool}</b>:{' '}
+            <span class={`chip chip-${result.status}`}>{result.status ? STATUS_LABEL[result.status] : 'not in the report'}</span>
           </p>
           {result.diags.map((d, i) => (
-            <div key={i} class={`diag diag-${d.level}`}>
-              <code>{d.code}</code> {d.message}
-            </div>
+            <DiagLine d={d} key={i} />
           ))}
         </div>
       )}
-    </div>
+    </main>
   );
 }

@@ -601,7 +601,7 @@ export function RunView({ session }: { session: Session }) {
         ? `of the built-in example (${EXAMPLE_RUN.name}: the directory changes in round 2)`
         : `of ${source.path}`;
   return (
-    <div class="page run-view">
+    <main class="page run-view">
       <div class="bar">
         {hasRun ? (
           <span>
@@ -663,6 +663,6 @@ export function RunView({ session }: { session: Session }) {
           minTokens={session.models.find((m) => m.id === session.model)?.cache.min_tokens}
         />
       )}
-    </div>
+    </main>
   );
 }

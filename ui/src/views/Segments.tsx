@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { Component } from 'preact';
 import type { InputCost, Llm, Report, Rules, SegmentReport } from '../api/types';
-import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines } from '../lib/colors';
+import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines, type Run } from '../lib/colors';
 import { costOf, fmtUsd, pieceFigures } from '../lib/costs';
 import { adapters } from '../lib/scene';
 import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
@@ -155,6 +155,22 @@ function PieceFigures({ seg, rate, palette }: { seg: SegmentReport; rate?: numbe
   );
 }
 
+/**
+ * A segment's lines of runs, each piece's first run marked `start`: there the board writes the
+ * piece's source (the tool's name, "configured prompt n") in front of it, so which tool injected
+ * what reads without telling colours apart.
+ */
+export function pieceLines(seg: Pick<SegmentReport, 'text' | 'pieces'>): (Run & { start: boolean })[][] {
+  let prev: Run['piece'] = null;
+  return runLines(pieceRuns(seg.text, seg.pieces)).map((line) =>
+    line.map((r) => {
+      const start = !!r.piece && r.piece !== prev;
+      if (r.piece) prev = r.piece;
+      return { ...r, start };
+    }),
+  );
+}
+
 function SegmentCardView({
   seg,
   family,
@@ -217,7 +233,7 @@ function SegmentCardView({
         )
       ) : (
         <div class="seg-text">
-          {runLines(pieceRuns(seg.text, seg.pieces)).map((line, l) => (
+          {pieceLines(seg).map((line, l) => (
             <div class="seg-line" key={l}>
               {line.map((r, i) =>
                 r.piece ? (
@@ -225,7 +241,8 @@ function SegmentCardView({
                   // biome-ignore lint/a11y/noStaticElementInteractions: see above
                   <span
                     key={i}
-                    class={`piece${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`}
+                    class={`piece${r.start ? ' piece-start' : ''}${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`}
+                    data-source={r.start ? sourceLabel(sourceKey(r.piece)) : undefined}
                     style={{ background: pieceColor(r.piece, palette) }}
                     title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${pieceFigures(r.piece.tokens, rate)}` : ''} · click to ${r.piece.tool ? 'select the tool' : 'edit the prompt'}`}
                     onClick={() => r.piece && open(r.piece)}
@@ -318,12 +335,18 @@ export function Segments(p: Props) {
         {family === 'chat' ? (
           // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
           <div class="toggle" role="group" aria-label="Chat view">
-            <button type="button" class={chatView === 'segments' ? 'on' : ''} onClick={() => setChatView('segments')}>
+            <button
+              type="button"
+              class={chatView === 'segments' ? 'on' : ''}
+              aria-pressed={chatView === 'segments'}
+              onClick={() => setChatView('segments')}
+            >
               Segments
             </button>
             <button
               type="button"
               class={chatView === 'messages' ? 'on' : ''}
+              aria-pressed={chatView === 'messages'}
               onClick={() => setChatView('messages')}
               data-testid="chat-messages"
             >
@@ -344,12 +367,18 @@ export function Segments(p: Props) {
         ) : (
           // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
           <div class="toggle" role="group" aria-label="Desk view">
-            <button type="button" class={deskView === 'segments' ? 'on' : ''} onClick={() => setDeskView('segments')}>
+            <button
+              type="button"
+              class={deskView === 'segments' ? 'on' : ''}
+              aria-pressed={deskView === 'segments'}
+              onClick={() => setDeskView('segments')}
+            >
               Segments
             </button>
             <button
               type="button"
               class={deskView === 'request' ? 'on' : ''}
+              aria-pressed={deskView === 'request'}
               onClick={() => setDeskView('request')}
               data-testid="desk-request"
             >

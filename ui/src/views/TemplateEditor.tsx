@@ -90,26 +90,34 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
           <option value="jinja2">jinja2</option>
         </select>
       </legend>
-      <div class="tabs locale-tabs" role="tablist" aria-label={`${label}: locales`}>
-        {locs.map((l) => (
-          <button
-            type="button"
-            role="tab"
-            key={l}
-            aria-selected={l === locale}
-            class={`${l === locale ? 'on' : ''}${bad.has(l) ? ' has-error' : ''}`}
-            onClick={() => setLocale(l)}
-            title={`${l}${l === rendered ? ' — the one that renders' : ''}${bad.has(l) ? ' — has an error' : ''}`}
-          >
-            {l}
-            {l === rendered && locs.length > 1 && (
-              <span class="rendered-mark" role="img" aria-label="(renders)">
-                {' '}
-                ●
-              </span>
-            )}
-          </button>
-        ))}
+      <div class="tabs locale-tabs">
+        <div class="tabs" role="tablist" aria-label={`${label}: locales`}>
+          {locs.map((l) => (
+            <button
+              type="button"
+              role="tab"
+              key={l}
+              aria-selected={l === locale}
+              class={`${l === locale ? 'on' : ''}${bad.has(l) ? ' has-error' : ''}`}
+              onClick={() => setLocale(l)}
+              title={`${l}${l === rendered ? ' — the one that renders' : ''}${bad.has(l) ? ' — has an error' : ''}`}
+            >
+              {l}
+              {l === rendered && locs.length > 1 && (
+                <span class="rendered-mark" role="img" aria-label="(renders)">
+                  {' '}
+                  ●
+                </span>
+              )}
+              {bad.has(l) && (
+                <span class="error-mark" role="img" aria-label="(has an error)">
+                  {' '}
+                  !
+                </span>
+              )}
+            </button>
+          ))}
+        </div>
         {adding ? (
           <input
             class="locale-input"

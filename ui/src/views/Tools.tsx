@@ -23,7 +23,7 @@ import {
   type Scene,
 } from '../lib/scene';
 import type { Session } from '../lib/session';
-import { DOCS, DocRef, StatusChip, invalidWhy, ruleOf } from './common';
+import { DOCS, DiagLine, DocRef, StatusChip, invalidWhy, ruleOf } from './common';
 import { TemplateEditor } from './TemplateEditor';
 
 const RETURNS_TEXT: Record<string, string> = {
@@ -313,9 +313,7 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
         />
       )}
       {renderDiags.map((d, i) => (
-        <div class={`diag diag-${d.level}`} key={i}>
-          {d.code}: {d.message}
-        </div>
+        <DiagLine d={d} key={i} />
       ))}
       <fieldset>
         <legend>state (JSON)</legend>

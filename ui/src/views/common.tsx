@@ -1,4 +1,4 @@
-import type { Rules, ToolStatus, ToolValidity } from '../api/types';
+import type { Diagnostic, Rules, ToolStatus, ToolValidity } from '../api/types';
 
 export const STATUS_LABEL: Record<ToolStatus, string> = {
   injected: 'injected',
@@ -19,6 +19,22 @@ export function StatusChip({ status, family, why }: { status?: ToolStatus; famil
     <span class={`chip chip-${status}`} title={tip}>
       {family} {STATUS_LABEL[status]}
     </span>
+  );
+}
+
+/** A diagnostic's severity in words: the border's colour is never the only sign of it. */
+export const LEVEL_LABEL: Record<Diagnostic['level'], string> = { error: 'error', warning: 'warning', info: 'info' };
+
+export function LevelTag({ level }: { level: Diagnostic['level'] }) {
+  return <span class={`level level-${level}`}>{LEVEL_LABEL[level] ?? level}</span>;
+}
+
+/** One diagnostic in a line: its severity, code and message. */
+export function DiagLine({ d }: { d: Pick<Diagnostic, 'level' | 'code' | 'message'> }) {
+  return (
+    <div class={`diag diag-${d.level}`}>
+      <LevelTag level={d.level} /> <code>{d.code}</code>: {d.message}
+    </div>
   );
 }
 
