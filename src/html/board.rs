@@ -13,12 +13,13 @@ const TOOL_CLASSES: usize = 10;
 const CONFIG_CLASSES: usize = 4;
 
 /// The boards of `reports` (`{scene, chat, desk}`), under a heading of level `level`; `id`
-/// prefixes every fragment identifier, so several scenes can share a page.
+/// prefixes every fragment identifier, so several scenes can share a page, and `label` names the
+/// scene in the families' region names (its file on a page of several, where names can repeat).
 pub fn push_scene(
     out: &mut String,
     reports: &Value,
     description: Option<&str>,
-    id: &str,
+    (id, label): (&str, &str),
     level: usize,
 ) {
     if let Some(d) = description.filter(|d| !d.is_empty()) {
@@ -42,15 +43,25 @@ pub fn push_scene(
     }
     out.push_str("</ul></nav>\n");
     for (family, report) in families {
-        push_family(out, family, report, id, level);
+        push_family(out, family, report, (id, label), level);
     }
 }
 
-fn push_family(out: &mut String, family: Family, report: &Value, id: &str, level: usize) {
+/// `(id, scene)`: the page's prefix for this scene's anchors, and the scene's name, which tells
+/// one scene's family regions from another's on a page of several.
+fn push_family(
+    out: &mut String,
+    family: Family,
+    report: &Value,
+    (id, scene): (&str, &str),
+    level: usize,
+) {
     let fid = anchor(&[id, family.as_str()]);
     let _ = writeln!(
         out,
-        "<section class=\"family\" aria-labelledby=\"{fid}\">\n<h{level} id=\"{fid}\">{}</h{level}>",
+        "<section class=\"family\" aria-label=\"{} of {}\">\n<h{level} id=\"{fid}\">{}</h{level}>",
+        family.class_name(),
+        escape(scene),
         family.class_name()
     );
     let rate = array_of(report, "costs")

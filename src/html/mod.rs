@@ -38,7 +38,7 @@ pub fn scene_report(reports: &Value, description: Option<&str>) -> String {
         generated_by()
     );
     body.push_str("<main id=\"main\">\n");
-    board::push_scene(&mut body, reports, description, "s0", 2);
+    board::push_scene(&mut body, reports, description, ("s0", name), 2);
     body.push_str("</main>\n");
     page(&format!("{name} · Prompt Inspector"), &body)
 }

@@ -139,7 +139,8 @@ fn push_scene(out: &mut String, i: usize, c: &Checked, reports: &crate::check::R
         out.push_str("</ul>\n");
     }
     if now.is_object() {
-        super::board::push_scene(out, &now, reports.description.as_deref(), &id, 3);
+        let label = c.path.display().to_string();
+        super::board::push_scene(out, &now, reports.description.as_deref(), (&id, &label), 3);
     }
     out.push_str("</section>\n");
 }

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AXE_VERSION, scanPage } from './axe.mjs';
 import { keyboardJourney } from './keyboard.mjs';
+import { reportJourney } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ui = resolve(here, '..');
@@ -110,6 +111,25 @@ try {
       `the axe-core scan fails a page with an unnamed button and an unlabelled image, under a strict CSP (${err?.split('\n')[0]})`,
     );
   }
+
+  // 0b. The single-file HTML reports (report.mjs).
+  await reportJourney({
+    bin,
+    repo,
+    tmp,
+    shots,
+    check,
+    axe,
+    chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 
   // 1. The default scene.
   await page.goto(url);
