@@ -5,7 +5,6 @@ junitparser."""
 
 import os
 import pathlib
-import shutil
 import subprocess
 
 import junitparser
@@ -32,9 +31,7 @@ def corpus(repo: pathlib.Path, cli: str, tmp: pathlib.Path) -> pathlib.Path:
 
 
 def junit_of(cli: str, scenes: pathlib.Path, out: pathlib.Path) -> pathlib.Path:
-    done = subprocess.run(
-        [cli, "check", "--junit", str(out), str(scenes)], capture_output=True, text=True
-    )
+    done = subprocess.run([cli, "check", "--junit", str(out), str(scenes)], capture_output=True, text=True)
     assert done.returncode == 2, done.stderr
     return out
 
@@ -46,9 +43,7 @@ def schema() -> xmlschema.XMLSchema:
     return xmlschema.XMLSchema(path)
 
 
-def test_junit_validates_against_jenkins_schema(
-    repo: pathlib.Path, cli: str, tmp_path: pathlib.Path
-) -> None:
+def test_junit_validates_against_jenkins_schema(repo: pathlib.Path, cli: str, tmp_path: pathlib.Path) -> None:
     xsd = schema()
     report = junit_of(cli, corpus(repo, cli, tmp_path / "c"), tmp_path / "r.xml")
     errors = list(xsd.iter_errors(str(report)))
@@ -85,9 +80,7 @@ def test_junitparser_reads_each_scene(repo: pathlib.Path, cli: str, tmp_path: pa
     (mismatch,) = cases["b-mismatch.scene.json"].result
     assert isinstance(mismatch, junitparser.Failure)
     assert mismatch.type == "mismatch"
-    assert mismatch.message == (
-        "the golden differs: first in chat · after_input_msg_prompt (tracer's text)"
-    )
+    assert mismatch.message == ("the golden differs: first in chat · after_input_msg_prompt (tracer's text)")
     assert "    - Trace this answer.\n    + Trace this reply.\n" in (mismatch.text or "")
     (missing,) = cases["c-missing.scene.json"].result
     assert isinstance(missing, junitparser.Failure)
@@ -112,4 +105,3 @@ def test_shards_and_junit_together(repo: pathlib.Path, cli: str, tmp_path: pathl
             names.extend(f"{case.classname}/{case.name}" for case in suite)
     every = sorted(str(p) for p in (repo / "fixtures").rglob("*.scene.json"))
     assert sorted(names) == every
-    assert shutil.which(cli) or os.access(cli, os.X_OK)

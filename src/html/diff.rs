@@ -60,14 +60,13 @@ fn push_rows(out: &mut String, old: &str, new: &str) {
         for op in group {
             // A replaced run pairs its lines up, so a changed line sits beside its new form.
             let (_, old_range, new_range) = op.as_tag_tuple();
-            let strip = |l: &str| l.strip_suffix('\n').unwrap_or(l).to_owned();
             let left: Vec<String> = old_range
                 .filter_map(|i| diff.old_slice(i))
-                .map(|l| strip(l))
+                .map(without_newline)
                 .collect();
             let right: Vec<String> = new_range
                 .filter_map(|i| diff.new_slice(i))
-                .map(|l| strip(l))
+                .map(without_newline)
                 .collect();
             let equal = matches!(op.tag(), similar::DiffTag::Equal);
             for j in 0..left.len().max(right.len()) {
@@ -105,4 +104,8 @@ fn push_row(out: &mut String, old: Option<&str>, new: Option<&str>) {
         cell(old, "del", "−"),
         cell(new, "ins", "+")
     );
+}
+
+fn without_newline(line: &str) -> String {
+    line.strip_suffix('\n').unwrap_or(line).to_owned()
 }

@@ -92,9 +92,11 @@ pub(crate) fn message_as(
             draft.message(Role::Tool, content, origin).name = Some(name);
             draft.rest(m, &["role", "content", "name"])?;
         }
-        other => return Err(role_node.err(format!(
+        other => {
+            return Err(role_node.err(format!(
             "unknown role {other:?}: expected system, developer, user, assistant, tool or function"
-        ))),
+        )))
+        }
     }
     Ok(())
 }

@@ -307,13 +307,13 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Render {
             scene,
-            format,
+            format: RenderFormat::Html,
             tokenizer,
             no_tokens,
             models,
             table,
             ..
-        } if format == RenderFormat::Html => render_cmd::html(
+        } => render_cmd::html(
             &scene,
             (!no_tokens).then(|| tokenizer.unwrap_or_default()),
             (&models, table.as_deref()),
