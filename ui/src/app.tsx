@@ -14,6 +14,7 @@ import { shortPath } from './lib/paths';
 import { Segments } from './views/Segments';
 import { adapterOf } from './views/Tools';
 import { LeftPane, type LeftMode } from './views/Prompts';
+import { AboutButton } from './views/About';
 import { RecentMenu } from './views/RecentMenu';
 import { RulesView } from './views/Rules';
 import { RunView } from './views/Run';
@@ -325,6 +326,7 @@ export function App({ session }: { session: Session }) {
             />{' '}
             tokens
           </label>
+          <AboutButton api={s.api} />
         </div>
       </header>
       {s.fileError && (
