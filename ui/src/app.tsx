@@ -240,7 +240,7 @@ export function App({ session }: { session: Session }) {
   return (
     <div class="app">
       <header>
-        <div class="brand">Prompt Inspector</div>
+        <AboutButton api={s.api} />
         <div class="tabs main-tabs" role="tablist" aria-label="Views">
           {(['inspector', 'rules', 'run', 'replay'] as Tab[]).map((t) => (
             <button type="button" role="tab" key={t} aria-selected={tab === t} class={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
@@ -326,7 +326,6 @@ export function App({ session }: { session: Session }) {
             />{' '}
             tokens
           </label>
-          <AboutButton api={s.api} />
         </div>
       </header>
       {s.fileError && (

@@ -42,7 +42,9 @@ describe('the About box', () => {
       asked++;
       return versions;
     });
-    expect(button.textContent).toBe('About');
+    // The toolbar's brand, named for what it does.
+    expect(button.textContent).toBe('Prompt Inspector');
+    expect(button.getAttribute('aria-label')).toBe('About Prompt Inspector');
     expect(button.getAttribute('aria-expanded')).toBe('false');
     expect(root.querySelector('[role="dialog"]')).toBe(null);
 

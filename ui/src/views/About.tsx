@@ -1,7 +1,8 @@
 // The About box (docs/app.md, "About"): the version of the program the UI runs in (the desktop
-// app, or `prompt-inspector serve` in a browser) and the core's. A disclosure button in the
-// toolbar opens a small non-modal dialog; the focus moves to its Close button, Escape or Close
-// puts it back on the button, a press outside closes it.
+// app, or `prompt-inspector serve` in a browser) and the core's. The toolbar's brand is the
+// button (the toolbar has no width to spare at 1440 px); it opens a small non-modal dialog, the
+// focus moves to its Close button, Escape or Close puts it back on the button, a press outside
+// closes it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type About, type Api, errorText } from '../api/api';
 
@@ -42,14 +43,15 @@ export function AboutButton({ api }: { api: Api }) {
       <button
         type="button"
         ref={button}
-        class="menu-button"
+        class="brand"
+        aria-label="About Prompt Inspector"
         aria-expanded={open}
         aria-controls="about-box"
-        title="The app's and the core's versions"
+        title="About Prompt Inspector: the app's and the core's versions"
         data-testid="about-button"
         onClick={() => (open ? close(false) : show())}
       >
-        About
+        Prompt Inspector
       </button>
       {open && (
         <div
