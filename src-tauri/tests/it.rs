@@ -468,10 +468,12 @@ fn app_info_and_log_lines_reach_the_panel() {
 /// the versions the app reports).
 fn package_version(manifest: &Path) -> String {
     let text = std::fs::read_to_string(manifest).expect("read the manifest");
-    let package = text
+    // Each table starts a line; the first one may start the file.
+    let package = format!("\n{text}")
         .split("\n[")
         .find(|table| table.starts_with("package]"))
-        .expect("a [package] table");
+        .expect("a [package] table")
+        .to_owned();
     package
         .lines()
         .find_map(|l| l.strip_prefix("version = \""))
@@ -486,9 +488,16 @@ fn package_version(manifest: &Path) -> String {
 fn about_gives_the_app_and_core_versions() {
     let (app, w) = app();
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    assert_eq!(app.config().version, None, "tauri.conf.json names no version");
+    assert_eq!(
+        app.config().version,
+        None,
+        "tauri.conf.json names no version"
+    );
     let info = invoke(&w, "app_info", json!({})).expect("app_info");
-    assert_eq!(info["version"], package_version(&crate_dir.join("Cargo.toml")));
+    assert_eq!(
+        info["version"],
+        package_version(&crate_dir.join("Cargo.toml"))
+    );
     let about = invoke(&w, "about", json!({})).expect("about");
     assert_eq!(
         about,

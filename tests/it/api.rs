@@ -858,10 +858,12 @@ fn golden_compares_scene_text_with_a_golden_anywhere_as_check_does() {
 /// the version the code reports).
 fn package_version(manifest: &Path) -> String {
     let text = std::fs::read_to_string(manifest).expect("read the manifest");
-    let package = text
+    // Each table starts a line; the first one may start the file.
+    let package = format!("\n{text}")
         .split("\n[")
         .find(|table| table.starts_with("package]"))
-        .expect("a [package] table");
+        .expect("a [package] table")
+        .to_owned();
     package
         .lines()
         .find_map(|l| l.strip_prefix("version = \""))
