@@ -45,6 +45,7 @@ describe('the About box', () => {
     // The toolbar's brand, named for what it does.
     expect(button.textContent).toBe('Prompt Inspector');
     expect(button.getAttribute('aria-label')).toBe('About Prompt Inspector');
+    expect(button.getAttribute('aria-haspopup')).toBe('dialog');
     expect(button.getAttribute('aria-expanded')).toBe('false');
     expect(root.querySelector('[role="dialog"]')).toBe(null);
 

@@ -45,6 +45,7 @@ export function AboutButton({ api }: { api: Api }) {
         ref={button}
         class="brand"
         aria-label="About Prompt Inspector"
+        aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls="about-box"
         title="About Prompt Inspector: the app's and the core's versions"
