@@ -25,5 +25,8 @@ pub mod template;
 pub mod tokens;
 pub mod value;
 
+/// The core's version (its Cargo.toml's): what the app's About box and `--version` say.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use template::{Engine, ErrorKind, Template, TemplateError, Vars};
 pub use value::{PyInt, Value};

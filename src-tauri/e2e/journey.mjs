@@ -207,6 +207,24 @@ try {
   await sleep(300); // let the board finish painting before the screenshot
   shot('main-window.png');
 
+  // 1a. About, from the keyboard: the app's version (its crate's) and the core's, as their
+  // Cargo.toml files say.
+  {
+    const crateVersion = (manifest) => /^\[package\][^[]*?^version = "([^"]+)"/m.exec(readFileSync(join(repo, manifest), 'utf8'))[1];
+    await browser.execute(() => document.querySelector('[data-testid="about-button"]').focus());
+    await browser.keys('Enter');
+    await waitFor('the About box', async () => (await $t('about-core').isExisting()));
+    const appLine = await (await $t('about-app')).getText();
+    const coreLine = await (await $t('about-core')).getText();
+    check(appLine === `prompt-inspector-app ${crateVersion('src-tauri/Cargo.toml')}`, `About shows the app's version (${appLine})`);
+    check(coreLine === `prompt-inspector ${crateVersion('Cargo.toml')}`, `About shows the core's version (${coreLine})`);
+    shot('about.png');
+    await browser.keys('Escape');
+    await waitFor('the About box to close', async () => !(await $t('about').isExisting()));
+    const back = await browser.execute(() => document.activeElement?.dataset.testid);
+    check(back === 'about-button', 'Escape closes About and gives the focus back to its button');
+  }
+
   // 1b. Costs on the picked model (the models table read from the repository, not from the app):
   // the picker starts on the first default row; another model prices the board and the Run view's
   // bars (tokens read from the cache, written, uncached, and each request's cost).

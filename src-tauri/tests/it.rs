@@ -464,6 +464,47 @@ fn app_info_and_log_lines_reach_the_panel() {
     assert!(written.contains("log-probe"), "{written}");
 }
 
+/// The `version` of a Cargo.toml's `[package]` table, read as text (an independent source for
+/// the versions the app reports).
+fn package_version(manifest: &Path) -> String {
+    let text = std::fs::read_to_string(manifest).expect("read the manifest");
+    // Each table starts a line; the first one may start the file.
+    let package = format!("\n{text}")
+        .split("\n[")
+        .find(|table| table.starts_with("package]"))
+        .expect("a [package] table")
+        .to_owned();
+    package
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("a version line")
+        .to_owned()
+}
+
+/// The About box's two versions: the app's is its crate's (tauri.conf.json names none, so the
+/// .deb the bundler makes carries the crate's version too) and the core's is the core crate's.
+#[test]
+fn about_gives_the_app_and_core_versions() {
+    let (app, w) = app();
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(
+        app.config().version,
+        None,
+        "tauri.conf.json names no version"
+    );
+    let info = invoke(&w, "app_info", json!({})).expect("app_info");
+    assert_eq!(
+        info["version"],
+        package_version(&crate_dir.join("Cargo.toml"))
+    );
+    let about = invoke(&w, "about", json!({})).expect("about");
+    assert_eq!(
+        about,
+        json!({"name": "prompt-inspector", "version": package_version(&crate_dir.join("../Cargo.toml"))})
+    );
+}
+
 #[test]
 fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
     let (app, w) = app();
@@ -549,7 +590,7 @@ fn the_commands_are_the_declared_operations_and_the_shell_commands() {
         // No arguments: the operations without a request answer, the others want `req`.
         match invoke(&w, op, json!({})) {
             Ok(_) => assert!(
-                matches!(op, "default_scene" | "rules" | "models"),
+                matches!(op, "default_scene" | "rules" | "models" | "about"),
                 "{op} ran without req"
             ),
             Err(e) => {

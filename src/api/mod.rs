@@ -6,6 +6,7 @@
 //! wrote (contract §4/§5), so the app sees exactly what `render --format json` prints. With the
 //! `specta` feature every transport type derives `specta::Type` for TypeScript bindings.
 
+mod about;
 mod error;
 mod files;
 mod live;
@@ -19,6 +20,7 @@ mod validate;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+pub use about::{about, AboutResponse};
 pub use error::{ApiError, ErrorCode};
 pub use files::{default_scene, open, save, stat, FileStat, PathRequest, SaveRequest, SceneText};
 pub use live::{
@@ -182,7 +184,7 @@ mod table {
     fn operations_dispatch_and_op_follow_the_table() {
         let declared = for_each_operation!([names]);
         assert_eq!(super::OPERATIONS, declared);
-        assert_eq!(declared.len(), 16);
+        assert_eq!(declared.len(), 17);
         let live = super::Live::new();
         for op in declared {
             let e = super::dispatch(&live, op, "[]").err();

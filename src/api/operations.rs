@@ -40,6 +40,8 @@ macro_rules! for_each_operation {
             rules() -> RulesResponse = |_| Ok($crate::api::rules());
             /// The built-in models table: prices and cache rules (the model picker).
             models() -> ModelsResponse = |_| Ok($crate::api::models());
+            /// The core's name and version (the About box).
+            about() -> AboutResponse = |_| Ok($crate::api::about());
             /// Replays a scene's recorded run.
             run(RunRequest) -> RunResponse = |_, req| $crate::api::run(&req);
             /// Checks a folder of scenes against their goldens.

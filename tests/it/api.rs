@@ -743,7 +743,7 @@ fn template_playground_renders_or_points_at_the_error() {
 fn dispatch_names_every_operation_and_refuses_bad_bodies() {
     for op in api::OPERATIONS {
         let e = api::dispatch(&api::Live::new(), op, "{not json");
-        if matches!(op, "default_scene" | "rules" | "models") {
+        if matches!(op, "default_scene" | "rules" | "models" | "about") {
             assert!(e.is_ok(), "{op} takes no request");
         } else {
             let e = e.expect_err("bad body");
@@ -852,4 +852,47 @@ fn golden_compares_scene_text_with_a_golden_anywhere_as_check_does() {
     assert!(diff.contains("+  \"scene\": \"renamed\","), "{diff}");
     let bad = api::golden(&req("{", false)).expect_err("does not load");
     assert_eq!(bad.code, ErrorCode::LoadError);
+}
+
+/// The `version` of a Cargo.toml's `[package]` table, read as text (an independent source for
+/// the version the code reports).
+fn package_version(manifest: &Path) -> String {
+    let text = std::fs::read_to_string(manifest).expect("read the manifest");
+    // Each table starts a line; the first one may start the file.
+    let package = format!("\n{text}")
+        .split("\n[")
+        .find(|table| table.starts_with("package]"))
+        .expect("a [package] table")
+        .to_owned();
+    package
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("a version line")
+        .to_owned()
+}
+
+/// `about` names the core and its Cargo.toml version, over dispatch (serve) as in Rust, and it is
+/// the version the command line prints.
+#[test]
+fn about_names_the_core_and_its_version() {
+    let version = package_version(&Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"));
+    let about = api::about();
+    assert_eq!(about.name, "prompt-inspector");
+    assert_eq!(about.version, version);
+    let answered: Json =
+        serde_json::from_str(&api::dispatch(&api::Live::new(), "about", "").expect("about"))
+            .expect("json");
+    assert_eq!(
+        answered,
+        serde_json::json!({"name": "prompt-inspector", "version": version})
+    );
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .arg("--version")
+        .output()
+        .expect("run prompt-inspector --version");
+    assert_eq!(
+        String::from_utf8_lossy(&cli.stdout).trim(),
+        format!("prompt-inspector {version}")
+    );
 }

@@ -234,6 +234,21 @@ try {
     return { status: r.status, type: r.headers.get('content-type') };
   });
   check(icon.status === 200 && icon.type.startsWith('image/svg+xml'), `the favicon is served (${icon.status} ${icon.type})`);
+  // About in a browser: the program is serve, the core's own command line, so both lines carry
+  // the core's Cargo.toml version.
+  {
+    const core = /^\[package\][^[]*?^version = "([^"]+)"/m.exec(readFileSync(join(repo, 'Cargo.toml'), 'utf8'))[1];
+    await page.getByRole('button', { name: 'About Prompt Inspector' }).click();
+    const about = page.getByRole('dialog', { name: 'About Prompt Inspector' });
+    await about.waitFor();
+    const lines = [await about.getByTestId('about-app').innerText(), await about.getByTestId('about-core').innerText()];
+    check(
+      lines[0] === `prompt-inspector serve ${core}` && lines[1] === `prompt-inspector ${core}`,
+      `About names serve and the core with the core's version (${lines.join(' | ')})`,
+    );
+    await page.keyboard.press('Escape');
+    await about.waitFor({ state: 'detached' });
+  }
   // A long path in the header is shortened, the full path on hover.
   const deep = join(tmp, 'a-rather-long-folder-name', 'and-another-long-folder', 'deep.scene.json');
   mkdirSync(dirname(deep), { recursive: true });

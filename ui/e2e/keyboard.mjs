@@ -44,10 +44,13 @@ export async function keyboardJourney({ page, url, repo, dir, check, shot }) {
     check(r.style !== 'none' && r.width >= 2, `${what} shows a focus ring (${r.style} ${r.width}px ${r.color})`);
   };
 
-  // The view tabs are one stop: the first Tab lands on the open view's, ← → switch views.
+  // The first Tab reaches About (the toolbar's brand), the next the view tabs: one stop, on the
+  // open view's; ← → switch views.
   const activeId = () => page.evaluate(() => document.activeElement?.id ?? '');
   await page.keyboard.press('Tab');
-  check((await activeId()) === 'view-tab-inspector', 'keyboard: the first Tab reaches the view tabs, on Inspector');
+  check((await focused(page)) === 'about-button', 'keyboard: the first Tab reaches About');
+  await page.keyboard.press('Tab');
+  check((await activeId()) === 'view-tab-inspector', 'keyboard: the next Tab reaches the view tabs, on Inspector');
   await page.keyboard.press('ArrowRight');
   await page.getByTestId('try-it').waitFor();
   check((await activeId()) === 'view-tab-rules', 'keyboard: → opens the Rules view, the focus on its tab');
@@ -56,7 +59,7 @@ export async function keyboardJourney({ page, url, repo, dir, check, shot }) {
   check((await activeId()) === 'view-tab-inspector', 'keyboard: ← goes back to the Inspector');
 
   // Reach the tool: Tab on through the toolbar to chat_memo's row.
-  const tabs = 1 + (await tabTo(page, 'tool-chat_memo'));
+  const tabs = 2 + (await tabTo(page, 'tool-chat_memo'));
   check(true, `keyboard: ${tabs} Tabs from the top of the page reach the tool chat_memo`);
   await ringOk('the tool row');
   await shot('11a-keyboard-tool-focused.png');

@@ -14,6 +14,7 @@ import { shortPath } from './lib/paths';
 import { Segments } from './views/Segments';
 import { adapterOf } from './views/Tools';
 import { LeftPane, type LeftMode } from './views/Prompts';
+import { AboutButton } from './views/About';
 import { RecentMenu } from './views/RecentMenu';
 import { RulesView } from './views/Rules';
 import { RunView } from './views/Run';
@@ -251,7 +252,8 @@ export function App({ session }: { session: Session }) {
   return (
     <div class="app">
       <header>
-        <h1 class="brand">Prompt Inspector</h1>
+        <h1 class="sr-only">Prompt Inspector</h1>
+        <AboutButton api={s.api} />
         <div class="tabs main-tabs" role="tablist" aria-label="Views">
           {TABS.map((t) => (
             <button

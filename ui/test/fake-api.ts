@@ -16,6 +16,7 @@ export function fakeApi(operations: Partial<Api>): Api {
     validate: never,
     rules: never,
     models: never,
+    about: never,
     run: never,
     check: never,
     approve: never,

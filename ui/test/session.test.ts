@@ -39,6 +39,9 @@ function fakeApi(files: Record<string, string>): Api {
     validate: async () => ({ load_error: null, templates: [], tools: [] }),
     rules: async () => RULES as Rules,
     models: async () => ({ models: [] }),
+    about: async () => {
+      throw new Error('not used');
+    },
     run: async () => ({
       initial_cwd: '',
       system: { parts: [], skipped: [], cache_hint: 'static' },

@@ -35,6 +35,15 @@ export interface RenderOptions {
   models?: string[];
 }
 
+/** What the About box says: the program the UI runs in and the core answering its operations. */
+export interface About {
+  /** The desktop app (`prompt-inspector-app`, its crate's version) or, in a browser,
+   *  `prompt-inspector serve`, which is the core's own command line. */
+  host: { name: string; version: string };
+  /** The core library, the `prompt-inspector` crate. */
+  core: { name: string; version: string };
+}
+
 export interface Api {
   /** The embedded default scene (TFNotes); `path` is null. */
   defaultScene(): Promise<SceneText>;
@@ -50,6 +59,8 @@ export interface Api {
   rules(): Promise<Rules>;
   /** The built-in models table: prices and cache rules, for the model picker. */
   models(): Promise<ModelsResponse>;
+  /** The versions the About box shows. */
+  about(): Promise<About>;
   /** The run report (docs/run-loop.md, `run --format json`), each round priced for `models`
    *  (row ids; none: the table's default set). */
   run(text: string, baseDir?: string | null, models?: string[]): Promise<RunReport>;

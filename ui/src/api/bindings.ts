@@ -16,6 +16,7 @@ export const commands = {
 	validate: (req: ValidateRequest) => typedError<ValidateResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("validate", { req })),
 	rules: () => typedError<RulesResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("rules")),
 	models: () => typedError<ModelsResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("models")),
+	about: () => typedError<AboutResponse, ApiError_Serialize>(__TAURI_INVOKE("about")),
 	run: (req: RunRequest_Deserialize) => typedError<RunResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("run", { req })),
 	check: (req: CheckRequest) => typedError<CheckResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("check", { req })),
 	approve: (req: ApproveRequest) => typedError<ApproveResponse, ApiError_Serialize>(__TAURI_INVOKE("approve", { req })),
@@ -63,6 +64,13 @@ export const events = {
 };
 
 /* Types */
+export type AboutResponse = {
+	/**  The core library's crate name, `prompt-inspector`. */
+	name: string,
+	/**  Its version, as in its Cargo.toml (what `prompt-inspector --version` prints). */
+	version: string,
+};
+
 /**
  *  `{code, message}` plus the position fields that apply; absent fields are left out of the JSON.
  *  The optional strings are `Box<str>` to keep the error small (it is the `Err` of every

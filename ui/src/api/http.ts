@@ -1,7 +1,8 @@
 // HTTP transport: `prompt-inspector serve` (docs/api.md, "HTTP"). The token comes from the page
 // URL (`?token=`) and is sent as `Authorization: Bearer`. Every failure becomes an ApiError.
-import type { Api, RenderOptions } from './api';
+import type { About, Api, RenderOptions } from './api';
 import type {
+  AboutResponse,
   ApiError,
   CheckResponse,
   FileStat,
@@ -130,6 +131,11 @@ export class HttpApi implements Api {
   }
   models() {
     return this.call<ModelsResponse>('models');
+  }
+  /** In a browser the program is `serve`, part of the core's own command line: the same version. */
+  async about(): Promise<About> {
+    const core = await this.call<AboutResponse>('about');
+    return { host: { name: 'prompt-inspector serve', version: core.version }, core };
   }
   async run(text: string, baseDir?: string | null, models?: string[]) {
     return (await this.call<{ report: RunReport }>('run', { base_dir: baseDir ?? null, models: models ?? [] }, text)).report;

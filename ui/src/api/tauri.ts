@@ -4,7 +4,7 @@
 // Every failure becomes an ApiError: a command's own error arrives as {code, message, ...position}
 // already; a failure of the IPC layer itself (a command the capability does not grant, an argument
 // of the wrong type) rejects with a bare string, which becomes {code: 'ipc', message}.
-import type { Api, RenderOptions } from './api';
+import type { About, Api, RenderOptions } from './api';
 import { commands } from './bindings';
 import type {
   ApiError,
@@ -107,6 +107,10 @@ export class TauriApi implements Api {
   }
   async models(): Promise<ModelsResponse> {
     return (await unwrap(() => commands.models())) as ModelsResponse;
+  }
+  async about(): Promise<About> {
+    const [core, app] = await Promise.all([unwrap(() => commands.about()), commands.appInfo()]);
+    return { host: { name: 'prompt-inspector-app', version: app.version }, core };
   }
   async run(text: string, baseDir?: string | null, models?: string[]): Promise<RunReport> {
     const r = await unwrap(() => commands.run({ text, base_dir: baseDir ?? null, models: models ?? [] }));

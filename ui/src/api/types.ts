@@ -17,6 +17,7 @@ export type SegmentCost = B.SegmentCost;
 export type DefinitionCost = B.DefinitionCost;
 
 export type ModelsResponse = B.ModelsResponse_Serialize;
+export type AboutResponse = B.AboutResponse;
 export type ModelInfo = B.ModelInfo_Serialize;
 
 export type Rules = B.RulesResponse_Serialize;
