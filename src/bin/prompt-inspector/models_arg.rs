@@ -26,6 +26,20 @@ pub fn chosen(ids: &[String], path: Option<&Path>) -> Result<Vec<Row>, ExitCode>
     })
 }
 
+/// The models chosen and the scene file read, as `render` and `run` start: exit 2 with the
+/// reason on stderr when either cannot be had.
+pub fn rows_and_scene(
+    (ids, table): (&[String], Option<&Path>),
+    path: &Path,
+) -> Result<(Vec<Row>, prompt_inspector::scene::Scene), ExitCode> {
+    let rows = chosen(ids, table)?;
+    let scene = prompt_inspector::scene::load_file(path).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })?;
+    Ok((rows, scene))
+}
+
 /// Each chosen model's bill for the input of each call (or round), by its cache rule
 /// (data/models.json).
 pub fn costs(out: &mut String, models: &[ModelCost], unit: &str) {

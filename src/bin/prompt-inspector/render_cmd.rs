@@ -9,7 +9,6 @@ use prompt_inspector::inject::{self, Level, Report, Source, Status};
 use prompt_inspector::pricing::cost::input_costs;
 use prompt_inspector::pricing::Row;
 use prompt_inspector::provider::ChatProvider;
-use prompt_inspector::scene;
 use prompt_inspector::segments::{self, Family};
 use prompt_inspector::tokens::Encoding;
 use prompt_inspector::Value;
@@ -25,29 +24,16 @@ pub fn run(
     tokenizer: Option<Encoding>,
     (ids, table): (&[String], Option<&Path>),
 ) -> ExitCode {
-    let rows = match crate::models_arg::chosen(ids, table) {
-        Ok(rows) => rows,
-        Err(code) => return code,
-    };
-    let models: Vec<&Row> = rows.iter().collect();
     if provider.is_some() && family == Family::Desk {
         eprintln!("error: --provider applies to --llm chat; a desk request's shape comes from the scene's desk_llm.adapter");
         return ExitCode::from(2);
     }
-    let scene = match scene::load_file(path) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let (rows, scene) = match crate::models_arg::rows_and_scene((ids, table), path) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
-    let options = inject::Options {
-        base_dir: path.parent().map(Path::to_path_buf),
-        chat_provider: provider,
-        encoding: tokenizer.unwrap_or_default(),
-        skip_tokens: tokenizer.is_none(),
-        skip_lint: false,
-    };
+    let models: Vec<&Row> = rows.iter().collect();
+    let options = render_options(path, provider, tokenizer);
     let mut report = inject::render_with(&scene, family, &options);
     // The JSON report carries costs only for models named on the command line: without
     // `--model`, it stays what it was (and what goldens hold).
@@ -82,6 +68,21 @@ pub fn run(
     match flushed {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::from(1),
+    }
+}
+
+/// The render options of a scene file: images relative to its folder, tokens unless turned off.
+fn render_options(
+    path: &Path,
+    chat_provider: Option<ChatProvider>,
+    tokenizer: Option<Encoding>,
+) -> inject::Options {
+    inject::Options {
+        base_dir: path.parent().map(Path::to_path_buf),
+        chat_provider,
+        encoding: tokenizer.unwrap_or_default(),
+        skip_tokens: tokenizer.is_none(),
+        skip_lint: false,
     }
 }
 
@@ -292,25 +293,12 @@ pub fn html(
     tokenizer: Option<Encoding>,
     (ids, table): (&[String], Option<&Path>),
 ) -> ExitCode {
-    let rows = match crate::models_arg::chosen(ids, table) {
-        Ok(rows) => rows,
+    let (rows, scene) = match crate::models_arg::rows_and_scene((ids, table), path) {
+        Ok(both) => both,
         Err(code) => return code,
     };
     let models: Vec<&Row> = rows.iter().collect();
-    let scene = match scene::load_file(path) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let options = inject::Options {
-        base_dir: path.parent().map(Path::to_path_buf),
-        chat_provider: None,
-        encoding: tokenizer.unwrap_or_default(),
-        skip_tokens: tokenizer.is_none(),
-        skip_lint: false,
-    };
+    let options = render_options(path, None, tokenizer);
     let mut memo = inject::RenderMemo::default();
     let mut reports = Vec::new();
     for family in [Family::Chat, Family::Desk] {

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use prompt_inspector::pricing::Row;
 use prompt_inspector::runloop::{self, cache, IterationOut, RunMessage, RunReport, WholeRequests};
-use prompt_inspector::scene;
 
 pub fn run(
     path: &Path,
@@ -15,18 +14,11 @@ pub fn run(
     (ids, table): (&[String], Option<&Path>),
     deny: &[String],
 ) -> ExitCode {
-    let rows = match crate::models_arg::chosen(ids, table) {
-        Ok(rows) => rows,
+    let (rows, scene) = match crate::models_arg::rows_and_scene((ids, table), path) {
+        Ok(both) => both,
         Err(code) => return code,
     };
     let models: Vec<&Row> = rows.iter().collect();
-    let scene = match scene::load_file(path) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let Some(spec) = &scene.run else {
         eprintln!(
             "error: {}: the scene has no \"run\" field (docs/scene-format.md), so there is no loop to replay",
