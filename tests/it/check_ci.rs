@@ -539,3 +539,30 @@ fn check_html_shows_the_mismatch_side_by_side() {
     // A small run draws every loadable scene's boards.
     assert_eq!(html.matches("<section class=\"scene\"").count(), 3);
 }
+
+#[test]
+fn a_report_that_cannot_be_written_fails_the_run() {
+    let d = tempdir("unwritable");
+    let scene = root().join("fixtures/default.scene.json").display().to_string();
+    // A folder where the file should go, and a folder that does not exist.
+    for target in [d.clone(), d.join("missing/report.xml")] {
+        let target = target.display().to_string();
+        for flag in ["--junit", "--html"] {
+            let o = run(&["check", flag, &target, &scene]);
+            assert_eq!(o.status.code(), Some(1), "{flag} {target}: {o:?}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains("error: cannot write the "), "{err}");
+            assert!(err.contains(&target), "{err}");
+        }
+    }
+    assert!(d.is_dir(), "the folder is left as it was");
+}
+
+#[test]
+fn jobs_are_bounded() {
+    let scene = root().join("fixtures/default.scene.json").display().to_string();
+    for bad in ["0", "257", "-1", "x"] {
+        let o = run(&["check", "--jobs", bad, &scene]);
+        assert_eq!(o.status.code(), Some(2), "--jobs {bad}");
+    }
+}
