@@ -543,7 +543,10 @@ fn check_html_shows_the_mismatch_side_by_side() {
 #[test]
 fn a_report_that_cannot_be_written_fails_the_run() {
     let d = tempdir("unwritable");
-    let scene = root().join("fixtures/default.scene.json").display().to_string();
+    let scene = root()
+        .join("fixtures/default.scene.json")
+        .display()
+        .to_string();
     // A folder where the file should go, and a folder that does not exist.
     for target in [d.clone(), d.join("missing/report.xml")] {
         let target = target.display().to_string();
@@ -560,7 +563,10 @@ fn a_report_that_cannot_be_written_fails_the_run() {
 
 #[test]
 fn jobs_are_bounded() {
-    let scene = root().join("fixtures/default.scene.json").display().to_string();
+    let scene = root()
+        .join("fixtures/default.scene.json")
+        .display()
+        .to_string();
     for bad in ["0", "257", "-1", "x"] {
         let o = run(&["check", "--jobs", bad, &scene]);
         assert_eq!(o.status.code(), Some(2), "--jobs {bad}");
