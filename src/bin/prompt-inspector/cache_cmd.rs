@@ -34,19 +34,11 @@ pub fn run(
         text(&report)
     };
     let emitted = crate::output::emit(&out);
-    let denied: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter(|f| deny.iter().any(|c| c == f.diagnostic.code))
-        .collect();
-    for f in &denied {
-        eprintln!("denied: {}: {}", f.diagnostic.code, f.diagnostic.message);
-    }
-    if emitted == ExitCode::SUCCESS && !denied.is_empty() {
-        ExitCode::from(1)
-    } else {
-        emitted
-    }
+    crate::output::deny_exit(
+        emitted,
+        deny,
+        report.diagnostics.iter().map(|f| &f.diagnostic),
+    )
 }
 
 fn place(l: &Location) -> String {

@@ -35,3 +35,24 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> ExitCode {
         Err(_) => ExitCode::from(1),
     }
 }
+
+/// The exit status after the output was `emitted`: each diagnostic `--deny` names is said on
+/// stderr and makes it 1 (a closed stdout stays what it was).
+pub fn deny_exit<'d>(
+    emitted: ExitCode,
+    deny: &[String],
+    diagnostics: impl IntoIterator<Item = &'d prompt_inspector::inject::Diagnostic>,
+) -> ExitCode {
+    let mut denied = false;
+    for d in diagnostics {
+        if deny.iter().any(|c| c == d.code) {
+            eprintln!("denied: {}: {}", d.code, d.message);
+            denied = true;
+        }
+    }
+    if emitted == ExitCode::SUCCESS && denied {
+        ExitCode::from(1)
+    } else {
+        emitted
+    }
+}

@@ -38,19 +38,7 @@ pub fn run(
             crate::wrap::WIDTH,
         )),
     };
-    let denied: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter(|d| deny.iter().any(|c| c == d.code))
-        .collect();
-    for d in &denied {
-        eprintln!("denied: {}: {}", d.code, d.message);
-    }
-    if emitted == ExitCode::SUCCESS && !denied.is_empty() {
-        ExitCode::from(1)
-    } else {
-        emitted
-    }
+    crate::output::deny_exit(emitted, deny, &report.diagnostics)
 }
 
 fn indented(out: &mut String, gutter: &str, body: &str) {
