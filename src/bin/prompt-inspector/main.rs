@@ -307,19 +307,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Render {
             scene,
-            format: RenderFormat::Html,
-            tokenizer,
-            no_tokens,
-            models,
-            table,
-            ..
-        } => render_cmd::html(
-            &scene,
-            (!no_tokens).then(|| tokenizer.unwrap_or_default()),
-            (&models, table.as_deref()),
-        ),
-        Command::Render {
-            scene,
             llm,
             format,
             color,
@@ -329,15 +316,22 @@ fn main() -> ExitCode {
             no_tokens,
             models,
             table,
-        } => render_cmd::run(
-            &scene,
-            llm.into(),
-            format == RenderFormat::Json,
-            color,
-            provider.map(Into::into),
-            (!no_tokens).then(|| tokenizer.unwrap_or_default()),
-            (&models, table.as_deref()),
-        ),
+        } => {
+            let tokenizer = (!no_tokens).then(|| tokenizer.unwrap_or_default());
+            let models = (models.as_slice(), table.as_deref());
+            match format {
+                RenderFormat::Html => render_cmd::html(&scene, tokenizer, models),
+                RenderFormat::Json | RenderFormat::Text => render_cmd::run(
+                    &scene,
+                    llm.into(),
+                    format == RenderFormat::Json,
+                    color,
+                    provider.map(Into::into),
+                    tokenizer,
+                    models,
+                ),
+            }
+        }
         Command::Check {
             paths,
             bless,
