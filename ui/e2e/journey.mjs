@@ -685,23 +685,9 @@ try {
   const rscene = join(folder, 'demo.scene.json');
   writeFileSync(rscene, readFileSync(join(repo, 'fixtures/default.scene.json')));
   await page.getByRole('tab', { name: 'Replay' }).click();
-  // Type the folder and check it, until the list is the folder's one scene. Once in CI (1 run of
-  // 4) the first Check listed the open scene's folder instead (the journey's temp folder, which
-  // holds this one below it): the typed path had not reached the view yet. Said when it happens.
-  for (let attempt = 1; ; attempt++) {
-    await page.getByTestId('replay-folder').fill(folder);
-    await page.getByRole('button', { name: 'Check' }).click();
-    const one = await page
-      .waitForFunction(() => document.querySelectorAll('.scene-list button').length === 1, null, { timeout: 10000 })
-      .then(
-        () => true,
-        () => false,
-      );
-    if (one) break;
-    const listed = await page.locator('.scene-list button').count();
-    if (attempt === 3) throw new Error(`FAILED: Replay never listed ${folder} alone (${listed} scenes listed)`);
-    step(`note: Replay's Check listed ${listed} scenes, not ${folder}'s one; typing the folder again`);
-  }
+  await page.getByTestId('replay-folder').fill(folder);
+  await page.getByRole('button', { name: 'Check' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.scene-list button').length === 1);
   await page.locator('.scene-list button').getByText('missing golden').click();
   await page.getByTestId('approve').click();
   await page.locator('.scene-list button').getByText('matches').waitFor();

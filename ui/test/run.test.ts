@@ -267,6 +267,17 @@ describe('RunView paths', () => {
 });
 
 describe('ReplayView', () => {
+  it('keeps a folder typed before its first effects ran (they run after paint)', async () => {
+    const s = new Session(coreWith({}, [], []));
+    await s.load(DEFAULT, '/proj/fixtures/default.scene.json', false);
+    // No act(): the mount effect is still pending when the person types, as in a slow browser.
+    render(h(ReplayView, { session: s }), root);
+    const box = root.querySelector('[data-testid="replay-folder"]') as HTMLInputElement;
+    box.value = 'run';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    await settle();
+    expect(box.value).toBe('run');
+  });
   it("starts on the open scene's folder; relative folders resolve against it; chips speak words; long paths shorten", async () => {
     const checked: string[] = [];
     const s = new Session(coreWith({}, [], checked));

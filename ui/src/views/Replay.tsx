@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { dialogs } from '../api';
 import { errorText } from '../api/api';
 import type { CheckResponse, CheckScene } from '../api/types';
@@ -111,10 +111,12 @@ export function sortScenes(scenes: CheckScene[]): CheckScene[] {
 export function ReplayView({ session }: { session: Session }) {
   const baseDir = session.baseDir;
   const [folder, setFolder] = useState(baseDir ?? '');
-  // The folder box follows the open scene's folder until the user types in it.
-  const [typed, setTyped] = useState(false);
+  // The folder box follows the open scene's folder until the user types in it. A ref, not state:
+  // the effect runs after paint, and the first render's `typed` (false) would put the open
+  // scene's folder back over a path typed in the meantime.
+  const typed = useRef(false);
   useEffect(() => {
-    if (!typed) setFolder(baseDir ?? '');
+    if (!typed.current) setFolder(baseDir ?? '');
   }, [baseDir]);
   const [res, setRes] = useState<CheckResponse | null>(null);
   const [checked, setChecked] = useState<string | null>(null);
@@ -167,7 +169,7 @@ export function ReplayView({ session }: { session: Session }) {
                 : 'The open scene has no folder: type an absolute path'
             }
             onInput={(e) => {
-              setTyped(true);
+              typed.current = true;
               setFolder((e.target as HTMLInputElement).value);
             }}
             onKeyDown={(e) => {
@@ -181,7 +183,7 @@ export function ReplayView({ session }: { session: Session }) {
             onClick={async () => {
               const f = await pick();
               if (f) {
-                setTyped(true);
+                typed.current = true;
                 setFolder(f);
                 await check(f);
               }
