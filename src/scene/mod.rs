@@ -167,13 +167,6 @@ impl Prompt {
             Prompt::Normalize { template, .. } | Prompt::AdditionalInfo { template } => template,
         }
     }
-
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            Prompt::Normalize { .. } => "normalize",
-            Prompt::AdditionalInfo { .. } => "additional_info",
-        }
-    }
 }
 
 /// The configured prompts of a ChatLLM, one list per prompt segment.

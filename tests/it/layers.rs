@@ -44,30 +44,277 @@ fn declared_modules(lib: &str) -> Vec<String> {
         .collect()
 }
 
-/// The modules a source text names as `crate::<module>`, outside comments.
-fn named_modules(source: &str) -> Vec<String> {
+/// One token of Rust source, as far as paths go: comments, string and character literals are
+/// dropped, so only code is left.
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Ident(String),
+    PathSep,
+    Open,
+    Close,
+    Comma,
+    Dollar,
+    Other,
+}
+
+/// Splits Rust source into [`Token`]s, skipping comments (nested block comments too), strings
+/// (raw ones with their hashes), byte strings and character literals (a lifetime is not one).
+fn tokens(source: &str) -> Vec<Token> {
+    let b = source.as_bytes();
     let mut out = Vec::new();
-    for line in source.lines() {
-        let code = match line.find("//") {
-            Some(k) => &line[..k],
-            None => line,
-        };
-        let mut rest = code;
-        while let Some(k) = rest.find("crate::") {
-            let after = &rest[k + "crate::".len()..];
-            let name: String = after
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            // `$crate::` in a macro is the crate itself, not a module.
-            let dollar = k > 0 && rest.as_bytes()[k - 1] == b'$';
-            if !name.is_empty() && !dollar {
-                out.push(name);
+    let mut i = 0;
+    let ident_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
             }
-            rest = after;
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let mut depth = 0;
+                while i < b.len() {
+                    if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                        depth += 1;
+                        i += 2;
+                    } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            b'"' => i = skip_string(b, i + 1),
+            b'r' | b'b' if is_raw_string(b, i) => {
+                let mut j = i + 1;
+                if b[j] == b'r' {
+                    j += 1;
+                }
+                let hashes = b[j..].iter().take_while(|&&c| c == b'#').count();
+                let close: Vec<u8> = std::iter::once(b'"')
+                    .chain(std::iter::repeat_n(b'#', hashes))
+                    .collect();
+                j += hashes + 1;
+                while j < b.len() && !b[j..].starts_with(&close) {
+                    j += 1;
+                }
+                i = j + close.len();
+            }
+            b'b' if b.get(i + 1) == Some(&b'"') => i = skip_string(b, i + 2),
+            b'b' if b.get(i + 1) == Some(&b'\'') => i = skip_char(b, i + 1),
+            b'\'' => {
+                // `'a` followed by no closing quote is a lifetime or a label.
+                let lifetime =
+                    b.get(i + 1).is_some_and(|&c| ident_byte(c)) && b.get(i + 2) != Some(&b'\'');
+                if lifetime {
+                    i += 1;
+                    while i < b.len() && ident_byte(b[i]) {
+                        i += 1;
+                    }
+                } else {
+                    i = skip_char(b, i);
+                }
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < b.len() && ident_byte(b[i]) {
+                    i += 1;
+                }
+                out.push(Token::Ident(source[start..i].to_owned()));
+            }
+            b':' if b.get(i + 1) == Some(&b':') => {
+                out.push(Token::PathSep);
+                i += 2;
+            }
+            b'{' => {
+                out.push(Token::Open);
+                i += 1;
+            }
+            b'}' => {
+                out.push(Token::Close);
+                i += 1;
+            }
+            b',' => {
+                out.push(Token::Comma);
+                i += 1;
+            }
+            b'$' => {
+                out.push(Token::Dollar);
+                i += 1;
+            }
+            c if c.is_ascii_whitespace() => i += 1,
+            _ => {
+                out.push(Token::Other);
+                i += 1;
+            }
         }
     }
     out
+}
+
+fn is_raw_string(b: &[u8], i: usize) -> bool {
+    let mut j = i;
+    if b[j] == b'b' {
+        j += 1;
+    }
+    if b.get(j) != Some(&b'r') {
+        return false;
+    }
+    // Not the tail of an identifier (`for"` cannot occur, but `bar#` neither).
+    if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_') {
+        return false;
+    }
+    let hashes = b[j + 1..].iter().take_while(|&&c| c == b'#').count();
+    b.get(j + 1 + hashes) == Some(&b'"')
+}
+
+/// The index after a string whose body starts at `i`.
+fn skip_string(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+/// The index after a character literal whose opening quote is at `i`.
+fn skip_char(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    if b.get(j) == Some(&b'\\') {
+        j += 2;
+    } else {
+        j += 1;
+    }
+    while j < b.len() && b[j] != b'\'' {
+        j += 1;
+    }
+    j + 1
+}
+
+/// The top-level modules a source text names, in code: `crate::<module>`, every first name of a
+/// use tree `crate::{a, b::c, d as _}`, and `super::...` paths that climb to the crate root.
+/// `depth` is how many modules deep the file is (`src/inject/mod.rs` and `src/inject.rs` are 1,
+/// `src/inject/lint.rs` 2); an inline `mod name { ... }` adds one inside its braces.
+fn named_modules(source: &str, depth: usize) -> Vec<String> {
+    let toks = tokens(source);
+    let mut out = Vec::new();
+    // The brace depths at which inline modules opened.
+    let mut inline_mods: Vec<usize> = Vec::new();
+    let mut braces = 0usize;
+    let mut i = 0;
+    while i < toks.len() {
+        match &toks[i] {
+            Token::Open => {
+                braces += 1;
+                i += 1;
+                continue;
+            }
+            Token::Close => {
+                if inline_mods.last() == Some(&braces) {
+                    inline_mods.pop();
+                }
+                braces = braces.saturating_sub(1);
+                i += 1;
+                continue;
+            }
+            Token::Ident(m) if m == "mod" => {
+                if let (Some(Token::Ident(_)), Some(Token::Open)) =
+                    (toks.get(i + 1), toks.get(i + 2))
+                {
+                    inline_mods.push(braces + 1);
+                }
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let here = depth + inline_mods.len();
+        let dollar = i > 0 && toks[i - 1] == Token::Dollar;
+        let after_sep = i > 0 && toks[i - 1] == Token::PathSep;
+        let root_at = match &toks[i] {
+            Token::Ident(w) if w == "crate" && !dollar && !after_sep => {
+                (toks.get(i + 1) == Some(&Token::PathSep)).then_some(i + 2)
+            }
+            Token::Ident(w) if w == "super" && !after_sep => {
+                // Count the `super::` hops; reaching the root names a top-level module next.
+                let mut j = i;
+                let mut hops = 0;
+                while toks.get(j) == Some(&Token::Ident("super".to_owned()))
+                    && toks.get(j + 1) == Some(&Token::PathSep)
+                {
+                    hops += 1;
+                    j += 2;
+                }
+                (hops == here).then_some(j)
+            }
+            _ => None,
+        };
+        if let Some(at) = root_at {
+            match toks.get(at) {
+                Some(Token::Ident(name)) => out.push(name.clone()),
+                Some(Token::Open) => out.extend(use_group_heads(&toks[at..])),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The first name of each item of the use group that starts at `toks[0]` (`{`), skipping `self`.
+fn use_group_heads(toks: &[Token]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut expect_head = false;
+    for t in toks {
+        match t {
+            Token::Open => {
+                depth += 1;
+                if depth == 1 {
+                    expect_head = true;
+                }
+            }
+            Token::Close => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            Token::Comma if depth == 1 => expect_head = true,
+            Token::Ident(name) if depth == 1 && expect_head => {
+                if name != "self" {
+                    out.push(name.clone());
+                }
+                expect_head = false;
+            }
+            _ => {
+                if depth == 1 {
+                    expect_head = false;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How many modules deep a file under `src/` is.
+fn module_depth(file: &Path) -> usize {
+    let rel = file.strip_prefix(root().join("src")).unwrap_or(file);
+    let parts = rel.components().count();
+    let is_mod = rel.file_name().is_some_and(|n| n == "mod.rs");
+    if is_mod {
+        parts - 1
+    } else {
+        parts
+    }
 }
 
 fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
@@ -95,7 +342,7 @@ fn violations(layer: &BTreeMap<String, usize>, modules: &[String]) -> Vec<String
         let here = layer[module];
         for file in files {
             let text = std::fs::read_to_string(&file).expect("read source");
-            for used in named_modules(&text) {
+            for used in named_modules(&text, module_depth(&file)) {
                 if &used == module {
                     continue;
                 }
@@ -148,7 +395,17 @@ fn the_layer_reader_sees_imports_and_skips_comments() {
     assert_eq!(layer["json_out"], 0);
     assert_eq!(layer["json"], 1);
     let src = "use crate::json::parse; // crate::api in a comment\n/// see [`crate::inject`]\nlet v = crate::value::Value::None;\n$crate::x!();";
-    assert_eq!(named_modules(src), vec!["json", "value"]);
+    assert_eq!(named_modules(src, 1), vec!["json", "value"]);
+    // Use trees name every module in their group, over several lines, renamed or not.
+    let tree = "use crate::{api as _};\nuse crate::{\n    self as me,\n    json::{parse, Span},\n    report, // crate::html\n};";
+    assert_eq!(named_modules(tree, 1), vec!["api", "json", "report"]);
+    // Strings, raw strings and characters are not code; lifetimes are not characters.
+    let text = "let s = \"crate::api\"; let r = r#\"crate::html\"#; let c = '{'; fn f<'a>(x: &'a str) { crate::check::run(); }";
+    assert_eq!(named_modules(text, 1), vec!["check"]);
+    // `super` climbs to the crate root from a file's depth, inline modules included.
+    let sup = "use super::json;\nmod tests {\n    use super::super::api;\n    use super::x;\n}\nuse super::super::html;";
+    assert_eq!(named_modules(sup, 1), vec!["json", "api"]);
+    assert_eq!(named_modules(sup, 2), vec!["html"]);
     assert_eq!(
         declared_modules("pub mod api;\nmod private;\npub mod json;\n"),
         vec!["api", "json"]
