@@ -1,7 +1,7 @@
-"""A Python implementation of seed 000's prompt injection, written for the whole-process
+"""A Python implementation of TFRobot's prompt injection, written for the whole-process
 comparison in bench/compare_render.py (it is not part of the product).
 
-It follows the PRD as TFRobot would run it: a pydantic PromptContext, `model_dump(mode="json")`
+It follows the design as TFRobot would run it: a pydantic PromptContext, `model_dump(mode="json")`
 of the whole context for every NormalizePrompt render, `str.format_map` for f-string templates,
 a Jinja2 `Environment` for Jinja2 ones, `format_2_prompt` normalisation with brace escaping, the
 collector's short-circuits, and ChatLLM's message order. It prints the chat messages as JSON so

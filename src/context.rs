@@ -1,4 +1,4 @@
-//! The context templates render over (contract §1): the scene's context as written, keys in file
+//! The context templates render over (docs/scene-format.md): the scene's context as written, keys in file
 //! order, with the standard keys Python's `PromptContext` always has appended when missing.
 
 use std::sync::Arc;

@@ -1,5 +1,5 @@
-//! Prompt Inspector core: the prompt-injection engine of TFRobot's PRD (seed 000) and xbot's
-//! cache-friendly run loop (seed 002), with no GUI dependency.
+//! Prompt Inspector core: the prompt-injection engine of TFRobot's design and xbot's
+//! cache-friendly run loop, with no GUI dependency.
 //!
 //! Data flows from a scene file through [`value`] (JSON as Python reads it) into [`template`]s
 //! (Python `str.format_map` and Jinja2), which render each prompt piece.

@@ -16,7 +16,7 @@ def record() -> pi.Scene:
         chat_llm=CHAT_LLM,
         desk_llm=DESK_LLM,
         name="tf-notes-python",
-        description="seed 000's TFNotes tools, recorded from Python (examples/python/tf_notes.py)",
+        description="TFRobot's TFNotes tools, recorded from Python (examples/python/tf_notes.py)",
     )
 
 

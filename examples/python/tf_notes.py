@@ -1,4 +1,4 @@
-"""seed 000's TFNotes tools, written against prompt_inspector.tfrobot as they are written against
+"""TFRobot's TFNotes tools, written against prompt_inspector.tfrobot as they are written against
 TFRobot: a string with literal braces, a NormalizePrompt with English and Chinese templates, and
 a memo only ChatLLM sees. `record_notes.py` records them into `notes.scene.json`."""
 

@@ -7,10 +7,10 @@
 //! - `dispatch(operation, request)`: any operation of the core's one table (docs/api.md), its
 //!   request and response the Python values of the JSON `serve` and the app take and give,
 //!   converted here without JSON (`to_python`). The Python layer (`prompt_inspector`) builds
-//!   the requests and raises the contract's exceptions.
+//!   the requests and raises the exceptions docs/python.md lists.
 //!
 //! Failures cross as `EngineError(kind, message, line, column, start, end)` for templates and
-//! `CoreError(api_error_json)` for operations; the Python layer raises the classes the contract
+//! `CoreError(api_error_json)` for operations; the Python layer raises the classes docs/python.md
 //! names from them.
 
 use std::sync::{Arc, OnceLock};

@@ -1,4 +1,4 @@
-"""The package against the project's own pure-Python rendering of seed 000's algorithm
+"""The package against the project's own pure-Python rendering of TFRobot's algorithm
 (bench/py_inspector.py: pydantic PromptContext, str.format_map, Jinja2): every fixture scene and
 a generated one render the same chat messages."""
 

@@ -1,4 +1,4 @@
-"""seed 000's BaseTool unit table (its section 8.1), row by row, on prompt_inspector.tfrobot."""
+"""TFRobot's BaseTool unit table (docs/rules.md), row by row, on prompt_inspector.tfrobot."""
 
 import logging
 from typing import ClassVar

@@ -3,7 +3,7 @@
 //! struct or an [`ApiError`] out, all plain JSON.
 //!
 //! Transport types are separate from the domain types: reports travel as the JSON text the core
-//! wrote (contract §4/§5), so the app sees exactly what `render --format json` prints. With the
+//! wrote (docs/cli.md, docs/run-loop.md), so the app sees exactly what `render --format json` prints. With the
 //! `specta` feature every transport type derives `specta::Type` for TypeScript bindings.
 
 mod about;

@@ -1,5 +1,5 @@
 //! `render` (the hot path of live editing) and `run`: load the text, call the core once, answer
-//! with its report (contract §4 / §5), which each front end serialises as the command line does.
+//! with its report (docs/cli.md, docs/run-loop.md), which each front end serialises as the command line does.
 
 use std::path::PathBuf;
 

@@ -1,4 +1,4 @@
-//! Replaying scenes against goldens (contract §4 `check`): `x.scene.json` is checked against
+//! Replaying scenes against goldens (docs/cli.md, `check`): `x.scene.json` is checked against
 //! `x.golden.json` beside it, which holds the chat and desk reports of the scene (and the replayed
 //! `run` loop when the scene has one).
 
@@ -32,7 +32,7 @@ pub struct Golden<'a> {
     pub scene: &'a str,
     pub chat: Report,
     pub desk: Report,
-    /// The replayed `run` loop (contract §5), for scenes that have one.
+    /// The replayed `run` loop (docs/run-loop.md), for scenes that have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<crate::runloop::RunReport>,
 }

@@ -1,6 +1,6 @@
 //! What a mismatch means for the model: the segments whose text changed between a golden and
 //! the scene's report now, each with a line diff of its text, and the tools whose outcome
-//! changed. Printed before the golden's JSON diff (contract §4 `check`, the pytest plugin).
+//! changed. Printed before the golden's JSON diff (`check`, the app's Replay view, the pytest plugin).
 //!
 //! Both sides are read as JSON values: the golden is whatever file is on disk, so a side that is
 //! not a golden (or an older shape) just gives no segment section.

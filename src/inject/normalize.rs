@@ -1,5 +1,5 @@
 //! `BaseTool.format_2_prompt`: the framework method that runs the tool's `_format_2_prompt` and
-//! normalises what it returns (seed 000 §3.1, contract §2), in its six states.
+//! normalises what it returns (docs/injection.md), in its six states.
 
 use std::sync::Arc;
 

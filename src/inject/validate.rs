@@ -1,5 +1,5 @@
-//! Tool validation as TFRobot's `__init_subclass__` does it at class definition (seed 000 §3.5,
-//! contract §2), in the same order, with the same exception classes.
+//! Tool validation as TFRobot's `__init_subclass__` does it at class definition
+//! (docs/rules.md), in the same order, with the same exception classes.
 
 use std::fmt;
 

@@ -2,7 +2,7 @@
 //!
 //! The API takes system text only in the top-level `system` list of text blocks, roles `user` and
 //! `assistant` only, requires `max_tokens`, and refuses empty text blocks. The last system block
-//! carries `cache_control: {type: ephemeral}`, as xbot marks its static system prompt (seed 002),
+//! carries `cache_control: {type: ephemeral}`, as xbot marks its static system prompt,
 //! so the system prefix is cached across calls.
 
 use serde_json::{json, Map, Value as Json};

@@ -1,4 +1,4 @@
-//! Provider request bodies: what would actually be sent. The 8 DeskLLM adapters of seed 000 shape
+//! Provider request bodies: what would actually be sent. The 8 DeskLLM adapters of TFRobot shape
 //! the 7 rendered desk segments into their provider's request; a chat report's messages become an
 //! OpenAI chat-completions or Anthropic Messages body. docs/providers.md has the table of where
 //! each segment goes and the provider facts it rests on.

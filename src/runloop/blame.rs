@@ -1,4 +1,4 @@
-//! Cache blame across successive seed-000 calls: for each step, the first byte of the chat
+//! Cache blame across successive TFRobot calls: for each step, the first byte of the chat
 //! request that differs from the previous step, which segment and source (configured prompt or
 //! tool) it falls in, and what OpenAI's and Anthropic's prompt caches can reuse.
 
@@ -245,7 +245,7 @@ fn source_of(flat: &[Flat], i: usize, loc: &mut Location) {
     }
 }
 
-/// Breakpoints for a seed-000 request, at most 4, chosen in this order of priority and then
+/// Breakpoints for a TFRobot request, at most 4, chosen in this order of priority and then
 /// sorted by position:
 /// 1. the end of the leading system message: the configured instructions, the same every call
 ///    as long as no tool injects into `system_msg_prompt`;

@@ -1,6 +1,6 @@
 //! Cache figures: how much of a request a provider's prompt cache can reuse from an earlier one.
 //!
-//! The request is serialised provider-neutrally (contract §5): the concatenation over its messages
+//! The request is serialised provider-neutrally (docs/run-loop.md): the concatenation over its messages
 //! of `role + "\n" + content`. Token figures use `o200k_base` (OpenAI's current tokenizer); for
 //! Anthropic, whose tokenizer is not public, they are an estimate. Sources of the rules:
 //! docs/run-loop.md.

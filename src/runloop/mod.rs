@@ -1,7 +1,7 @@
-//! The run loop of seed 002 (xbot): a fixed, cache-static system message, and changes reported by
+//! The run loop of xbot: a fixed, cache-static system message, and changes reported by
 //! appending blocks to the newest message instead of rebuilding the prefix. Replays a scene's
-//! `run` (contract §5) and measures what a provider's prompt cache can reuse between requests;
-//! [`blame`] measures the same across successive seed-000 renders.
+//! `run` (docs/run-loop.md) and measures what a provider's prompt cache can reuse between requests;
+//! [`blame`] measures the same across successive TFRobot renders.
 
 pub mod blame;
 pub mod cache;

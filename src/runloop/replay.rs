@@ -1,4 +1,4 @@
-//! The loop of seed 002 as xbot runs it (`agent/engine.go` `Run`): assemble the first request,
+//! The loop as xbot runs it (`agent/engine.go` `Run`): assemble the first request,
 //! then per recorded round append the assistant turn and the tool results and, after a round
 //! with tool calls, the dynamic-context block and the system reminder. The loop ends at the first
 //! round without tool calls.

@@ -1,5 +1,5 @@
 //! The run report with every request written out whole: what `run --format json` prints, in the
-//! shape the contract fixes (`iterations[].request`, each a list of messages). It borrows the
+//! shape docs/run-loop.md gives (`iterations[].request`, each a list of messages). It borrows the
 //! shared report, so only the writing grows with the square of the rounds, never the memory.
 
 use serde::Serialize;

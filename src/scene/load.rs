@@ -13,7 +13,7 @@ use crate::json::{self, Json, Kind, Member};
 use crate::template::Engine;
 use crate::value::Value;
 
-// The `run` field's reader (contract §5), kept in its own file.
+// The `run` field's reader (docs/scene-format.md), kept in its own file.
 mod run;
 
 /// Scene files larger than this are refused before reading (a recording gone wrong, not a scene).
@@ -284,7 +284,7 @@ impl Reader<'_> {
         })
     }
 
-    /// A message's `role`, one of the four roles of contract §1.
+    /// A message's `role`, one of the four roles docs/scene-format.md lists.
     fn role(&self, o: &Obj, j: &Json, path: &FieldPath) -> Result<Role, SceneError> {
         let role_j = self.required(o, j, path, "role")?;
         let role_path = join(path, "role");

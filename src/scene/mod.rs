@@ -1,4 +1,4 @@
-//! Scene files (`*.scene.json`, contract §1): one recorded LLM call site with its context, the
+//! Scene files (`*.scene.json`, docs/scene-format.md): one recorded LLM call site with its context, the
 //! LLM's configured segment prompts and the tools.
 //!
 //! The types mirror the file; [`load`] reads them strictly, naming file, line, column and field
@@ -140,7 +140,7 @@ pub struct TemplateSpec {
 }
 
 impl TemplateSpec {
-    /// The template text for the active language, falling back to `default` (contract §1).
+    /// The template text for the active language, falling back to `default` (docs/scene-format.md).
     pub fn select(&self) -> Option<(&str, &str)> {
         let active = self.active_language.as_deref().unwrap_or("default");
         self.templates
@@ -201,7 +201,7 @@ impl ChatConfig {
     }
 }
 
-/// The 8 DeskLLM adapters of seed 000.
+/// The 8 DeskLLM adapters of TFRobot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Adapter {
     OpenaiDesk,

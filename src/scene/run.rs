@@ -1,4 +1,4 @@
-//! The typed `run` field of a scene (contract §5): the tool-call loop to replay, as the scene
+//! The typed `run` field of a scene (docs/run-loop.md): the tool-call loop to replay, as the scene
 //! loader reads it. Run messages have string content; `tool_calls` keep the form they were
 //! written in, so the request the loop prints looks like the recording.
 
@@ -34,7 +34,7 @@ pub struct Iteration {
     pub todo: Option<String>,
 }
 
-/// A message of the loop: string content only (contract §5).
+/// A message of the loop: string content only (docs/scene-format.md).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunMessage {
     pub role: Role,

@@ -1,4 +1,4 @@
-//! `render`, `rules` and `check` as contract §4 fixes them: outputs and exit codes.
+//! `render`, `rules` and `check` as docs/cli.md fixes them: outputs and exit codes.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -30,7 +30,7 @@ fn tempdir(tag: &str) -> PathBuf {
 }
 
 #[test]
-fn render_json_is_the_contract_report() {
+fn render_json_is_the_documented_report() {
     let o = run(&["render", &fixture("default.scene.json"), "--format", "json"]);
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json report");
@@ -144,7 +144,7 @@ fn copy_fixture(dir: &Path, name: &str) -> PathBuf {
 }
 
 #[test]
-fn check_exit_codes_follow_the_contract() {
+fn check_exit_codes_follow_the_docs() {
     assert_eq!(
         run(&["check", &fixture("")]).status.code(),
         Some(0),

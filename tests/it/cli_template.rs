@@ -1,4 +1,4 @@
-//! `prompt-inspector template` as contract §4 fixes it.
+//! `prompt-inspector template` as docs/cli.md fixes it.
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -404,6 +404,114 @@ fn user_facing_text_cites_no_design_papers() {
     fail_on(problems, "citations users cannot follow");
 }
 
+/// What no file of the repository cites, comments included: documents a reader of the repository
+/// does not have (the design papers, the interface contract, the machine notes beside it).
+fn outside_citations(label: &str, text: &str) -> Vec<String> {
+    let mut problems = citations(label, text);
+    for (i, line) in text.lines().enumerate() {
+        let lower = line.to_lowercase();
+        let named = ["toolchain.md", "../shared", "shared/seeds", "shared/design"]
+            .into_iter()
+            .find(|p| lower.contains(p));
+        // "contract" as a word ("the contract", "contract's"), not "contraction".
+        let contract = lower.match_indices("contract").any(|(k, _)| {
+            let before = lower[..k].chars().next_back();
+            let after = lower[k + "contract".len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphabetic)
+        });
+        if let Some(p) = named.or(contract.then_some("contract")) {
+            problems.push(format!("{label}:{}: cites {p:?}: {}", i + 1, line.trim()));
+        }
+    }
+    problems
+}
+
+/// Every file a developer reads: sources, tests, scripts, manifests, examples and docs.
+fn repository_texts() -> Vec<PathBuf> {
+    let exts = [
+        ".rs", ".ts", ".tsx", ".mjs", ".py", ".toml", ".md", ".sh", ".json", ".css", ".html",
+    ];
+    let mut out = Vec::new();
+    for dir in [
+        "src",
+        "src-tauri/src",
+        "src-tauri/e2e",
+        "python/src",
+        "python/prompt_inspector",
+        "python/tests",
+        "tests",
+        "benches",
+        "bench",
+        "examples",
+        "docs",
+        "ui/src",
+        "ui/test",
+        "ui/e2e",
+        "fuzz/fuzz_targets",
+    ] {
+        out.extend(
+            files_under(&root().join(dir), &exts)
+                .into_iter()
+                .filter(|p| !p.components().any(|c| c.as_os_str() == "target")),
+        );
+    }
+    out.extend(files_under(&root().join("scripts"), &[""]));
+    for file in [
+        "README.md",
+        "Cargo.toml",
+        "build.rs",
+        "src-tauri/Cargo.toml",
+        "src-tauri/build.rs",
+        "python/Cargo.toml",
+        "python/pyproject.toml",
+        "ui/README.md",
+        ".ci/run",
+    ] {
+        out.push(root().join(file));
+    }
+    // Files that hold the patterns on purpose: the scanners' own tests.
+    let samples = [
+        "tests/it/doc_links.rs",
+        "ui/test/truth.test.ts",
+        "ui/test/run.test.ts",
+        "ui/e2e/journey.mjs",
+    ];
+    out.retain(|p| p.is_file() && !samples.iter().any(|s| root().join(s) == *p));
+    out
+}
+
+#[test]
+fn no_file_cites_documents_outside_the_repository() {
+    let mut problems = Vec::new();
+    for p in repository_texts() {
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue; // not text
+        };
+        problems.extend(outside_citations(&rel(&p), &text));
+    }
+    fail_on(problems, "citations of documents outside the repository");
+}
+
+#[test]
+fn scanners_find_outside_citations() {
+    for cited in [
+        "// as the contract prints it",
+        "# one wheel (toolchain.md)",
+        "//! the contract's exceptions",
+        "see ../shared/design/product.md",
+        "(seed 000 §3.1)",
+    ] {
+        assert_eq!(outside_citations("x", cited).len(), 1, "{cited}");
+    }
+    assert!(
+        outside_citations("x", "contractions in both cases; contracted; (docs/cli.md)").is_empty()
+    );
+    assert!(
+        repository_texts().len() > 100,
+        "the scan reads the repository"
+    );
+}
+
 /// docs/rules.md's segment table, as `prompt-inspector rules --format json` gives the segments.
 fn segment_table(rules: &serde_json::Value) -> String {
     let mut out = String::new();

@@ -31,6 +31,6 @@ proptest! {
 
 #[test]
 fn escaped_tfnotes_example_renders_to_itself() {
-    // Seed 000 §8.1: "代码 {x: 1}" must come back unchanged, not raise KeyError.
+    // TFRobot's unit table: "代码 {x: 1}" must come back unchanged, not raise KeyError.
     assert_eq!(render_escaped("代码 {x: 1}"), Ok("代码 {x: 1}".to_owned()));
 }

@@ -1,4 +1,4 @@
-//! `prompt-inspector cache`: cache blame across successive seed-000 calls (one scene per call):
+//! `prompt-inspector cache`: cache blame across successive TFRobot calls (one scene per call):
 //! where each request first differs from the previous one, which segment and source wrote that
 //! byte, and what OpenAI's and Anthropic's prompt caches can reuse.
 

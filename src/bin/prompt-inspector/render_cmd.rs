@@ -1,4 +1,4 @@
-//! `prompt-inspector render`: the JSON report of contract §4, or a readable text form.
+//! `prompt-inspector render`: the JSON report (docs/cli.md), or a readable text form.
 
 use std::fmt::Write as _;
 use std::io::Write;

@@ -1,4 +1,4 @@
-//! `prompt-inspector run`: replays a scene's `run` loop (contract §5) and prints each request, the
+//! `prompt-inspector run`: replays a scene's `run` loop (docs/run-loop.md) and prints each request, the
 //! blocks injected after it and the cache figures, as JSON or as a text that explains itself.
 
 use std::fmt::Write as _;
@@ -30,7 +30,7 @@ pub fn run(
     report.price(&models);
     let emitted = match (as_json, shared) {
         (true, true) => crate::output::emit_json(&report),
-        // Each request whole, as the contract prints them: written out as it is serialised, so
+        // Each request whole, as docs/run-loop.md shows them: written out as it is serialised, so
         // memory stays linear in the rounds even though the output is not.
         (true, false) => crate::output::emit_json(&WholeRequests::new(&report)),
         (false, _) => crate::output::emit(&crate::wrap::wrap_text(

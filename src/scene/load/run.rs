@@ -1,4 +1,4 @@
-//! Strict reading of a scene's `run` (contract §5) into [`Run`], with the manners of the rest of
+//! Strict reading of a scene's `run` (docs/scene-format.md) into [`Run`], with the manners of the rest of
 //! the loader: unknown fields and wrong types are errors naming line, column and field path
 //! (`run.iterations[2].assistant.tool_calls[0]`).
 
@@ -78,7 +78,7 @@ impl Reader<'_> {
         let role = self.role(&o, j, path)?;
         Ok(RunMessage {
             role,
-            // Run messages have string content (contract §5); absent or null reads as "".
+            // Run messages have string content (docs/scene-format.md); absent or null reads as "".
             content: self.opt_string(&o, path, "content")?.unwrap_or_default(),
             name: self.opt_string(&o, path, "name")?,
             tool_call_id: self.opt_string(&o, path, "tool_call_id")?,

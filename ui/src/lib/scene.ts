@@ -291,7 +291,7 @@ export type ReturnsKind = (typeof RETURNS_KINDS)[number];
  *  restores them (the raise message, the invalid value, a prompt's kind and attachments). */
 export type ReturnsStash = Map<string, JObject>;
 
-/** Switch what a tool's `_format_2_prompt` returns, writing the contract's shape (each kind has
+/** Switch what a tool's `_format_2_prompt` returns, writing the scene format's shape (each kind has
  *  exactly its own fields, which the loader requires). The template moves between `str`
  *  (`source`) and `prompt` (`prompt.template`); `default` removes the field. */
 export function setReturnsKind(tool: JObject, kind: ReturnsKind, stash: ReturnsStash = new Map()) {

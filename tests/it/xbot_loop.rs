@@ -1,4 +1,4 @@
-//! Seed 002 (xbot's run loop): the dynamic-context injector and the system reminder mirror xbot's
+//! xbot's run loop: the dynamic-context injector and the system reminder mirror xbot's
 //! own tests (`agent/dynamic_context_test.go`, the reminder's parts), then the loop, the strict
 //! `run` reader, the cache figures and the cache-blame goldens.
 

@@ -1,5 +1,5 @@
-//! Seed 000 §8: one test per row of the BaseTool unit table (§8.1) and of the LLM injection
-//! integration table (§8.2), each named after its row.
+//! TFRobot's test tables: one test per row of the BaseTool unit table and of the LLM injection
+//! integration table, each named after its row.
 
 use std::sync::Arc;
 
@@ -40,7 +40,7 @@ fn err_of(json: &str) -> validate::Invalid {
     validate::validate(&tool(json)).expect_err("should be invalid")
 }
 
-// ---- §8.1 BaseTool unit table -------------------------------------------------------------------
+// ---- BaseTool unit table -------------------------------------------------------------------------
 
 #[test]
 fn r8_1_default_subclass_without_position_or_override_imports_ok() {
@@ -275,7 +275,7 @@ fn r8_1_invalid_return_type_raises_protocol_error() {
     assert_eq!(r.diagnostics[0].code, "tool_format_2_prompt");
 }
 
-// ---- §8.2 LLM injection integration table ---------------------------------------------------------
+// ---- LLM injection integration table ---------------------------------------------------------------
 
 #[test]
 fn r8_2_single_tool_chat_and_single_tool_desk_inject_at_their_positions() {
@@ -330,7 +330,7 @@ fn r8_2_several_tools_in_one_position_merge_in_tools_order() {
 #[test]
 fn r8_2_tool_not_in_active_tools_is_never_called() {
     // The context's tool view (PromptTool) lists `spy`, but the call's tools do not: the
-    // injector reads only the tools argument (seed 000 §3.4), so `spy` is never asked.
+    // injector reads only the tools argument (the collector's design), so `spy` is never asked.
     let mut scene = scene_with_tools(&format!(
         "[{}, {}]",
         r#"{ "name": "spy", "prompt_position": ["system_msg_prompt", "system_prompt"], "format_2_prompt": { "returns": "raise", "error": "called" } }"#,
