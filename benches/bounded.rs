@@ -44,3 +44,52 @@ fn run_replay_and_report(bencher: Bencher, rounds: usize) {
         prompt_inspector::json_out::to_string_pretty(&report).len()
     });
 }
+
+/// A chat body of `n` messages with nothing only one API has, so detection reads them all
+/// (each message's string content once cost a scan of the text up to it).
+fn chat_body(n: usize) -> String {
+    let messages: Vec<String> = (0..=n)
+        .map(|i| {
+            let role = if i % 2 == 0 { "user" } else { "assistant" };
+            format!("{{\"role\": \"{role}\", \"content\": \"message {i}\"}}")
+        })
+        .collect();
+    format!(
+        "{{\"model\": \"m\", \"messages\": [\n{}\n]}}",
+        messages.join(",\n")
+    )
+}
+
+#[divan::bench(args = [5_000, 10_000, 20_000])]
+fn import_detect_source(bencher: Bencher, messages: usize) {
+    let body = chat_body(messages);
+    bencher.bench(|| {
+        prompt_inspector::import::import_str(black_box(&body), "b.json", false, None)
+            .map(|i| i.scenes.len())
+    });
+}
+
+/// An OTLP export of `n` spans whose `gen_ai.input.messages` is JSON text (each attribute's
+/// position was once counted from the top of the file).
+fn otlp_export(n: usize) -> String {
+    let spans: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                "{{\"name\": \"chat {i}\", \"attributes\": [\n {{\"key\": \"gen_ai.input.messages\", \"value\": {{\"stringValue\": \"[{{\\\"role\\\": \\\"user\\\", \\\"parts\\\": [{{\\\"type\\\": \\\"text\\\", \\\"content\\\": \\\"hi {i}\\\"}}]}}]\"}}}}\n]}}"
+            )
+        })
+        .collect();
+    format!(
+        "{{\"resourceSpans\": [{{\"scopeSpans\": [{{\"spans\": [\n{}\n]}}]}}]}}",
+        spans.join(",\n")
+    )
+}
+
+#[divan::bench(args = [1_000, 2_000, 4_000])]
+fn import_otlp_json_text_attributes(bencher: Bencher, spans: usize) {
+    let export = otlp_export(spans);
+    bencher.bench(|| {
+        prompt_inspector::import::import_str(black_box(&export), "t.json", false, None)
+            .map(|i| i.scenes.len())
+    });
+}

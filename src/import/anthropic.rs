@@ -86,14 +86,14 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
             "tool_use" if role == Role::Assistant => {
                 let input = b.req("input")?;
                 input.object()?;
-                calls.push(tool_call(b.req_str("id")?, b.req_str("name")?, input.to_json()));
+                calls.push(tool_call(b.req_str("id")?, b.req_str("name")?, input.to_json()?));
                 draft.rest(&b, &["type", "id", "name", "input"])?;
             }
             "tool_result" if role == Role::User => {
                 let id = b.req_str("tool_use_id")?.to_owned();
                 let result = match b.get("content") {
                     None => json!(""),
-                    Some(c) if c.as_str().is_some() => c.to_json(),
+                    Some(c) if c.as_str().is_some() => c.to_json()?,
                     Some(c) => {
                         let mut out = Vec::new();
                         for rb in c.items()? {
@@ -185,7 +185,7 @@ fn tool(t: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     draft.tools.push(ToolDraft {
         name: t.req_str("name")?.to_owned(),
         description: t.opt_str("description")?.map(str::to_owned),
-        parameters: Some(schema.to_json()),
+        parameters: Some(schema.to_json()?),
         origin: t.ptr.clone(),
     });
     draft.rest(t, &["type", "name", "description", "input_schema"])?;

@@ -108,12 +108,49 @@ pub fn import_file(path: &Path, from: Option<Source>) -> Result<Import, ImportEr
     import_str(&text, &file_name, is_json_lines(path), from).map_err(|e| e.in_file(path))
 }
 
+/// [`import_file`] for one scene (stdout or `-o OUT`): a second request is refused before any
+/// is converted, at its line for JSON lines (the file is only split into lines first) or at the
+/// export for several GenAI spans, so a conversation sent to the wrong place costs no more than
+/// finding its second record.
+pub fn import_file_one(path: &Path, from: Option<Source>) -> Result<Import, ImportError> {
+    let text = crate::files::read_regular_text(path, MAX_IMPORT_BYTES, "an import")
+        .map_err(|e| ImportError::io(path, e.to_string()))?;
+    let file_name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    import_text(&text, &file_name, is_json_lines(path), from, true).map_err(|e| e.in_file(path))
+}
+
 /// [`import_file`] on text already read; `file_name` names the scenes and their description.
 pub fn import_str(
     text: &str,
     file_name: &str,
     json_lines: bool,
     from: Option<Source>,
+) -> Result<Import, ImportError> {
+    import_text(text, file_name, json_lines, from, false)
+}
+
+/// [`import_str_one`]'s refusal of a second request.
+const ONE_SCENE: &str = "stdout and -o OUT take one scene, and this file holds a conversation: pass --out-dir DIR to write its calls as numbered files";
+
+/// [`import_file_one`] on text already read.
+pub fn import_str_one(
+    text: &str,
+    file_name: &str,
+    json_lines: bool,
+    from: Option<Source>,
+) -> Result<Import, ImportError> {
+    import_text(text, file_name, json_lines, from, true)
+}
+
+fn import_text(
+    text: &str,
+    file_name: &str,
+    json_lines: bool,
+    from: Option<Source>,
+    one: bool,
 ) -> Result<Import, ImportError> {
     let records: Vec<(usize, &str)> = if json_lines {
         text.split('\n')
@@ -131,6 +168,15 @@ pub fn import_str(
             column: 0,
             pointer: String::new(),
             message: "no requests: the file has no JSON lines".to_owned(),
+        });
+    }
+    if let (true, Some((line, _))) = (one, records.get(1)) {
+        return Err(ImportError {
+            file: None,
+            line: *line,
+            column: 1,
+            pointer: String::new(),
+            message: format!("a second request: {ONE_SCENE}"),
         });
     }
     let stem = stem(file_name);
@@ -174,6 +220,12 @@ pub fn import_str(
             Source::Anthropic => drafts.push((anthropic::read(&root)?, at, None)),
             Source::Otel => {
                 let spans = otel::read(&root, &mut skipped)?;
+                if one && spans.len() > 1 {
+                    return Err(root.err(format!(
+                        "{} spans with a GenAI request: {ONE_SCENE}",
+                        spans.len()
+                    )));
+                }
                 let several = spans.len() > 1;
                 for s in spans {
                     let label = (several || !s.label.is_empty()).then_some(s.label);
@@ -322,7 +374,7 @@ fn evidence(root: &Node<'_>, anthropic: bool) -> Option<String> {
     if let Some(n) = top.iter().find_map(|k| root.get(k)) {
         return Some(n.ptr);
     }
-    for m in root.get("messages")?.items().ok()? {
+    for m in root.get("messages")?.array()? {
         if !anthropic {
             if let Some(r) = m
                 .get("role")
@@ -337,7 +389,7 @@ fn evidence(root: &Node<'_>, anthropic: bool) -> Option<String> {
         let Some(content) = m.get("content") else {
             continue;
         };
-        for p in content.items().unwrap_or_default() {
+        for p in content.array().unwrap_or_default() {
             let ty = p
                 .get("type")
                 .and_then(|t| t.as_str().map(|s| (s, t.ptr.clone())));
@@ -353,7 +405,7 @@ fn evidence(root: &Node<'_>, anthropic: bool) -> Option<String> {
             }
         }
     }
-    for t in root.get("tools")?.items().ok()? {
+    for t in root.get("tools")?.array()? {
         let key = if anthropic {
             "input_schema"
         } else {

@@ -5,7 +5,6 @@ use std::borrow::Cow;
 
 use super::ImportError;
 use crate::json::{self, Json, Kind};
-use crate::value::Value;
 
 /// The text a record was read from and where that text sits in the file.
 pub(crate) struct Doc<'t> {
@@ -14,17 +13,30 @@ pub(crate) struct Doc<'t> {
     pub first_line: usize,
     /// When the text is JSON held in a string of the file (an OpenTelemetry attribute): where
     /// that string is, since positions inside its decoded text are not the file's.
-    pub host: Option<Host>,
+    pub host: Option<Host<'t>>,
     /// The pointer of the text's root within its record (a JSON attribute value of a span).
     pub prefix: String,
 }
 
-pub(crate) struct Host {
-    pub line: usize,
-    pub column: usize,
+/// Where a string holding JSON text sits. Its line and column are worked out only when an
+/// error needs them: counting lines from the top of the file for every attribute of an export
+/// made reading one quadratic in its spans.
+#[derive(Clone)]
+pub(crate) struct Host<'t> {
+    /// The text the string is in, the file's line that text starts on, and the string's offset.
+    pub text: &'t str,
+    pub first_line: usize,
+    pub offset: usize,
     pub pointer: String,
     /// What the string is (`the gen_ai.input.messages attribute`).
     pub what: String,
+}
+
+impl Host<'_> {
+    fn line_col(&self) -> (usize, usize) {
+        let (line, column) = json::line_col(self.text, self.offset);
+        (self.first_line + line - 1, column)
+    }
 }
 
 impl Doc<'_> {
@@ -46,10 +58,11 @@ impl Doc<'_> {
                 message,
             },
             Some(host) => {
+                let (host_line, host_column) = host.line_col();
                 ImportError {
                     file: None,
-                    line: host.line,
-                    column: host.column,
+                    line: host_line,
+                    column: host_column,
                     pointer: host.pointer.clone(),
                     message: format!(
                     "in the JSON text of {}, at {} (its line {line}, column {column}): {message}",
@@ -57,17 +70,6 @@ impl Doc<'_> {
                     if pointer.is_empty() { "the top" } else { pointer }
                 ),
                 }
-            }
-        }
-    }
-
-    /// The position of byte `offset` in the file (the host string's for embedded text).
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        match &self.host {
-            Some(h) => (h.line, h.column),
-            None => {
-                let (line, column) = json::line_col(self.text, offset);
-                (self.first_line + line - 1, column)
             }
         }
     }
@@ -167,6 +169,16 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// The items when the node is an array, with no error otherwise (an error costs a scan of
+    /// the text up to the node for its line, too much for a check made on every message).
+    pub fn array(&self) -> Option<Vec<Node<'a>>> {
+        if self.is_array() {
+            self.items().ok()
+        } else {
+            None
+        }
+    }
+
     pub fn items(&self) -> Result<Vec<Node<'a>>, ImportError> {
         match &self.json.kind {
             Kind::Array(items) => Ok(items
@@ -206,28 +218,82 @@ impl<'a> Node<'a> {
         self.get(key).map(|n| n.str()).transpose()
     }
 
-    /// The value as Python's `json.loads` reads it.
-    pub fn value(&self) -> Value {
-        self.json.to_value()
+    /// The value as JSON for the scene being written: integers exact, and a number too large
+    /// for a float (`1e999`) kept as its text, which the scene loader reads back as the
+    /// request's reader would. `NaN` and `Infinity` have no JSON text: they are refused, with
+    /// their position, rather than written as something else.
+    pub fn to_json(&self) -> Result<serde_json::Value, ImportError> {
+        tree_to_json(self.json, self.doc.text).map_err(|(offset, what)| {
+            self.doc.error_at(
+                offset,
+                &self.ptr,
+                format!("{what} is not a JSON number: a scene cannot hold it as it is"),
+            )
+        })
     }
 
-    /// The value as JSON for the scene being written (numbers kept exact).
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self.value()).unwrap_or(serde_json::Value::Null)
-    }
-
-    /// A short rendering of the value for the lists of what was not mapped.
+    /// A short rendering of the value for the lists of what was not mapped (the source text
+    /// when the value has no JSON form).
     pub fn excerpt(&self) -> String {
-        excerpt(&self.to_json())
+        tree_excerpt(self.json, self.doc.text)
     }
+}
+
+/// [`Node::excerpt`] of a tree read from `text`.
+pub(crate) fn tree_excerpt(json: &Json, text: &str) -> String {
+    match tree_to_json(json, text) {
+        Ok(v) => excerpt(&v),
+        Err(_) => cut(text.get(json.span.clone()).unwrap_or("")),
+    }
+}
+
+/// A tree as JSON, with each float that is not finite written as its source text when that
+/// text is a JSON number; `Err((offset, text))` for one that is not (`NaN`, `Infinity`).
+pub(crate) fn tree_to_json(json: &Json, text: &str) -> Result<serde_json::Value, (usize, String)> {
+    use serde_json::Value as J;
+    Ok(match &json.kind {
+        Kind::Float(f) if !f.is_finite() => {
+            let source = text.get(json.span.clone()).unwrap_or("").trim();
+            match source.parse::<serde_json::Number>() {
+                // Without a digit the text would be a word that happened to parse.
+                Ok(n) if source.bytes().any(|b| b.is_ascii_digit()) => J::Number(n),
+                _ => {
+                    let shown = if source.is_empty() {
+                        f.to_string()
+                    } else {
+                        source.to_owned()
+                    };
+                    return Err((json.span.start, shown));
+                }
+            }
+        }
+        Kind::Array(items) => J::Array(
+            items
+                .iter()
+                .map(|i| tree_to_json(i, text))
+                .collect::<Result<_, _>>()?,
+        ),
+        Kind::Object(members) => {
+            let mut map = serde_json::Map::with_capacity(members.len());
+            for m in members {
+                map.insert(m.key.clone(), tree_to_json(&m.value, text)?);
+            }
+            J::Object(map)
+        }
+        _ => serde_json::to_value(json.to_value()).unwrap_or(J::Null),
+    })
 }
 
 /// Compact JSON, cut to 80 characters.
 pub(crate) fn excerpt(v: &serde_json::Value) -> String {
+    cut(&v.to_string())
+}
+
+/// Text cut to 80 characters.
+fn cut(text: &str) -> String {
     const MAX: usize = 80;
-    let text = v.to_string();
     if text.chars().count() <= MAX {
-        return text;
+        return text.to_owned();
     }
     let cut: String = text.chars().take(MAX).collect();
     format!("{cut}…")

@@ -182,7 +182,7 @@ fn call(c: &Node<'_>, draft: &mut Draft) -> Result<Option<Json>, ImportError> {
     arguments.str()?;
     draft.rest(&f, &["name", "arguments"])?;
     draft.rest(c, &["id", "type", "function"])?;
-    Ok(Some(tool_call(id, name, arguments.to_json())))
+    Ok(Some(tool_call(id, name, arguments.to_json()?)))
 }
 
 fn tool(t: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
@@ -195,7 +195,7 @@ fn tool(t: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     draft.tools.push(ToolDraft {
         name: f.req_str("name")?.to_owned(),
         description: f.opt_str("description")?.map(str::to_owned),
-        parameters: f.get("parameters").map(|p| p.to_json()),
+        parameters: f.get("parameters").map(|p| p.to_json()).transpose()?,
         origin: t.ptr.clone(),
     });
     draft.rest(&f, &["name", "description", "parameters"])?;

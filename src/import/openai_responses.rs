@@ -66,7 +66,7 @@ fn item(item: &Node<'_>, calling: bool, draft: &mut Draft) -> Result<bool, Impor
             let call = tool_call(
                 item.req_str("call_id")?,
                 item.req_str("name")?,
-                arguments.to_json(),
+                arguments.to_json()?,
             );
             let joins = calling
                 && draft
@@ -90,7 +90,7 @@ fn item(item: &Node<'_>, calling: bool, draft: &mut Draft) -> Result<bool, Impor
         "function_call_output" => {
             let output = item.req("output")?;
             let content = if output.as_str().is_some() {
-                output.to_json()
+                output.to_json()?
             } else {
                 parts(&output, draft)?
             };
@@ -117,7 +117,7 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let role_name = role_node.str()?;
     let c = m.req("content")?;
     let content = if c.as_str().is_some() {
-        c.to_json()
+        c.to_json()?
     } else {
         parts(&c, draft)?
     };
@@ -198,7 +198,7 @@ fn tool(t: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     draft.tools.push(ToolDraft {
         name: t.req_str("name")?.to_owned(),
         description: t.opt_str("description")?.map(str::to_owned),
-        parameters: t.get("parameters").map(|p| p.to_json()),
+        parameters: t.get("parameters").map(|p| p.to_json()).transpose()?,
         origin: t.ptr.clone(),
     });
     draft.rest(t, &["type", "name", "description", "parameters"])?;

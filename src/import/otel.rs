@@ -130,6 +130,11 @@ fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
             kind: Kind::Null,
         });
     };
+    // A number keeps the span of its own text (a float too large for f64 is written as it).
+    let span = match inner.json.kind {
+        Kind::Int(_) | Kind::Float(_) => inner.json.span.clone(),
+        _ => v.json.span.clone(),
+    };
     let kind = match key {
         "stringValue" | "bytesValue" => Kind::Str(inner.str()?.to_owned()),
         "boolValue" => match inner.json.kind {
@@ -172,10 +177,7 @@ fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
             )))
         }
     };
-    Ok(Tree {
-        span: v.json.span.clone(),
-        kind,
-    })
+    Ok(Tree { span, kind })
 }
 
 /// Runs `f` on a structured attribute's JSON: the value itself, or the JSON text of a string
@@ -197,16 +199,20 @@ fn structured<T>(
         };
         return f(&Node::root(&tree, &doc));
     };
-    let (line, column) = value.doc.line_col(value.json.span.start);
+    let host = match &value.doc.host {
+        Some(outer) => outer.clone(),
+        None => Host {
+            text: value.doc.text,
+            first_line: value.doc.first_line,
+            offset: value.json.span.start,
+            pointer: value.ptr.clone(),
+            what: format!("the {key} attribute"),
+        },
+    };
     let doc = Doc {
         text,
         first_line: 1,
-        host: Some(Host {
-            line,
-            column,
-            pointer: value.ptr.clone(),
-            what: format!("the {key} attribute"),
-        }),
+        host: Some(host),
         prefix: String::new(),
     };
     let inner = node::parse(&doc)?;
@@ -259,17 +265,13 @@ fn read_attributes(
             let tree = any_value(v, otlp)?;
             draft
                 .unmapped
-                .push(format!("{key} = {}", node::excerpt(&tree_json(&tree))));
+                .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
         }
     }
     Ok(Some(SpanDraft {
         draft,
         label: String::new(),
     }))
-}
-
-fn tree_json(t: &Tree) -> Json {
-    serde_json::to_value(t.to_value()).unwrap_or(Json::Null)
 }
 
 fn system_instructions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
@@ -315,7 +317,7 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     draft.rest(&p, &["type", "content"])?;
                 }
                 "tool_call" => {
-                    let arguments = p.get("arguments").map_or(Json::Null, |a| a.to_json());
+                    let arguments = p.get("arguments").map_or(Ok(Json::Null), |a| a.to_json())?;
                     calls.push(tool_call(p.req_str("id")?, p.req_str("name")?, arguments));
                     draft.rest(&p, &["type", "id", "name", "arguments"])?;
                 }
@@ -326,7 +328,7 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     let content = match &result {
                         Some(r) => match r.as_str() {
                             Some(s) => json!(s),
-                            None => json!(r.to_json().to_string()),
+                            None => json!(r.to_json()?.to_string()),
                         },
                         None => json!(""),
                     };
@@ -388,7 +390,7 @@ fn tool_definitions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> 
         draft.tools.push(ToolDraft {
             name: t.req_str("name")?.to_owned(),
             description: t.opt_str("description")?.map(str::to_owned),
-            parameters: t.get("parameters").map(|p| p.to_json()),
+            parameters: t.get("parameters").map(|p| p.to_json()).transpose()?,
             origin: format!("{TOOLS}{}", t.ptr),
         });
         draft.rest(&t, &["type", "name", "description", "parameters"])?;
@@ -430,7 +432,7 @@ fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     draft.unmapped.push(format!(
                         "{}: {key} = {}",
                         ev.ptr,
-                        node::excerpt(&tree_json(&tree))
+                        node::tree_excerpt(&tree, v.doc.text)
                     ));
                 }
             }

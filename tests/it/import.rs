@@ -293,8 +293,14 @@ fn a_conversation_needs_an_out_dir_and_one_scene_goes_to_stdout() {
         &root().join("conversation/lisbon.jsonl").to_string_lossy(),
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("became 3 scenes (a conversation): pass --out-dir DIR"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("lisbon.jsonl:2:1: a second request: stdout and -o OUT take one scene"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pass --out-dir DIR"), "{stderr}");
+    // Refused before anything was converted: no scene's summary was printed.
+    assert!(!stderr.contains("read as"), "{stderr}");
     let one = cli(&[
         "import",
         &root().join("anthropic/code-review.json").to_string_lossy(),
@@ -428,4 +434,100 @@ fn only_regular_files_are_read() {
     assert_eq!(e.file.as_deref(), Some(dir.as_path()));
     assert_eq!(e.line, 0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_conversation_for_one_scene_is_refused_before_it_is_converted() {
+    // The third line is not JSON: reading the records would fail there, so an error at the
+    // second line saying it is a second request shows nothing past the split into lines ran.
+    let lines = "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}\n\n{\"messages\": [{\"role\": \"user\", \"content\": \"again\"}]}\n{not json\n";
+    let e = import::import_str_one(lines, "calls.jsonl", true, None).expect_err("two requests");
+    assert_eq!((e.line, e.column), (3, 1), "{e}");
+    assert!(e.message.starts_with("a second request: "), "{e}");
+    assert!(e.message.contains("--out-dir DIR"), "{e}");
+    // Without the one-scene rule the same text gets as far as the bad line.
+    let e = error_of(lines, true, None);
+    assert_eq!(e.line, 4, "{e}");
+    assert!(e.message.starts_with("invalid JSON"), "{e}");
+
+    // One record is one scene.
+    let one = import::import_str_one(
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}\n",
+        "calls.jsonl",
+        true,
+        None,
+    )
+    .expect("one request");
+    assert_eq!(one.scenes.len(), 1);
+
+    // An export of several GenAI spans is a conversation too.
+    let export = std::fs::read_to_string(root().join("otel/agent-trace.json")).expect("fixture");
+    let spans = import::import_str(&export, "agent-trace.json", false, None)
+        .expect("imports")
+        .scenes
+        .len();
+    assert!(spans > 1, "the fixture has several GenAI spans");
+    let e = import::import_str_one(&export, "agent-trace.json", false, None)
+        .expect_err("several spans");
+    assert_eq!(
+        e.message,
+        format!("{spans} spans with a GenAI request: stdout and -o OUT take one scene, and this file holds a conversation: pass --out-dir DIR to write its calls as numbered files")
+    );
+}
+
+#[test]
+fn a_number_too_large_for_a_float_keeps_its_text_and_nan_is_refused() {
+    let body = |n: &str| {
+        format!(
+            "{{\"messages\": [{{\"role\": \"user\", \"content\": \"hi\"}}],\n \"tools\": [{{\"type\": \"function\", \"function\": {{\"name\": \"f\", \"parameters\": {{\"type\": \"number\", \"maximum\": {n}, \"minimum\": -1E+999}}}}}}]}}"
+        )
+    };
+    let got = import::import_str(&body("1e999"), "big.json", false, Some(Source::OpenaiChat))
+        .expect("imports");
+    let scene: Json = serde_json::from_str(&got.scenes[0].text).expect("scene JSON");
+    let params = &scene["tools"][0]["parameters"];
+    // The same number, its exponent written with a sign (not null, as it once was).
+    assert_eq!(params["maximum"].to_string(), "1e+999", "{params}");
+    assert_eq!(params["minimum"].to_string(), "-1e+999", "{params}");
+    assert!(got.scenes[0].text.contains("\"maximum\": 1e+999"));
+    // The scene reads it back as the request's reader does: a float, infinite.
+    let loaded = scene::load_str(&got.scenes[0].text).expect("loads");
+    let tool = &loaded.tools[0];
+    let Some(prompt_inspector::Value::Dict(p)) = &tool.parameters else {
+        panic!("parameters: {:?}", tool.parameters)
+    };
+    assert_eq!(p["maximum"], prompt_inspector::Value::Float(f64::INFINITY));
+
+    // NaN has no JSON text: refused where it is.
+    let e = error_of(&body("NaN"), false, Some(Source::OpenaiChat));
+    assert_eq!(
+        (e.line, e.column, e.pointer.as_str()),
+        (2, 103, "/tools/0/function/parameters"),
+        "{e}"
+    );
+    assert_eq!(
+        e.message,
+        "NaN is not a JSON number: a scene cannot hold it as it is"
+    );
+
+    // Anthropic tool-call input and OTLP doubles alike.
+    let anthropic = "{\"system\": \"s\", \"messages\": [{\"role\": \"user\", \"content\": \"go\"}, {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"t1\", \"name\": \"f\", \"input\": {\"x\": 2e400}}]}, {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t1\", \"content\": \"ok\"}]}]}";
+    let got = import::import_str(anthropic, "a.json", false, None).expect("imports");
+    assert!(
+        got.scenes[0].text.contains("\"x\": 2e+400"),
+        "{}",
+        got.scenes[0].text
+    );
+    let span = r#"{"attributes": [
+  {"key": "gen_ai.input.messages", "value": {"stringValue": "[{\"role\": \"user\", \"parts\": [{\"type\": \"text\", \"content\": \"hi\"}]}]"}},
+  {"key": "gen_ai.request.temperature", "value": {"doubleValue": 1e999}}
+]}"#;
+    let got = import::import_str(span, "s.json", false, None).expect("imports");
+    assert!(
+        got.scenes[0]
+            .unmapped
+            .contains(&"gen_ai.request.temperature = 1e+999".to_owned()),
+        "{:?}",
+        got.scenes[0].unmapped
+    );
 }

@@ -18,7 +18,12 @@ pub enum Out {
 }
 
 pub fn run(input: &Path, from: Option<Source>, out: Out, force: bool) -> ExitCode {
-    let imported = match import::import_file(input, from) {
+    // One scene's destinations refuse a conversation before it is converted.
+    let read = match &out {
+        Out::Stdout | Out::File(_) => import::import_file_one(input, from),
+        Out::Dir(_) => import::import_file(input, from),
+    };
+    let imported = match read {
         Ok(i) => i,
         Err(e) => {
             eprintln!("error: {e}");
