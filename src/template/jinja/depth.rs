@@ -96,15 +96,13 @@ pub(crate) fn check(source: &str) -> Result<(), TemplateError> {
                 }
                 frames.push(Frame::default());
             }
-            Token::BracketClose | Token::ParenClose | Token::BraceClose => {
-                // An unbalanced closer is the parser's error to report.
-                if frames.len() > 1 {
-                    if let Some(f) = frames.pop() {
-                        open_ops -= f.ops;
-                        let depth = f.items.max(f.item_depth());
-                        if let Some(parent) = frames.last_mut() {
-                            parent.child = parent.child.max(depth);
-                        }
+            // An unbalanced closer is the parser's error to report.
+            Token::BracketClose | Token::ParenClose | Token::BraceClose if frames.len() > 1 => {
+                if let Some(f) = frames.pop() {
+                    open_ops -= f.ops;
+                    let depth = f.items.max(f.item_depth());
+                    if let Some(parent) = frames.last_mut() {
+                        parent.child = parent.child.max(depth);
                     }
                 }
             }
