@@ -176,11 +176,15 @@ macro_rules! python_operations {
         }
     };
     (@call $py:ident $request:ident $name:ident ()) => {
-        answer($py, $py.detach(|| api::op::$name(live_documents())))
+        answer($py, $py.detach(|| {
+            api::guarded(stringify!($name), || api::op::$name(live_documents()))
+        }))
     };
     (@call $py:ident $request:ident $name:ident ($req:ty)) => {{
         let req: $req = request_of($request)?;
-        answer($py, $py.detach(move || api::op::$name(live_documents(), req)))
+        answer($py, $py.detach(move || {
+            api::guarded(stringify!($name), move || api::op::$name(live_documents(), req))
+        }))
     }};
 }
 use python_operations;

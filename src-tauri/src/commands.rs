@@ -52,10 +52,12 @@ where
     F: FnOnce() -> Result<T, ApiError> + Send + 'static,
 {
     let started = std::time::Instant::now();
-    let result = tauri::async_runtime::spawn_blocking(f)
+    // A panic in the operation is caught on the pool's thread and answers this command with an
+    // `internal` error (`api::guarded`); the app goes on.
+    let result = tauri::async_runtime::spawn_blocking(move || api::guarded(operation, f))
         .await
         .unwrap_or_else(|e| {
-            // The closure panicked or the pool shut down: a bug, reported like serve's 500s.
+            // The pool shut down: a bug, reported like serve's 500s.
             Err(ApiError::new(
                 ErrorCode::Internal,
                 format!("{operation} failed inside the app: {e}"),

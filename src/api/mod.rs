@@ -9,6 +9,7 @@
 mod about;
 mod error;
 mod files;
+mod guard;
 mod live;
 mod models;
 mod playground;
@@ -23,6 +24,7 @@ use serde::Serialize;
 pub use about::{about, AboutResponse};
 pub use error::{ApiError, ErrorCode};
 pub use files::{default_scene, open, save, stat, FileStat, PathRequest, SaveRequest, SceneText};
+pub use guard::{guarded, panic_message};
 pub use live::{
     apply as apply_patch, diff as diff_trees, Live, LiveCloseRequest, LiveEditRequest,
     LiveOpenRequest, LiveOptions, LiveUpdate, PatchOp, PathStep, TextEdit, REPORT_FIELDS,

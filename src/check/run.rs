@@ -227,11 +227,44 @@ fn check_found(found: &Found, options: &RunOptions) -> Checked {
             reports: None,
         },
         Found::Scene(path) => {
-            let mut c = super::check_scene(path, options);
+            let mut c = contained(path, || super::check_scene(path, options));
             c.elapsed = started.elapsed();
             c
         }
     }
+}
+
+/// Runs `check`, the checking of the scene at `path`; a panic in it becomes that scene's failure
+/// (unreadable, with the panic's message), so the run goes on and its reports are written.
+fn contained(path: &Path, check: impl FnOnce() -> Checked) -> Checked {
+    // Unwind safety: a scene's check shares nothing mutable with the others but the compile
+    // cache, whose lock is taken past poisoning.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(check)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic without a message");
+        tracing::error!(path = %path.display(), panic = what, "checking a scene panicked");
+        Checked {
+            path: path.to_owned(),
+            outcome: Outcome::Unreadable(crate::scene::SceneError {
+                file: Some(path.to_owned()),
+                line: 0,
+                column: 0,
+                offset: 0,
+                path: String::new(),
+                message: format!(
+                    "checking this scene failed inside the core ({what}); this is a bug"
+                ),
+            }),
+            denied: Vec::new(),
+            difference: None,
+            denied_at: Vec::new(),
+            elapsed: Duration::ZERO,
+            reports: None,
+        }
+    })
 }
 
 /// The first differing segment of a golden (`before`) and the report now, and where the piece
@@ -301,5 +334,27 @@ pub fn finding_position(
                 .find(|t| Some(&t.name) == d.tool.as_ref())?;
             Some(position(tool.span.clone()))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_checking_one_scene_is_that_scenes_failure() {
+        let path = Path::new("corpus/boom.json");
+        let c = contained(path, || panic!("index out of range"));
+        assert_eq!(c.path, path);
+        assert_eq!(c.status(), "unreadable");
+        assert!(!c.passed() && c.unreadable());
+        let Outcome::Unreadable(e) = &c.outcome else {
+            panic!("{:?}", c.outcome)
+        };
+        assert_eq!(
+            e.to_string(),
+            "corpus/boom.json: checking this scene failed inside the core (index out of range); \
+             this is a bug"
+        );
     }
 }

@@ -411,3 +411,66 @@ fn the_layer_reader_sees_imports_and_skips_comments() {
         vec!["api", "json"]
     );
 }
+
+/// The files of `src/` that name `minijinja::machinery` (minijinja's unstable interface) in
+/// code, comments aside, with the first line that does.
+fn machinery_users(files: &[PathBuf]) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).expect("read source");
+        let hit = text.lines().enumerate().find(|(_, line)| {
+            let code = line.find("//").map_or(&line[..], |k| &line[..k]);
+            // `minijinja :: machinery` with spaces would be odd but is the same path.
+            let squeezed: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+            squeezed.contains("minijinja::machinery")
+        });
+        if let Some((n, _)) = hit {
+            let shown = file.strip_prefix(root()).unwrap_or(file);
+            out.push(format!("{}:{}", shown.display(), n + 1));
+        }
+    }
+    out
+}
+
+/// minijinja's `unstable_machinery` changes between releases; one module fences it, so an
+/// upgrade (Cargo.toml pins the exact version) is reviewed in one place (docs/templates.md).
+#[test]
+fn only_the_machinery_module_names_minijinja_machinery() {
+    let mut files = Vec::new();
+    for dir in ["src", "python/src", "src-tauri/src"] {
+        rust_files(&root().join(dir), &mut files);
+    }
+    let fence = root().join("src/template/jinja/machinery.rs");
+    assert!(files.contains(&fence), "the fence module exists");
+    files.retain(|f| f != &fence);
+    let users = machinery_users(&files);
+    assert!(
+        users.is_empty(),
+        "minijinja::machinery named outside src/template/jinja/machinery.rs: {users:?}"
+    );
+    // The check sees a use when there is one.
+    assert_eq!(machinery_users(&[fence]).len(), 1);
+}
+
+/// Cargo.toml pins minijinja to one exact version, the one Cargo.lock holds.
+#[test]
+fn minijinja_is_pinned_to_the_locked_version() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("Cargo.lock");
+    for name in ["minijinja", "minijinja-contrib"] {
+        let line = manifest
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} = ")))
+            .unwrap_or_else(|| panic!("{name} in Cargo.toml"));
+        let locked = lock
+            .split("[[package]]")
+            .find(|p| p.contains(&format!("\nname = \"{name}\"\n")))
+            .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("{name} in Cargo.lock"));
+        assert!(
+            line.contains(&format!("version = \"={locked}\"")),
+            "{name} is not pinned to ={locked}: {line}"
+        );
+    }
+}

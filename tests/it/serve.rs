@@ -530,3 +530,37 @@ fn other_sites_are_refused_even_with_the_token() {
     );
     assert_eq!(r.status, 200, "{}", r.body);
 }
+
+/// A 20,000-long Jinja2 chain sent to the template operation once overflowed the stack of the
+/// blocking pool's thread and aborted the server; it is the request's error now, and the server
+/// answers the next request.
+#[test]
+fn a_long_template_chain_is_an_error_and_the_server_goes_on() {
+    let ui = ui_dir("a_long_template_chain_is_an_error_and_the_server_goes_on");
+    let s = serve(&ui);
+    let bearer = format!("Bearer {}", s.token);
+    let auth = [("Authorization", bearer.as_str())];
+    let body = |template: String| {
+        serde_json::json!({ "engine": "jinja2", "template": template, "vars": { "x": -3 } })
+            .to_string()
+    };
+    let chain = format!("{{{{ x{} }}}}", "|abs".repeat(20_000));
+    let r = request(s.port, "POST", "/api/template", &auth, &body(chain));
+    let e = json(&r.body);
+    assert_eq!(e["code"], "template_error", "{}", r.body);
+    assert_eq!(e["kind"], "LimitExceeded", "{}", r.body);
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let r = request(
+        s.port,
+        "POST",
+        "/api/template",
+        &auth,
+        &body("{{ x|abs }}".into()),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(json(&r.body)["text"], "3");
+    still_serving(&s);
+}

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use minijinja::machinery::TemplateConfig;
+use super::machinery::TemplateConfig;
 use minijinja::value::{Kwargs, Rest, Value as JValue};
 use minijinja::{AutoEscape, Environment, Error, State, UndefinedBehavior};
 

@@ -235,7 +235,7 @@ pub(crate) fn map_compile_error(err: &Error, source: &str) -> TemplateError {
 
 /// The byte offset of the innermost `(` still open at `upto`.
 fn open_paren(source: &str, upto: usize) -> Option<usize> {
-    use minijinja::machinery::{tokenize, Token};
+    use super::machinery::{tokenize, Token};
     let mut open = Vec::new();
     let syntax = super::env::base().syntax().clone();
     for item in tokenize(source, false, syntax) {
@@ -289,7 +289,7 @@ fn opens(tag: &str) -> Option<Frame> {
 /// The blocks open at byte `upto` of `source` (only tags that end before it count), or `None`
 /// when the text does not tokenize that far (the parser's own error is then the better one).
 pub(crate) fn open_blocks(source: &str, upto: usize) -> Option<Scan> {
-    use minijinja::machinery::{tokenize, Token};
+    use super::machinery::{tokenize, Token};
     let mut frames: Vec<Frame> = Vec::new();
     // The statement being read: its name, whether a `=` at its top level makes a `set` an
     // assignment rather than a block, and the bracket depth.

@@ -15,7 +15,7 @@
 //! and each `{{ }}` inside an escaping scope escapes its value before it is printed. The formatter
 //! itself never escapes.
 
-use minijinja::machinery::{Instruction, Instructions};
+use super::machinery::{Instruction, Instructions};
 use minijinja::value::{Value as JValue, ValueKind};
 use minijinja::{AutoEscape, Environment, Error, State};
 

@@ -9,10 +9,12 @@
 
 mod bound;
 mod convert;
+mod depth;
 mod env;
 mod errors;
 mod filters;
 mod json_dumps;
+mod machinery;
 mod markup;
 mod methods;
 mod mutable;
@@ -35,7 +37,7 @@ mod urlize;
 #[cfg(test)]
 mod tests;
 
-use minijinja::machinery::{eval, make_string_output, parse, CodeGenerator, CompiledTemplate};
+use machinery::{eval, make_string_output, parse, CodeGenerator, CompiledTemplate};
 use minijinja::AutoEscape;
 
 use crate::template::{ErrorKind, TemplateError};
@@ -66,6 +68,8 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
     let cell = Cell::try_new(source::Normalized::new(source), |normalized| {
         let text = normalized.text();
         let config = env::template_config();
+        // Before parsing: a chain too long to parse, walk or drop within a thread's stack.
+        depth::check(text).map_err(|e| normalized.fix_range(e))?;
         let ast = parse(text, "<template>", config.syntax_config.clone()).map_err(|e| {
             let err = errors::map_compile_error(&e, text);
             // minijinja parses `do` (an extension in Jinja2); an error after one is Jinja2's
@@ -110,7 +114,7 @@ pub fn compile(source: &str) -> Result<Compiled, TemplateError> {
 /// Swaps minijinja's operators for calls to our Python ones, one instruction for one so that
 /// jump targets and source spans stay valid.
 fn rewrite(template: &mut CompiledTemplate<'_>) {
-    let rewrite_one = |instrs: &mut minijinja::machinery::Instructions<'_>| {
+    let rewrite_one = |instrs: &mut machinery::Instructions<'_>| {
         let mut pc = 0u32;
         while let Some(instr) = instrs.get_mut(pc) {
             if let Some(new) = ops::replacement(instr) {

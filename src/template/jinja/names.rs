@@ -6,8 +6,8 @@
 //! is a fresh frame and not soft again, as in Jinja2's `Frame.inner()`. Chained `is` tests, which
 //! minijinja parses and Jinja2's parser refuses, are rejected here too.
 
-use minijinja::machinery::ast::{CallArg, Expr, Stmt};
-use minijinja::machinery::{parse, tokenize, Span, Token};
+use super::machinery::ast::{CallArg, Expr, Stmt};
+use super::machinery::{parse, tokenize, Span, Token};
 
 use super::{errors, filters, tests_builtin};
 use crate::template::{ErrorKind, TemplateError};

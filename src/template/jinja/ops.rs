@@ -11,12 +11,12 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::convert::{bigint_value, BigIntObj};
 use super::errors::{limit, py_err, type_error, undefined_use};
+use super::machinery::Instruction;
 use super::print::{as_f64, py_str};
 use super::pyops::{is_float, py_cmp, py_list};
 use super::tests_builtin::py_contains;
 use super::undefined::py_type_name;
 use crate::template::ErrorKind;
-use minijinja::machinery::Instruction;
 
 /// Strings and lists built by `*` and `+` beyond this many bytes/items fail with LimitExceeded.
 const MAX_BUILT: usize = 32 * 1024 * 1024;

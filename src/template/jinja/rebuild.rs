@@ -15,8 +15,8 @@
 
 use std::collections::BTreeMap;
 
-use minijinja::machinery::ast::{CallArg, Expr, Stmt};
-use minijinja::machinery::{Instruction, Instructions, Span};
+use super::machinery::ast::{CallArg, Expr, Stmt};
+use super::machinery::{Instruction, Instructions, Span};
 use minijinja::value::Value as JValue;
 
 use super::{bound, mutable, ops};
@@ -510,7 +510,7 @@ pub(crate) fn retarget<'s>(instr: Instruction<'s>, f: impl Fn(u32) -> u32) -> In
 /// one, and recursion jumps to the real one, so `loop(x)` would skip the filter; Jinja2 applies
 /// it at every level. A copy of the filter loop before the call filters `x` the same way.
 fn recursion_sites(list: &[Instruction<'_>]) -> Vec<(usize, (usize, usize))> {
-    use minijinja::machinery::Instruction as I;
+    use super::machinery::Instruction as I;
     const RECURSIVE: u8 = 2;
     const WITH_LOOP_VAR: u8 = 1;
     let mut out = Vec::new();

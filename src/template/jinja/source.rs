@@ -5,7 +5,7 @@
 //! renders it where it stands each time the macro runs; minijinja's parser refuses it, so such
 //! a block's tags become `{% if 1 %}` and `{% endif %}` (padded to the same length).
 
-use minijinja::machinery::{tokenize, Token};
+use super::machinery::{tokenize, Token};
 
 use crate::template::TemplateError;
 

@@ -465,7 +465,7 @@ fn templates_without_changes_keep_their_instructions() {
         })
     };
     // `a.b` is not a method name and there is no loop: one instruction for one.
-    let reference = minijinja::machinery::CompiledTemplate::new(
+    let reference = super::machinery::CompiledTemplate::new(
         "<template>",
         "{{ a.b }} {{ x + 1 }}",
         &super::env::template_config(),

@@ -391,12 +391,15 @@ impl State {
         };
         let live = Arc::clone(&self.live);
         let name = operation.clone();
-        // On the blocking pool, so other connections go on while this one renders; a panic in
-        // the core (none is known) answers 500 and the server goes on serving.
-        tokio::task::spawn_blocking(move || api::dispatch(&live, &name, &body))
-            .await
-            .unwrap_or_else(|_| Err(internal(&format!("the operation {operation:?}"))))
-            .map_or_else(|e| Reply::error(&e), |json| Reply::json(200, json))
+        // On the blocking pool, so other connections go on while this one renders. A panic in
+        // the operation is caught there (`api::guarded`) and answers this request with an
+        // `internal` error; the join error is left for the pool itself failing.
+        tokio::task::spawn_blocking(move || {
+            api::guarded(&name, || api::dispatch(&live, &name, &body))
+        })
+        .await
+        .unwrap_or_else(|_| Err(internal(&format!("the operation {operation:?}"))))
+        .map_or_else(|e| Reply::error(&e), |json| Reply::json(200, json))
     }
 
     fn host_ok(&self, request: &Request<Incoming>) -> bool {
