@@ -7,20 +7,10 @@
 //! minijinja parses and Jinja2's parser refuses, are rejected here too.
 
 use super::machinery::ast::{CallArg, Expr, Stmt};
-use super::machinery::{parse, tokenize, Span, Token};
+use super::machinery::{tokenize, Span, Token};
 
 use super::{errors, filters, tests_builtin};
 use crate::template::{ErrorKind, TemplateError};
-
-/// The first unknown filter or test outside a soft frame, as Jinja2's compile error.
-#[allow(dead_code)] // for callers that have only the source
-pub(crate) fn check(source: &str) -> Result<(), TemplateError> {
-    // A template that does not parse has already failed to compile with its syntax error.
-    let Ok(ast) = parse(source, "<template>", super::env::base().syntax().clone()) else {
-        return Ok(());
-    };
-    check_ast(&ast)
-}
 
 /// `{% do %}` is an extension in Jinja2 (`jinja2.ext.do`), so its default environment's parser
 /// stops at the tag as at any unknown one; minijinja has it built in.
