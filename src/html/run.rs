@@ -52,7 +52,14 @@ pub fn check_report(results: &[Checked], shard: Option<&str>) -> String {
     let left_out = results
         .iter()
         .enumerate()
-        .filter(|(i, c)| !c.passed() && !drawn[*i])
+        .filter(|(i, c)| {
+            // A scene that does not load has no boards to leave out.
+            let loaded = !matches!(
+                c.outcome,
+                Outcome::Unreadable(_) | Outcome::PathUnreadable(_)
+            );
+            !c.passed() && loaded && !drawn[*i]
+        })
         .count();
     if left_out > 0 {
         let _ = writeln!(
@@ -141,7 +148,7 @@ fn push_summary(out: &mut String, results: &[Checked], drawn: &[bool]) {
         let _ = writeln!(
             out,
             "<p class=\"muted left-out\" role=\"note\">The table lists {listed} of the {} scenes \
-             (failing scenes first, to keep this page under {} MB); <code>check --format \
+             (the failing ones, to keep this page under {} MB); <code>check --format \
              json</code> and <code>check --junit FILE</code> list every scene.</p>",
             results.len(),
             MAX_PAGE_BYTES / (1024 * 1024)

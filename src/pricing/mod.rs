@@ -219,7 +219,7 @@ impl Table {
                 return Err(Fault {
                     path,
                     message: format!(
-                        "models[{i}] ({}).{field_path}: {price} is not a price: prices are USD \
+                        "models[{i}] ({}).{field_path}: {price:?} is not a price: prices are USD \
                          per million tokens, from 0 to {MAX_USD_PER_MTOK}",
                         row.id
                     ),

@@ -132,7 +132,7 @@ fn prices_that_are_negative_absurd_or_not_finite_are_refused_at_their_number() {
             "\"input\": 2.0",
             "\"input\": -2.0",
             "-2.0",
-            "prices_per_mtok.input: -2 is not",
+            "prices_per_mtok.input: -2.0 is not",
         ),
         (
             "\"input\": 2.0",
@@ -147,16 +147,10 @@ fn prices_that_are_negative_absurd_or_not_finite_are_refused_at_their_number() {
             "prices_per_mtok.output: 1000000.5 is not",
         ),
         (
-            "\"cached_input\": 0.5",
-            "\"cached_input\": 1e400",
-            "1e400",
-            "prices_per_mtok.cached_input: ",
-        ),
-        (
             "\"output\": 8.0",
             "\"output\": 8.0, \"cache_write\": {\"5m\": 3e10}",
             "3e10",
-            "prices_per_mtok.cache_write.5m: 30000000000 is not",
+            "prices_per_mtok.cache_write.5m: 30000000000.0 is not",
         ),
     ];
     for (from, to, number, expected) in cases {
@@ -170,15 +164,22 @@ fn prices_that_are_negative_absurd_or_not_finite_are_refused_at_their_number() {
         assert_eq!((e.line, e.column), position_of(&text, number), "{e}");
         assert!(e.to_string().starts_with("m.json:"), "{e}");
     }
+    // A number no float holds is a JSON error on its line.
+    let text = table(&ROW.replace("\"cached_input\": 0.5", "\"cached_input\": 1e400"));
+    let e = Table::parse(&text, "m.json").expect_err("1e400");
+    assert_eq!(e.line, position_of(&text, "1e400").0, "{e}");
+    assert!(e.message.contains("out of range"), "{e}");
     // The bound itself is a price.
     let text = table(&ROW.replace("\"input\": 2.0", "\"input\": 1000000.0"));
     Table::parse(&text, "m.json").expect("the highest price is allowed");
-    // Token counts past a usize are refused where they are written.
-    let text = table(&ROW.replace("1024", "99999999999999999999999"));
+    // Token counts past a usize are refused where they are written (serde_json's column is
+    // the number's end).
+    let huge = "99999999999999999999999";
+    let text = table(&ROW.replace("1024", huge));
     let e = Table::parse(&text, "m.json").expect_err("huge min_tokens");
-    assert_eq!(
-        (e.line, e.column),
-        position_of(&text, "99999999999999999999999"),
-        "{e}"
-    );
+    let (line, column) = position_of(&text, huge);
+    assert_eq!(e.line, line, "{e}");
+    let (column, e_column) = (column.expect("column"), e.column.expect("a column"));
+    assert!((column..=column + huge.len()).contains(&e_column), "{e}");
+    assert!(e.message.contains("expected usize"), "{e}");
 }

@@ -536,8 +536,9 @@ fn check_html_shows_the_mismatch_side_by_side() {
         ),
         "the changed line beside its new form"
     );
-    // A small run draws every loadable scene's boards.
+    // A small run draws every loadable scene's boards, and leaves nothing out.
     assert_eq!(html.matches("<section class=\"scene\"").count(), 3);
+    assert!(!html.contains("left out of this page"));
 }
 
 #[test]
