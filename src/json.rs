@@ -22,6 +22,11 @@ const SHORT_STRING: usize = 16;
 /// Nesting deeper than this is refused rather than risking the stack.
 pub const MAX_DEPTH: usize = 256;
 
+/// The nesting a report read back may have: a report wraps what a scene holds (a tool's schema
+/// sits a few levels deeper in a golden than in its scene), so it may be a little deeper than
+/// a scene may be, never without bound.
+pub const MAX_REPORT_DEPTH: usize = MAX_DEPTH + 64;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Json {
     pub span: Range<usize>,
@@ -164,6 +169,15 @@ pub fn parse_value(text: &str) -> Result<Value, JsonError> {
     with_position(text, &[], None, Parser::value_direct)
 }
 
+/// [`parse_value`] for a report read back (a golden, a report kept by a run): nesting up to
+/// [`MAX_REPORT_DEPTH`] levels.
+pub fn parse_report_value(text: &str) -> Result<Value, JsonError> {
+    with_position(text, &[], None, |p| {
+        p.max_depth = MAX_REPORT_DEPTH;
+        p.value_direct()
+    })
+}
+
 fn with_position<'a, T>(
     text: &'a str,
     direct: &'a [&'a str],
@@ -175,6 +189,7 @@ fn with_position<'a, T>(
         text,
         pos: 0,
         depth: 0,
+        max_depth: MAX_DEPTH,
         direct,
         reuse,
         keys: HashMap::default(),
@@ -211,6 +226,8 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     depth: usize,
+    /// The deepest nesting read ([`MAX_DEPTH`] unless the caller allows more).
+    max_depth: usize,
     /// Top-level keys whose values are read straight into `Value`s.
     direct: &'a [&'a str],
     reuse: Option<&'a Reuse<'a>>,
@@ -272,13 +289,14 @@ impl Parser<'_> {
         })
     }
 
-    /// Runs `f` one nesting level deeper, refusing to go past [`MAX_DEPTH`].
+    /// Runs `f` one nesting level deeper, refusing to go past `max_depth`.
     fn nested<T>(
         &mut self,
         f: impl FnOnce(&mut Self) -> Result<T, JsonError>,
     ) -> Result<T, JsonError> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.err(format!("nesting deeper than {MAX_DEPTH} levels")));
+        if self.depth >= self.max_depth {
+            let max = self.max_depth;
+            return Err(self.err(format!("nesting deeper than {max} levels")));
         }
         self.depth += 1;
         let r = f(self);
@@ -865,6 +883,7 @@ mod tests {
                         text: &text,
                         pos: 0,
                         depth: 0,
+                        max_depth: MAX_DEPTH,
                         direct: &[],
                         reuse: None,
                         keys: HashMap::default(),

@@ -16,11 +16,11 @@ pub mod junit;
 mod run;
 mod segment_diff;
 
-pub use segment_diff::changed_segments;
+pub use segment_diff::{changed_segments, read_report};
 
 pub use run::{
     check_all, finding_position, first_difference, Checked, Difference, FilePosition, Keep,
-    Reports, RunOptions, Shard,
+    Reports, RunOptions, Shard, MAX_KEPT_REPORT_BYTES,
 };
 
 pub const SCENE_SUFFIX: &str = ".scene.json";

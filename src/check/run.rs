@@ -39,6 +39,12 @@ pub struct Reports {
     pub description: Option<String>,
 }
 
+/// The most report text (the golden now and on disk) a run keeps for the HTML page, in the
+/// run's order: the page draws far less than this (docs/cli.md, "check --html"), so what a run
+/// of many failing scenes holds in memory is bounded whatever fails. Past it, scenes keep no
+/// reports, and the page counts them among the scenes it leaves out.
+pub const MAX_KEPT_REPORT_BYTES: usize = 32 * 1024 * 1024;
+
 /// Which scenes' reports a run keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Keep {
@@ -175,8 +181,20 @@ pub fn check_all(
     let mut results: Vec<Option<Checked>> = Vec::with_capacity(found.len());
     results.resize_with(found.len(), || None);
     let mut next_out = 0;
+    // Counted in the run's order, so which scenes keep their reports does not depend on the
+    // number of threads.
+    let (mut kept_bytes, mut kept_full) = (0usize, false);
     let mut emit = |results: &mut Vec<Option<Checked>>, next_out: &mut usize| {
-        while let Some(Some(c)) = results.get(*next_out) {
+        while let Some(Some(c)) = results.get_mut(*next_out) {
+            if let Some(r) = &c.reports {
+                let size = r.now.len() + r.before.as_ref().map_or(0, String::len);
+                kept_full |= kept_bytes + size > MAX_KEPT_REPORT_BYTES;
+                if kept_full {
+                    c.reports = None;
+                } else {
+                    kept_bytes += size;
+                }
+            }
             done(*next_out, c);
             *next_out += 1;
         }

@@ -3,11 +3,26 @@
 //! changed. Printed before the golden's JSON diff (`check`, the app's Replay view, the pytest plugin).
 //!
 //! Both sides are read as JSON values: the golden is whatever file is on disk, so a side that is
-//! not a golden (or an older shape) just gives no segment section.
+//! not a golden (or an older shape) just gives no segment section. They are read with the
+//! project's JSON reader ([`read_report`]), not `serde_json::from_str`, whose 128-level limit is
+//! shallower than the scenes the loader accepts.
 
 use std::fmt::Write as _;
 
 use serde_json::Value;
+
+/// A golden's (or a kept report's) text as a JSON value: nesting up to
+/// [`crate::json::MAX_REPORT_DEPTH`] levels, deep enough for a report of any scene the loader
+/// accepts; `None` for text that is not JSON or nests deeper.
+pub fn read_report(text: &str) -> Option<Value> {
+    // serde_json reads the usual report fastest; past its 128 levels (or at text it refuses,
+    // such as Python's `NaN`), the project's reader takes over.
+    if let Ok(value) = serde_json::from_str(text) {
+        return Some(value);
+    }
+    let value = crate::json::parse_report_value(text).ok()?;
+    serde_json::to_value(&value).ok()
+}
 
 /// The families' reports in a golden, in the order they are printed.
 const FAMILIES: [&str; 2] = ["chat", "desk"];
@@ -15,8 +30,8 @@ const FAMILIES: [&str; 2] = ["chat", "desk"];
 /// The segment section of a mismatch, or `None` when neither a segment's text nor a tool's
 /// outcome differs (the change is elsewhere: tokens, diagnostics, the run loop).
 pub fn segment_section(before: &str, now: &str) -> Option<String> {
-    let before: Value = serde_json::from_str(before).ok()?;
-    let now: Value = serde_json::from_str(now).ok()?;
+    let before = read_report(before)?;
+    let now = read_report(now)?;
     let mut out = String::new();
     for family in FAMILIES {
         let (Some(b), Some(n)) = (before.get(family), now.get(family)) else {
@@ -67,8 +82,8 @@ pub fn first_changed(
     String,
     Option<(Option<String>, Option<usize>)>,
 )> {
-    let before: Value = serde_json::from_str(before).ok()?;
-    let now: Value = serde_json::from_str(now).ok()?;
+    let before = read_report(before)?;
+    let now = read_report(now)?;
     for family in FAMILIES {
         let (Some(b), Some(n)) = (before.get(family), now.get(family)) else {
             continue;

@@ -22,7 +22,7 @@ mod board;
 mod diff;
 mod run;
 
-pub use run::check_report;
+pub use run::{check_report, MAX_PAGE_BYTES};
 
 const STYLE: &str = include_str!("report.css");
 

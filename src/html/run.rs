@@ -1,6 +1,7 @@
 //! `check --html FILE`: a run on one page. A table of every scene with its status (in words),
 //! then for each scene whose reports the run kept: its mismatch side by side, its denied
-//! diagnostics, and its boards.
+//! diagnostics, and its boards. The page has a byte budget ([`MAX_PAGE_BYTES`]) whatever fails;
+//! what does not fit is named in a note.
 
 use std::fmt::Write as _;
 
@@ -9,7 +10,21 @@ use serde_json::Value;
 use super::{anchor, escape};
 use crate::check::{Checked, Outcome};
 
-/// The page of a whole run. `shard` is `I/N` when the run is one shard of a corpus.
+/// The most bytes a run's page may have, whatever fails: what does not fit is left out, and
+/// the page says how much and where to find it (docs/cli.md, "check --html").
+pub const MAX_PAGE_BYTES: usize = 8 * 1024 * 1024;
+
+/// The share of the page the table of scenes may take; the scenes' sections get the rest.
+const MAX_SUMMARY_BYTES: usize = 3 * 1024 * 1024;
+
+/// What the page itself takes around the table and the sections (the style sheet, the header,
+/// the notes), kept out of the sections' share.
+const PAGE_CHROME_BYTES: usize = 64 * 1024;
+
+/// The page of a whole run. `shard` is `I/N` when the run is one shard of a corpus. The page is
+/// at most [`MAX_PAGE_BYTES`]: the scenes' sections (mismatch, diagnostics, boards) are drawn
+/// in order while they fit, and the table lists only the failing scenes when every scene does
+/// not fit; a note says what was left out.
 pub fn check_report(results: &[Checked], shard: Option<&str>) -> String {
     let failed = results.iter().filter(|c| !c.passed()).count();
     let passed = results.len() - failed;
@@ -23,23 +38,67 @@ pub fn check_report(results: &[Checked], shard: Option<&str>) -> String {
         super::generated_by()
     );
     body.push_str("<main id=\"main\">\n");
-    push_summary(&mut body, results);
-    let drawn = results.iter().filter(|c| c.reports.is_some()).count();
-    if drawn < results.len() {
+    let (sections, drawn) = sections(results);
+    push_summary(&mut body, results, &drawn);
+    let kept = results.iter().filter(|c| c.reports.is_some()).count();
+    if kept < results.len() {
         let _ = writeln!(
             body,
-            "<p class=\"muted\">Boards are drawn for {drawn} of the {} scenes: a large run keeps \
-             only the failing scenes' reports.</p>",
+            "<p class=\"muted\">Boards are drawn for at most {kept} of the {} scenes: a large run \
+             keeps only the failing scenes' reports.</p>",
             results.len()
         );
     }
-    for (i, c) in results.iter().enumerate() {
-        if let Some(reports) = &c.reports {
-            push_scene(&mut body, i, c, reports);
-        }
+    let left_out = results
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| {
+            // A scene that does not load has no boards to leave out.
+            let loaded = !matches!(
+                c.outcome,
+                Outcome::Unreadable(_) | Outcome::PathUnreadable(_)
+            );
+            !c.passed() && loaded && !drawn[*i]
+        })
+        .count();
+    if left_out > 0 {
+        let _ = writeln!(
+            body,
+            "<p class=\"muted left-out\" role=\"note\">{left_out} failing {} left out of this \
+             page to keep it under {} MB: run <code>prompt-inspector check SCENE</code> on one to \
+             see its diff; <code>check --format json</code> and <code>check --junit FILE</code> \
+             list every scene with its status and difference.</p>",
+            if left_out == 1 {
+                "scene's mismatch and boards are"
+            } else {
+                "scenes' mismatches and boards are"
+            },
+            MAX_PAGE_BYTES / (1024 * 1024)
+        );
     }
+    body.push_str(&sections);
     body.push_str("</main>\n");
     super::page(&format!("Check: {passed} passed, {failed} failed"), &body)
+}
+
+/// The sections of the scenes whose reports the run kept, in order, while they fit in the
+/// page's share for them; and which scenes have one. Drawing stops at the first that does not
+/// fit, so what is left out is the end of the run, whatever its sizes.
+fn sections(results: &[Checked]) -> (String, Vec<bool>) {
+    let budget = MAX_PAGE_BYTES - MAX_SUMMARY_BYTES - PAGE_CHROME_BYTES;
+    let mut out = String::new();
+    let mut drawn = vec![false; results.len()];
+    for (i, c) in results.iter().enumerate() {
+        let Some(reports) = &c.reports else { continue };
+        let mut section = String::new();
+        push_scene(&mut section, i, c, reports);
+        if out.len() + section.len() > budget {
+            break;
+        }
+        out.push_str(&section);
+        drawn[i] = true;
+    }
+    (out, drawn)
 }
 
 fn scene_id(i: usize) -> String {
@@ -52,30 +111,67 @@ fn status_words(c: &Checked) -> (&'static str, &'static str) {
     (sign, c.status())
 }
 
-fn push_summary(out: &mut String, results: &[Checked]) {
+/// The table of the run: every scene when they fit in [`MAX_SUMMARY_BYTES`], else the failing
+/// ones while they fit, with a note saying how many are not listed.
+fn push_summary(out: &mut String, results: &[Checked], drawn: &[bool]) {
     out.push_str(
         "<table class=\"summary\"><caption>Every scene of the run, in the order checked\
          </caption><thead><tr><th scope=\"col\">Scene</th><th scope=\"col\">Status</th>\
          <th scope=\"col\">What</th><th scope=\"col\">Seconds</th></tr></thead><tbody>\n",
     );
+    let mut rows = String::new();
+    let mut listed = 0;
     for (i, c) in results.iter().enumerate() {
-        let path = escape(&c.path.display().to_string());
-        let name = if c.reports.is_some() {
-            format!("<a href=\"#{}\">{path}</a>", scene_id(i))
-        } else {
-            path
-        };
-        let (sign, status) = status_words(c);
+        push_row(&mut rows, i, c, drawn[i]);
+        if rows.len() > MAX_SUMMARY_BYTES {
+            break;
+        }
+        listed += 1;
+    }
+    if listed < results.len() {
+        // Not every scene fits: the failing ones are what the page is for.
+        rows.clear();
+        listed = 0;
+        for (i, c) in results.iter().enumerate().filter(|(_, c)| !c.passed()) {
+            let before = rows.len();
+            push_row(&mut rows, i, c, drawn[i]);
+            if rows.len() > MAX_SUMMARY_BYTES {
+                rows.truncate(before);
+                break;
+            }
+            listed += 1;
+        }
+    }
+    out.push_str(&rows);
+    out.push_str("</tbody></table>\n");
+    if listed < results.len() {
         let _ = writeln!(
             out,
-            "<tr><th scope=\"row\">{name}</th><td class=\"status status-{}\">{sign} {status}</td>\
-             <td>{}</td><td>{:.3}</td></tr>",
-            anchor(&[status]),
-            escape(&what(c)),
-            c.elapsed.as_secs_f64()
+            "<p class=\"muted left-out\" role=\"note\">The table lists {listed} of the {} scenes \
+             (the failing ones, to keep this page under {} MB); <code>check --format \
+             json</code> and <code>check --junit FILE</code> list every scene.</p>",
+            results.len(),
+            MAX_PAGE_BYTES / (1024 * 1024)
         );
     }
-    out.push_str("</tbody></table>\n");
+}
+
+fn push_row(out: &mut String, i: usize, c: &Checked, drawn: bool) {
+    let path = escape(&c.path.display().to_string());
+    let name = if drawn {
+        format!("<a href=\"#{}\">{path}</a>", scene_id(i))
+    } else {
+        path
+    };
+    let (sign, status) = status_words(c);
+    let _ = writeln!(
+        out,
+        "<tr><th scope=\"row\">{name}</th><td class=\"status status-{}\">{sign} {status}</td>\
+         <td>{}</td><td>{:.3}</td></tr>",
+        anchor(&[status]),
+        escape(&what(c)),
+        c.elapsed.as_secs_f64()
+    );
 }
 
 /// One line on why a scene failed.
@@ -108,12 +204,9 @@ fn push_scene(out: &mut String, i: usize, c: &Checked, reports: &crate::check::R
         escape(&c.path.display().to_string()),
         anchor(&[status]),
     );
-    let now: Value = match serde_json::from_str(&reports.now) {
-        Ok(v) => v,
-        Err(_) => Value::Null,
-    };
+    let now = crate::check::read_report(&reports.now).unwrap_or(Value::Null);
     if let Some(before) = &reports.before {
-        let before: Value = serde_json::from_str(before).unwrap_or(Value::Null);
+        let before = crate::check::read_report(before).unwrap_or(Value::Null);
         out.push_str("<h3>What differs from the golden</h3>\n");
         super::diff::push_segment_diff(out, &before, &now, 4);
         if let Outcome::Mismatch(diff) = &c.outcome {

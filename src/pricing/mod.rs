@@ -24,6 +24,13 @@ pub const FORMAT: &str = "prompt-inspector/models@1";
 /// A models file is small; one larger than this is not one.
 pub const MAX_TABLE_BYTES: u64 = 4 * 1024 * 1024;
 
+/// The highest price a table may give, in USD per million tokens: a dollar a token, far above
+/// any model's. With prices in `0..=MAX_USD_PER_MTOK` and token counts in a `usize`, every
+/// figure [`cost`] works out (`usize::MAX` tokens at this price is about 1.8e19 dollars, summed
+/// over any number of calls a machine can hold) stays a finite number: no cost is ever
+/// `inf` or `NaN`.
+pub const MAX_USD_PER_MTOK: f64 = 1_000_000.0;
+
 /// A models file: `{"format": "prompt-inspector/models@1", "models": [row, ...]}`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -169,17 +176,60 @@ impl Table {
             column: Some(e.column()),
             message: strip_position(&e.to_string()),
         })?;
-        table.check().map_err(|message| TableError {
-            file: file.to_owned(),
-            line: None,
-            column: None,
-            message,
+        table.check().map_err(|fault| {
+            let (line, column) = fault.position(text).unzip();
+            TableError {
+                file: file.to_owned(),
+                line,
+                column,
+                message: fault.message,
+            }
         })?;
         Ok(table)
     }
 
     /// What serde cannot say: the rules' fields fit their growth, prices are prices, ids unique.
-    fn check(&self) -> Result<(), String> {
+    /// A price's fault carries the field's path, so its error points at the number in the file.
+    fn check(&self) -> Result<(), Fault> {
+        self.check_fields().map_err(Fault::unplaced)?;
+        for (i, row) in self.models.iter().enumerate() {
+            let p = &row.prices_per_mtok;
+            let named = [
+                ("input", p.input),
+                ("cached_input", p.cached_input),
+                ("output", p.output),
+            ];
+            let writes = p.cache_write.iter().map(|(ttl, &x)| (ttl.as_str(), x));
+            for (field, price) in named.into_iter().chain(writes) {
+                if price.is_finite() && (0.0..=MAX_USD_PER_MTOK).contains(&price) {
+                    continue;
+                }
+                let mut path = vec![
+                    Step::Key("models".into()),
+                    Step::Index(i),
+                    Step::Key("prices_per_mtok".into()),
+                ];
+                let field_path = if named.iter().any(|(n, _)| *n == field) {
+                    format!("prices_per_mtok.{field}")
+                } else {
+                    path.push(Step::Key("cache_write".into()));
+                    format!("prices_per_mtok.cache_write.{field}")
+                };
+                path.push(Step::Key(field.into()));
+                return Err(Fault {
+                    path,
+                    message: format!(
+                        "models[{i}] ({}).{field_path}: {price:?} is not a price: prices are USD \
+                         per million tokens, from 0 to {MAX_USD_PER_MTOK}",
+                        row.id
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn check_fields(&self) -> Result<(), String> {
         if self.format != FORMAT {
             return Err(format!(
                 "format: expected {FORMAT:?}, found {:?}",
@@ -212,14 +262,6 @@ impl Table {
                 return Err(format!("{at}.cache.ttl: at least one TTL"));
             }
             let p = &row.prices_per_mtok;
-            let prices = [p.input, p.cached_input, p.output]
-                .into_iter()
-                .chain(p.cache_write.values().copied());
-            if prices.clone().any(|x| !x.is_finite() || x < 0.0) {
-                return Err(format!(
-                    "{at}.prices_per_mtok: prices are USD per million tokens, finite and not negative"
-                ));
-            }
             if c.writes_charged {
                 if let Some(missing) = c.ttl.iter().find(|t| !p.cache_write.contains_key(*t)) {
                     return Err(format!(
@@ -257,6 +299,45 @@ impl Table {
                     })
             })
             .collect()
+    }
+}
+
+/// A rule a table breaks, and where in the file (a path of keys and indices), when it is one
+/// value's fault.
+struct Fault {
+    path: Vec<Step>,
+    message: String,
+}
+
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+impl Fault {
+    fn unplaced(message: String) -> Fault {
+        Fault {
+            path: Vec::new(),
+            message,
+        }
+    }
+
+    /// The 1-based line and column of the value at the fault's path in `text` (read again with
+    /// the project's JSON reader, which keeps spans; only a table with a fault pays for it).
+    fn position(&self, text: &str) -> Option<(usize, usize)> {
+        if self.path.is_empty() {
+            return None;
+        }
+        let json = crate::json::parse(text).ok()?;
+        let mut at = &json;
+        for step in &self.path {
+            at = match (step, &at.kind) {
+                (Step::Key(key), _) => at.get(key)?,
+                (Step::Index(i), crate::json::Kind::Array(items)) => items.get(*i)?,
+                _ => return None,
+            };
+        }
+        Some(crate::json::line_col(text, at.span.start))
     }
 }
 

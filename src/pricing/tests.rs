@@ -1,4 +1,4 @@
-use super::{Growth, Table, FORMAT};
+use super::{Growth, Table, FORMAT, MAX_USD_PER_MTOK};
 
 const ROW: &str = r#"{"id": "acme/a1", "models": ["a1", "a1-2026"], "default": true,
   "cache": {"min_tokens": 1024, "growth": "units", "unit_tokens": 128, "order": ["tools", "system", "messages"],
@@ -66,10 +66,6 @@ fn bad_tables_say_file_line_column_or_field() {
             "models[0] (a1).id: expected provider/family",
         ),
         (
-            ROW.replace("\"input\": 2.0", "\"input\": -2.0"),
-            "models[0] (acme/a1).prices_per_mtok",
-        ),
-        (
             ROW.replace("\"writes_charged\": false", "\"writes_charged\": true"),
             "cache_write: writes are charged, but TTL \"5m\" has no price",
         ),
@@ -118,4 +114,72 @@ fn the_docs_list_every_built_in_row_with_its_rule_and_prices() {
         );
         assert_eq!(row.default, cells[0].ends_with("(default)"), "{line}");
     }
+}
+
+/// The 1-based line and column where `needle` starts in `text`, found by searching the text
+/// (not by the reader under test).
+fn position_of(text: &str, needle: &str) -> (Option<usize>, Option<usize>) {
+    let at = text.find(needle).expect("needle in the table");
+    let line = text[..at].matches('\n').count() + 1;
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (Some(line), Some(text[start..at].chars().count() + 1))
+}
+
+#[test]
+fn prices_that_are_negative_absurd_or_not_finite_are_refused_at_their_number() {
+    let cases = [
+        (
+            "\"input\": 2.0",
+            "\"input\": -2.0",
+            "-2.0",
+            "prices_per_mtok.input: -2.0 is not",
+        ),
+        (
+            "\"input\": 2.0",
+            "\"input\": 1e308",
+            "1e308",
+            "prices_per_mtok.input: 1e308 is not",
+        ),
+        (
+            "\"output\": 8.0",
+            "\"output\": 1000000.5",
+            "1000000.5",
+            "prices_per_mtok.output: 1000000.5 is not",
+        ),
+        (
+            "\"output\": 8.0",
+            "\"output\": 8.0, \"cache_write\": {\"5m\": 3e10}",
+            "3e10",
+            "prices_per_mtok.cache_write.5m: 30000000000.0 is not",
+        ),
+    ];
+    for (from, to, number, expected) in cases {
+        let text = table(&ROW.replace(from, to));
+        let e = Table::parse(&text, "m.json").expect_err(expected);
+        assert!(e.message.contains(expected), "{e}");
+        assert!(
+            e.message.contains(&format!("from 0 to {MAX_USD_PER_MTOK}")),
+            "{e}"
+        );
+        assert_eq!((e.line, e.column), position_of(&text, number), "{e}");
+        assert!(e.to_string().starts_with("m.json:"), "{e}");
+    }
+    // A number no float holds is a JSON error on its line.
+    let text = table(&ROW.replace("\"cached_input\": 0.5", "\"cached_input\": 1e400"));
+    let e = Table::parse(&text, "m.json").expect_err("1e400");
+    assert_eq!(e.line, position_of(&text, "1e400").0, "{e}");
+    assert!(e.message.contains("out of range"), "{e}");
+    // The bound itself is a price.
+    let text = table(&ROW.replace("\"input\": 2.0", "\"input\": 1000000.0"));
+    Table::parse(&text, "m.json").expect("the highest price is allowed");
+    // Token counts past a usize are refused where they are written (serde_json's column is
+    // the number's end).
+    let huge = "99999999999999999999999";
+    let text = table(&ROW.replace("1024", huge));
+    let e = Table::parse(&text, "m.json").expect_err("huge min_tokens");
+    let (line, column) = position_of(&text, huge);
+    assert_eq!(e.line, line, "{e}");
+    let (column, e_column) = (column.expect("column"), e.column.expect("a column"));
+    assert!((column..=column + huge.len()).contains(&e_column), "{e}");
+    assert!(e.message.contains("expected usize"), "{e}");
 }

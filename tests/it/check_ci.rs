@@ -536,8 +536,9 @@ fn check_html_shows_the_mismatch_side_by_side() {
         ),
         "the changed line beside its new form"
     );
-    // A small run draws every loadable scene's boards.
+    // A small run draws every loadable scene's boards, and leaves nothing out.
     assert_eq!(html.matches("<section class=\"scene\"").count(), 3);
+    assert!(!html.contains("left out of this page"));
 }
 
 #[test]
@@ -571,4 +572,182 @@ fn jobs_are_bounded() {
         let o = run(&["check", "--jobs", bad, &scene]);
         assert_eq!(o.status.code(), Some(2), "--jobs {bad}");
     }
+}
+
+/// A scene whose tool's argument schema nests `levels` objects deep, blessed, then with its tool
+/// template changed since (so one segment's text differs from the golden).
+fn deep_schema_scene(tag: &str, levels: usize) -> PathBuf {
+    let d = tempdir(tag);
+    let text = std::fs::read_to_string(root().join("fixtures/lint/volatile-values.scene.json"))
+        .expect("fixture");
+    let schema = format!("{}1{}", "{\"x\": ".repeat(levels), "}".repeat(levels));
+    let deep = text.replacen(
+        "\"tools\": [",
+        &format!(
+            "\"tools\": [\n    {{\"name\": \"deep\", \"description\": \"d\", \"parameters\": {schema}}},"
+        ),
+        1,
+    );
+    assert_ne!(deep, text, "the fixture has a tools array");
+    let scene = d.join("deep.scene.json");
+    std::fs::write(&scene, &deep).expect("write scene");
+    let o = run(&["check", "--bless", &scene.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let golden = std::fs::read_to_string(d.join("deep.golden.json")).expect("golden");
+    // The golden nests deeper than serde_json reads by default (128 levels).
+    let mut depth: usize = 0;
+    let mut deepest = 0;
+    for ch in golden.chars() {
+        match ch {
+            '{' | '[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            '}' | ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    assert!(deepest > levels, "the schema is in the golden: {deepest}");
+    let changed = deep.replace("Trace this answer.", "Trace this reply.");
+    std::fs::write(&scene, changed).expect("write scene");
+    scene
+}
+
+#[test]
+fn a_deeply_nested_tool_schema_keeps_the_segment_difference_and_the_boards() {
+    let scene = deep_schema_scene("deep", 200);
+    let o = run(&["check", "--format", "json", &scene.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let out: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let entry = &out["scenes"][0];
+    assert_eq!(entry["status"], "mismatch");
+    assert_eq!(
+        entry["difference"]["segment"], "after_input_msg_prompt",
+        "{entry}"
+    );
+    assert_eq!(entry["difference"]["tool"], "tracer", "{entry}");
+    let diff = entry["diff"].as_str().expect("diff");
+    assert!(
+        diff.starts_with("Segments whose text differs (- golden, + now):\n"),
+        "{diff}"
+    );
+    assert!(diff.contains("+ Trace this reply."), "{diff}");
+
+    let page = scene.with_file_name("report.html");
+    let o = run(&[
+        "check",
+        "--html",
+        &page.display().to_string(),
+        &scene.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let html = std::fs::read_to_string(&page).expect("page written");
+    assert!(html.contains("<h3>What differs from the golden</h3>"));
+    assert!(
+        html.contains("<span class=\"sign\">+</span>Trace this reply.</td>"),
+        "the changed line side by side"
+    );
+    assert_eq!(
+        html.matches("<ol class=\"board\">").count(),
+        2,
+        "both families' boards"
+    );
+}
+
+#[test]
+fn check_html_of_many_failing_scenes_stays_under_its_bound_and_says_what_it_left_out() {
+    const SCENES: usize = 2000;
+    let d = tempdir("html-bound");
+    let text = std::fs::read_to_string(root().join("fixtures/default.scene.json")).expect("scene");
+    let first = d.join("s0000.scene.json");
+    std::fs::write(&first, &text).expect("write scene");
+    let o = run(&["check", "--bless", &first.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    // Every golden is out of date: the scene's text changed since it was written.
+    let golden = std::fs::read_to_string(d.join("s0000.golden.json")).expect("golden");
+    let changed = text.replacen("You are TFRobot", "You are TFRobot, renamed", 1);
+    assert_ne!(changed, text);
+    for i in 0..SCENES {
+        std::fs::write(d.join(format!("s{i:04}.scene.json")), &changed).expect("scene");
+        std::fs::write(d.join(format!("s{i:04}.golden.json")), &golden).expect("golden");
+    }
+    let page = d.join("report.html");
+    let o = run(&[
+        "check",
+        "--format",
+        "json",
+        "--html",
+        &page.display().to_string(),
+        &d.display().to_string(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let html = std::fs::read_to_string(&page).expect("page written");
+    assert!(
+        html.len() <= prompt_inspector::html::MAX_PAGE_BYTES,
+        "{} bytes",
+        html.len()
+    );
+    assert_self_contained(&html);
+    assert!(html.contains(&format!("<h1>Check: 0 passed, {SCENES} failed</h1>")));
+    let drawn = html.matches("<section class=\"scene\"").count();
+    assert!(drawn > 0 && drawn < SCENES, "{drawn} scenes drawn");
+    let note = format!(
+        "{} failing scenes' mismatches and boards are left out of this page to keep it under 8 MB",
+        SCENES - drawn
+    );
+    assert!(html.contains(&note), "{note}");
+    assert!(html.contains("<code>check --format json</code>"));
+    // What the page leaves out, the JSON output has: every scene with its difference.
+    let out: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let scenes = out["scenes"].as_array().expect("scenes");
+    assert_eq!(scenes.len(), SCENES);
+    assert!(scenes
+        .iter()
+        .all(|s| s["difference"]["segment"].is_string()));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_models_table_with_an_absurd_price_is_refused_at_the_number() {
+    let d = tempdir("absurd-price");
+    let builtin = std::fs::read_to_string(root().join("data/models.json")).expect("table");
+    let scene = root()
+        .join("fixtures/default.scene.json")
+        .display()
+        .to_string();
+    for bad in ["1e308", "-1", "1000001"] {
+        // The first row's input price, whatever it is.
+        let at = builtin.find("\"input\": ").expect("an input price") + "\"input\": ".len();
+        let end = at + builtin[at..].find([',', '}']).expect("end of the number");
+        let table = format!("{}{bad}{}", &builtin[..at], &builtin[end..]);
+        let path = d.join("models.json");
+        std::fs::write(&path, &table).expect("write table");
+        let line = table[..at].matches('\n').count() + 1;
+        let column = at - table[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+        for format in ["text", "json", "html"] {
+            let o = run(&[
+                "render",
+                "--models",
+                &path.display().to_string(),
+                "--format",
+                format,
+                &scene,
+            ]);
+            assert_eq!(o.status.code(), Some(2), "{bad} {format}: {o:?}");
+            assert!(o.stdout.is_empty(), "nothing printed: {o:?}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains(&format!("models.json:{line}:{column}: models[0] (")),
+                "{bad}: {err}"
+            );
+            assert!(err.contains(".prices_per_mtok.input: "), "{err}");
+            assert!(err.contains("is not a price"), "{err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
 }

@@ -104,3 +104,23 @@ fn message_streams_compare_their_messages() {
         "Segments whose text differs (- golden, + now):\n  chat · conversation_msgs\n    - [user] hello\n    + [user] hullo\n"
     );
 }
+
+#[test]
+fn reports_are_read_back_as_deep_as_a_report_may_nest_on_a_workers_stack() {
+    let nested = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+    let deepest = crate::json::MAX_REPORT_DEPTH;
+    // A thread with the standard library's default stack, as `check`'s workers have.
+    let (ok, refused) = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || {
+            let ok = super::read_report(&nested(deepest));
+            let refused = super::read_report(&nested(deepest + 1));
+            (ok.is_some(), refused.is_none())
+        })
+        .expect("spawn")
+        .join()
+        .expect("no overflow");
+    assert!(ok, "{deepest} levels are read");
+    assert!(refused, "deeper is refused");
+    assert!(deepest > crate::json::MAX_DEPTH, "a report wraps a scene");
+}

@@ -183,3 +183,25 @@ mod input_costs {
         assert!(super::super::input_costs(&desk(), &[]).is_empty());
     }
 }
+
+#[test]
+fn the_highest_price_and_the_most_tokens_still_cost_a_finite_sum() {
+    let text = r#"{"format": "prompt-inspector/models@1", "models": [{"id": "acme/a1", "models": ["a1"],
+      "cache": {"min_tokens": 0, "growth": "implicit_prefix", "order": ["messages"], "ttl": ["5m"],
+                "writes_charged": true},
+      "prices_per_mtok": {"input": 1000000.0, "cached_input": 1000000.0, "cache_write": {"5m": 1000000.0}, "output": 1000000.0},
+      "sources": ["https://example.com"], "read": "2026-12-01"}]}"#;
+    let r = Table::parse(text, "t").expect("parses").models.remove(0);
+    let call = CallCost::of(&r, usize::MAX, usize::MAX / 3, usize::MAX / 3);
+    assert!(
+        call.cost_usd.is_finite() && call.cost_usd > 1e18,
+        "{call:?}"
+    );
+    assert!(call.uncached_cost_usd.is_finite(), "{call:?}");
+    // Many calls of many tokens each (the token totals themselves stay within a usize).
+    let calls = vec![CallCost::of(&r, usize::MAX / 1000, 0, 0); 1000];
+    let total = ModelCost::new(&r, calls).total;
+    for x in [total.cost_usd, total.uncached_cost_usd, total.saving_usd] {
+        assert!(x.is_finite(), "{total:?}");
+    }
+}
