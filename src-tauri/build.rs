@@ -61,7 +61,10 @@ fn write_capabilities() -> Result<&'static str, String> {
 /// would grant a permission that does not exist, which tauri-build reports without saying where the
 /// name comes from.
 fn check_webview_operations() -> Result<(), String> {
-    match WEBVIEW_OPERATIONS.iter().find(|op| !OPERATIONS.contains(op)) {
+    match WEBVIEW_OPERATIONS
+        .iter()
+        .find(|op| !OPERATIONS.contains(op))
+    {
         Some(op) => Err(format!(
             "src-tauri/src/command_names.rs: WEBVIEW_OPERATIONS names `{op}`, which is not an \
              operation of src/api/operations.rs"

@@ -117,7 +117,7 @@ pub fn operations_typescript() -> String {
          export type Operation = keyof Operations;\n\n\
          /** The operations the app's web view is granted: the ones the UI calls. */\n\
          export type WebviewOperation = (typeof webviewOperations)[number];\n\n\
-         type OkData<C> = C extends (...args: never[]) => Promise<infer R> ? (R extends { status: \"ok\"; data: infer D } ? D : never) : never;\n",
+         type OkData<C> = C extends (...args: never[]) => Promise<infer R> ? (R extends { status: \"ok\"; data: infer D } ? D : never) : never;",
     );
     ts
 }

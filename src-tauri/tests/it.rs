@@ -563,7 +563,13 @@ fn the_acl_grants_the_local_page_exactly_the_commands_the_ui_calls() {
     for op in WEBVIEW_OPERATIONS {
         assert!(prompt_inspector::api::OPERATIONS.contains(&op), "{op}");
     }
-    assert_eq!(granted.len(), granted.iter().collect::<std::collections::BTreeSet<_>>().len());
+    assert_eq!(
+        granted.len(),
+        granted
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    );
     // The handler registers every command: the bindings invoke each one, and no other.
     let bindings = include_str!("../../ui/src/api/bindings.ts");
     for c in COMMANDS {

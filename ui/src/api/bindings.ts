@@ -65,6 +65,7 @@ export const events = {
 
 /* Constants */
 export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","check","approve","golden","template","live_open","live_edit","live_close"] as const;
+
 export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","check","approve","live_open","live_edit","live_close"] as const;
 
 /* Types */
