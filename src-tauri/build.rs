@@ -1,8 +1,8 @@
 //! Generates the Tauri context and the ACL of the app's own commands. Listing the commands in an app
-//! manifest makes each one a permission (`allow-render`, ...); the one capability, written here from
-//! the same list, grants exactly those (and event listening) to the main window. A command left out
-//! of a capability could not be called from the web view at all; one that is in the tables is there
-//! to be called by the UI, so the tables are the decision and nothing else lists the commands.
+//! manifest makes each one a permission (`allow-render`, ...); the one capability, written here,
+//! grants the main window those the UI calls (`GRANTED`, src/command_names.rs: the web view's
+//! operations and the shell's commands) and event listening. A command left out of the capability
+//! cannot be called from the web view at all.
 
 // The core's table of operations (`for_each_operation!`), expanded here into `OPERATIONS`: the
 // same names the core and commands.rs get from it.
@@ -19,16 +19,17 @@ for_each_operation!([operation_names]);
 include!("src/shell_commands.rs");
 include!("src/command_names.rs");
 
-/// The main window's capability: the app's own commands and app events, local origin only. No
-/// plugin command is reachable from the web view: open/save dialogs are shown by Rust commands, so
-/// no dialog or file-system permission is granted to it, and nothing remote may call in.
+/// The main window's capability: the app's commands the UI calls and app events, local origin
+/// only. No plugin command is reachable from the web view: open/save dialogs are shown by Rust
+/// commands, so no dialog or file-system permission is granted to it, and nothing remote may call
+/// in.
 fn main_capability() -> serde_json::Value {
     let mut permissions = vec![
         "core:event:allow-listen".to_owned(),
         "core:event:allow-unlisten".to_owned(),
     ];
     permissions.extend(
-        COMMANDS
+        GRANTED
             .iter()
             .map(|c| format!("allow-{}", c.replace('_', "-"))),
     );
@@ -56,7 +57,37 @@ fn write_capabilities() -> Result<&'static str, String> {
     ))
 }
 
+/// Every operation the web view is granted is one of the core's table: a misspelt or removed name
+/// would grant a permission that does not exist, which tauri-build reports without saying where the
+/// name comes from.
+fn check_webview_operations() -> Result<(), String> {
+    match WEBVIEW_OPERATIONS
+        .iter()
+        .find(|op| !OPERATIONS.contains(op))
+    {
+        Some(op) => Err(format!(
+            "src-tauri/src/command_names.rs: WEBVIEW_OPERATIONS names `{op}`, which is not an \
+             operation of src/api/operations.rs"
+        )),
+        None => Ok(()),
+    }
+}
+
 fn main() {
+    // tauri-build declares the files it reads, which stops cargo from rerunning this script on any
+    // other change: the tables included above are declared too, or a name added to them would
+    // leave the capability without its grant.
+    for table in [
+        "build.rs",
+        "../src/api/operations.rs",
+        "src/shell_commands.rs",
+        "src/command_names.rs",
+    ] {
+        println!("cargo::rerun-if-changed={table}");
+    }
+    if let Err(e) = check_webview_operations() {
+        panic!("{e}");
+    }
     let capabilities = match write_capabilities() {
         Ok(pattern) => pattern,
         Err(e) => panic!("writing the capability: {e}"),

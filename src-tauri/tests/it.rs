@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use prompt_inspector_app::close_guard::{Choice, Phase, Request};
-use prompt_inspector_app::commands::{AppState, COMMANDS, DIALOG_PATH_ENV};
+use prompt_inspector_app::commands::{
+    AppState, COMMANDS, DIALOG_PATH_ENV, GRANTED, WEBVIEW_OPERATIONS,
+};
 use serde_json::{json, Value};
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{get_ipc_response, MockRuntime};
@@ -133,16 +135,6 @@ fn errors_cross_ipc_as_code_message_and_position() {
     assert_eq!(err["code"], "io_error");
     assert_eq!(err["file"], missing.display().to_string());
 
-    // A template error: kind, range, line and column.
-    let err = invoke(
-        &w,
-        "template",
-        json!({"req": {"engine": "jinja2", "template": "{{ x ", "vars": {}}}),
-    )
-    .expect_err("a broken template");
-    assert_eq!(err["code"], "template_error", "{err}");
-    assert_eq!(err["kind"], "TemplateSyntaxError", "{err}");
-
     // desk + provider: invalid_argument naming the field.
     let err = invoke(
         &w,
@@ -152,20 +144,6 @@ fn errors_cross_ipc_as_code_message_and_position() {
     .expect_err("provider with desk");
     assert_eq!(err["code"], "invalid_argument");
     assert_eq!(err["field"], "provider");
-}
-
-#[test]
-fn template_vars_keep_python_numbers_through_ipc() {
-    let (_app, w) = app();
-    // IPC arguments are parsed by serde_json with arbitrary_precision (the core's feature): the
-    // float stays a float and the big integer stays exact, as in the scene file.
-    let r = invoke(
-        &w,
-        "template",
-        json!({"req": {"engine": "fstring", "template": "{a!r} {b}", "vars": serde_json::from_str::<Value>(r#"{"a": 1.0, "b": 12345678901234567890123}"#).expect("json")}}),
-    )
-    .expect("template");
-    assert_eq!(r["text"], "1.0 12345678901234567890123");
 }
 
 #[test]
@@ -196,9 +174,11 @@ fn rules_validate_run_check_and_approve() {
     assert_eq!(rules["segments"].as_array().map(Vec::len), Some(14));
     assert_eq!(rules["rules"].as_array().map(Vec::len), Some(3));
 
+    // The page reads validation from its live document (`validate` itself is not granted to it).
     let text = default_text(&w);
-    let v = invoke(&w, "validate", json!({"req": {"text": text}})).expect("validate");
-    assert_eq!(v["load_error"], Value::Null);
+    let opened = invoke(&w, "live_open", json!({"req": {"text": text}})).expect("live_open");
+    assert_eq!(opened["load_error"], Value::Null);
+    let v = &opened["patch"][0]["value"]["validate"];
     let invalid: Vec<_> = v["tools"]
         .as_array()
         .expect("tools")
@@ -506,7 +486,7 @@ fn about_gives_the_app_and_core_versions() {
 }
 
 #[test]
-fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
+fn the_acl_grants_the_local_page_exactly_the_commands_the_ui_calls() {
     let (app, w) = app();
     // A remote page may not call any command, even one the local page may.
     let remote = get_ipc_response(
@@ -538,8 +518,22 @@ fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
     let denied = plugin.expect_err("the dialog plugin's command was reachable");
     assert!(denied.to_string().contains("not allowed"), "{denied}");
 
-    // The capability build.rs writes grants each app command once and nothing else but event
-    // listening, to the main window, local origin only.
+    // An operation the UI does not call is refused to the page too, though the app has its command
+    // (and serve its route).
+    let refused: Vec<&str> = COMMANDS
+        .iter()
+        .copied()
+        .filter(|c| !GRANTED.contains(c))
+        .collect();
+    assert!(!refused.is_empty(), "every command is granted");
+    for op in refused {
+        let denied = invoke(&w, op, json!({"req": {}})).expect_err(op);
+        assert!(denied.to_string().contains("not allowed"), "{op}: {denied}");
+    }
+
+    // The capability build.rs writes grants each command the UI calls once (the web view's
+    // operations and the shell's commands) and nothing else but event listening, to the main
+    // window, local origin only.
     let cap: Value = serde_json::from_str(include_str!(concat!(
         env!("OUT_DIR"),
         "/capabilities/main.json"
@@ -555,7 +549,7 @@ fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
         .filter_map(|p| p.as_str().map(str::to_owned))
         .collect();
     granted.sort();
-    let mut expected: Vec<String> = COMMANDS
+    let mut expected: Vec<String> = GRANTED
         .iter()
         .map(|c| format!("allow-{}", c.replace('_', "-")))
         .chain([
@@ -565,7 +559,18 @@ fn the_acl_grants_exactly_the_app_commands_to_the_local_page() {
         .collect();
     expected.sort();
     assert_eq!(granted, expected);
-    // The handler registers exactly these commands: the bindings invoke each one, and no other.
+    // The web view's operations are operations, each listed once.
+    for op in WEBVIEW_OPERATIONS {
+        assert!(prompt_inspector::api::OPERATIONS.contains(&op), "{op}");
+    }
+    assert_eq!(
+        granted.len(),
+        granted
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    );
+    // The handler registers every command: the bindings invoke each one, and no other.
     let bindings = include_str!("../../ui/src/api/bindings.ts");
     for c in COMMANDS {
         assert!(
@@ -587,7 +592,13 @@ fn the_commands_are_the_declared_operations_and_the_shell_commands() {
     let operations = prompt_inspector::api::OPERATIONS;
     assert_eq!(COMMANDS[..operations.len()], operations);
     for op in operations {
-        // No arguments: the operations without a request answer, the others want `req`.
+        // No arguments: the operations without a request answer, the others want `req`; the ACL
+        // refuses those the page is not granted before they are looked up.
+        if !WEBVIEW_OPERATIONS.contains(&op) {
+            let e = invoke(&w, op, json!({})).expect_err(op).to_string();
+            assert!(e.contains("not allowed"), "{op}: {e}");
+            continue;
+        }
         match invoke(&w, op, json!({})) {
             Ok(_) => assert!(
                 matches!(op, "default_scene" | "rules" | "models" | "about"),
@@ -607,10 +618,7 @@ fn the_commands_are_the_declared_operations_and_the_shell_commands() {
 fn committed_bindings_are_current() {
     let out = scratch().join("bindings.ts");
     prompt_inspector_app::specta_builder()
-        .export(
-            specta_typescript::Typescript::default().header(prompt_inspector_app::BINDINGS_HEADER),
-            &out,
-        )
+        .export(prompt_inspector_app::bindings_exporter(), &out)
         .expect("export the bindings");
     let fresh = std::fs::read_to_string(&out).expect("read");
     let committed = std::fs::read_to_string(concat!(

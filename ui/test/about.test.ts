@@ -6,7 +6,7 @@ import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { clearMocks, mockIPC } from '@tauri-apps/api/mocks';
 import type { About } from '../src/api/api';
-import { HttpApi } from '../src/api/http';
+import { httpApi } from '../src/api/http';
 import { createTauriApi } from '../src/api/tauri';
 import { AboutButton } from '../src/views/About';
 import { fakeApi } from './fake-api';
@@ -123,7 +123,7 @@ describe('the About box', () => {
 
   it('in a browser: POST /api/about, and the program is serve, the core’s own command line', async () => {
     const asked: { url: string; method?: string }[] = [];
-    const api = new HttpApi('http://127.0.0.1:9', 'tok', async (url, init) => {
+    const api = httpApi('http://127.0.0.1:9', 'tok', async (url, init) => {
       asked.push({ url, method: init?.method });
       return new Response(JSON.stringify({ name: 'prompt-inspector', version: '0.9.0' }), { status: 200 });
     });

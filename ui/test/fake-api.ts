@@ -13,7 +13,6 @@ export function fakeApi(operations: Partial<Api>): Api {
     save: never,
     stat: never,
     render: never,
-    validate: never,
     rules: never,
     models: never,
     about: never,

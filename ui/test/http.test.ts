@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpApi, toApiError } from '../src/api/http';
+import { httpApi, toApiError } from '../src/api/http';
 import { errorText } from '../src/api/api';
 
 function res(status: number, body: string) {
@@ -47,7 +47,7 @@ describe('transport error mapping', () => {
   });
   it('sends the bearer token and the request fields of docs/api.md', async () => {
     const calls: { url: string; init: RequestInit }[] = [];
-    const api = new HttpApi('http://127.0.0.1:9', 'tok', async (url, init) => {
+    const api = httpApi('http://127.0.0.1:9', 'tok', async (url, init) => {
       calls.push({ url, init: init! });
       return res(200, JSON.stringify({ report: { llm: 'chat', segments: [], tools: [], diagnostics: [], metrics: {} } }));
     });
@@ -64,17 +64,25 @@ describe('transport error mapping', () => {
   });
   it('splices the scene text into every body as valid JSON', async () => {
     const bodies: unknown[] = [];
-    const api = new HttpApi('', null, async (_u, init) => {
-      bodies.push(JSON.parse(new TextDecoder().decode(init!.body as Uint8Array)));
-      return res(200, '{"load_error":null,"templates":[],"tools":[]}');
+    const api = httpApi('', null, async (_u, init) => {
+      const body = init!.body;
+      bodies.push(JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body as Uint8Array)));
+      return res(200, '{"doc":1,"revision":1,"load_error":null,"patch":[],"core_ms":0}');
     });
     const text = '{"a": "笔记 \\"q\\" \\n"}';
-    await api.validate(text);
+    await api.liveOpen(text, { base_dir: null, provider: null, tokenizer: null, tokens: true, models: [] });
     await api.save('/x/a.json', text);
-    expect(bodies).toEqual([{ text }, { path: '/x/a.json', text }]);
+    await api.liveEdit(1, 1, null, null);
+    await api.rules();
+    expect(bodies).toEqual([
+      { options: { base_dir: null, provider: null, tokenizer: null, tokens: true, models: [] }, text },
+      { path: '/x/a.json', text },
+      { doc: 1, revision: 1, edit: null, options: null },
+      {},
+    ]);
   });
   it('rejects with the ApiError of a failing call', async () => {
-    const api = new HttpApi('', null, async () => res(400, JSON.stringify({ code: 'no_run', message: 'no run' })));
+    const api = httpApi('', null, async () => res(400, JSON.stringify({ code: 'no_run', message: 'no run' })));
     await expect(api.run('{}')).rejects.toEqual({ code: 'no_run', message: 'no run' });
   });
 });

@@ -36,7 +36,6 @@ function fakeApi(files: Record<string, string>): Api {
     },
     stat: async () => ({ modified_ms: 1, size: 1 }),
     render: async () => report as never,
-    validate: async () => ({ load_error: null, templates: [], tools: [] }),
     rules: async () => RULES as Rules,
     models: async () => ({ models: [] }),
     about: async () => {

@@ -42,44 +42,45 @@ describe('TauriApi', () => {
           open: { path: '/a', text: 'A' },
           save: { modified_ms: 5, size: 1 },
           stat: { modified_ms: null, size: 2 },
-          validate: { load_error: null, templates: [], tools: [] },
           rules: { segments: [], rules: [] },
           models: { models: [] },
           run: { report: { iterations: [] } },
           check: { passed: 0, failed: 0, scenes: [] },
           approve: { golden_path: '/a.golden.json' },
+          live_open: { doc: 1, revision: 1, load_error: null, patch: [], core_ms: 2 },
+          live_edit: { doc: 1, revision: 2, load_error: null, patch: [], core_ms: 1 },
+          live_close: null,
         }) as Record<string, unknown>
       )[cmd];
     const api = createTauriApi();
+    const options = { base_dir: null, provider: null, tokenizer: null, tokens: true, models: [] };
     expect(await api.defaultScene()).toEqual({ path: null, text: 'T' });
     expect(await api.open('/a')).toEqual({ path: '/a', text: 'A' });
     expect(await api.save('/a', 'A')).toEqual({ modified_ms: 5, size: 1 });
-    // f64 fields are `number | null` in the bindings; the UI's FileStat wants numbers.
-    expect(await api.stat('/a')).toEqual({ modified_ms: 0, size: 2 });
-    expect(await api.validate('A')).toEqual({ load_error: null, templates: [], tools: [] });
+    // f64 fields are `number | null` in the bindings: the answer as it came.
+    expect(await api.stat('/a')).toEqual({ modified_ms: null, size: 2 });
     expect(await api.rules()).toEqual({ segments: [], rules: [] });
     expect(await api.models()).toEqual({ models: [] });
     expect(await api.run('A', null, ['openai/gpt-5'])).toEqual({ iterations: [] });
     expect(await api.check('/dir')).toEqual({ passed: 0, failed: 0, scenes: [] });
     expect(await api.approve('/a')).toEqual({ golden_path: '/a.golden.json' });
-    expect(calls.map((c) => c.cmd)).toEqual([
-      'default_scene',
-      'open',
-      'save',
-      'stat',
-      'validate',
-      'rules',
-      'models',
-      'run',
-      'check',
-      'approve',
+    expect(await api.liveOpen('A', options)).toMatchObject({ doc: 1, revision: 1 });
+    expect(await api.liveEdit(1, 1, { start: 0, delete: 1, insert: 'B' }, null)).toMatchObject({ doc: 1, revision: 2 });
+    expect(await api.liveClose(1)).toBeUndefined();
+    expect(calls).toEqual([
+      { cmd: 'default_scene', args: {} },
+      { cmd: 'open', args: { req: { path: '/a' } } },
+      { cmd: 'save', args: { req: { path: '/a', text: 'A' } } },
+      { cmd: 'stat', args: { req: { path: '/a' } } },
+      { cmd: 'rules', args: {} },
+      { cmd: 'models', args: {} },
+      { cmd: 'run', args: { req: { text: 'A', base_dir: null, models: ['openai/gpt-5'] } } },
+      { cmd: 'check', args: { req: { folder: '/dir' } } },
+      { cmd: 'approve', args: { req: { scene_path: '/a' } } },
+      { cmd: 'live_open', args: { req: { text: 'A', options } } },
+      { cmd: 'live_edit', args: { req: { doc: 1, revision: 1, edit: { start: 0, delete: 1, insert: 'B' }, options: null } } },
+      { cmd: 'live_close', args: { req: { doc: 1 } } },
     ]);
-    expect(calls[1].args).toEqual({ req: { path: '/a' } });
-    expect(calls[2].args).toEqual({ req: { path: '/a', text: 'A' } });
-    expect(calls[6].args).toEqual({});
-    expect(calls[7].args).toEqual({ req: { text: 'A', base_dir: null, models: ['openai/gpt-5'] } });
-    expect(calls[8].args).toEqual({ req: { folder: '/dir' } });
-    expect(calls[9].args).toEqual({ req: { scene_path: '/a' } });
   });
 
   it('rejects with the command error, position fields included', async () => {

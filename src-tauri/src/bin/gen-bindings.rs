@@ -1,11 +1,10 @@
-//! Writes the TypeScript bindings of the app's commands and events to `ui/src/api/bindings.ts`
-//! (or to the path given as the only argument). CI runs it and then `git diff --exit-code` on the
-//! file, so a change to a command or a transport type without regenerated bindings fails.
+//! Writes the TypeScript bindings of the app's commands and events, and the typed map of the core's
+//! operations the UI's transports carry, to `ui/src/api/bindings.ts` (or to the path given as the
+//! only argument). CI runs it and then `git diff --exit-code` on the file, so a change to a command,
+//! an operation or a transport type without regenerated bindings fails.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-use specta_typescript::Typescript;
 
 fn main() -> ExitCode {
     let path = std::env::args_os()
@@ -19,7 +18,7 @@ fn main() -> ExitCode {
                 .unwrap_or(crate_dir)
                 .join("ui/src/api/bindings.ts")
         });
-    let exporter = Typescript::default().header(prompt_inspector_app::BINDINGS_HEADER);
+    let exporter = prompt_inspector_app::bindings_exporter();
     match prompt_inspector_app::specta_builder().export(exporter, &path) {
         Ok(()) => {
             eprintln!("wrote {}", path.display());

@@ -1,14 +1,17 @@
-// The transport seam. The UI talks to the core only through `Api`.
+// The transport seam. The UI talks to the core only through `Api`, whose methods are one-liners
+// over a `Transport`'s one generic `call` (`createApi` below). The operations, their request and
+// response types, and which of them the app's web view may call all come from the core's table of
+// operations through the generated bindings (./bindings.ts: `Operations`, `WebviewOperation`), so
+// adding an operation to the table needs no TypeScript for the transports to carry it.
 //
 //   - HTTP (`./http.ts`): the browser against `prompt-inspector serve` (token from `?token=`).
-//   - Tauri (`./tauri.ts`): WRITTEN BY THE TAURI SHELL DEVELOPER, not by ui/. It must
-//     `export function createTauriApi(): Api` built on the tauri-specta generated bindings
-//     (e.g. `./bindings.ts`), mapping every IPC error to `ApiError` ({code, message, ...position}).
-//     `pickApi()` loads it when `window.__TAURI_INTERNALS__` is present. While the file does not
-//     exist, the build still works (import.meta.glob finds nothing) and the HTTP transport is used.
-//   - The Tauri shell may also provide `./dialogs.ts` exporting `openDialog()`/`saveDialog()`
+//   - Tauri (`./tauri.ts`): the desktop shell's commands. `pickApi()` loads it when
+//     `window.__TAURI_INTERNALS__` is present.
+//   - The Tauri shell also provides `./dialogs.ts` exporting `openDialog()`/`saveDialog()`
 //     returning a path or null (system dialogs); without it the UI shows a path input.
+import type { Operations, WebviewOperation } from './bindings';
 import type {
+  AboutResponse,
   ApiError,
   CheckResponse,
   FileStat,
@@ -21,7 +24,6 @@ import type {
   RunReport,
   SceneText,
   TextEdit,
-  ValidateResponse,
 } from './types';
 
 // Operations and shapes: docs/api.md (one method per operation, same request fields).
@@ -39,7 +41,7 @@ export interface RenderOptions {
 export interface About {
   /** The desktop app (`prompt-inspector-app`, its crate's version) or, in a browser,
    *  `prompt-inspector serve`, which is the core's own command line. */
-  host: { name: string; version: string };
+  host: Host;
   /** The core library, the `prompt-inspector` crate. */
   core: { name: string; version: string };
 }
@@ -54,8 +56,6 @@ export interface Api {
   stat(path: string): Promise<FileStat>;
   /** Render scene text for one family; resolves to its render report (docs/cli.md, `render --format json`). */
   render(text: string, opts: RenderOptions): Promise<Report>;
-  /** What an editor underlines; never rejects for a bad scene (load_error instead). */
-  validate(text: string): Promise<ValidateResponse>;
   rules(): Promise<Rules>;
   /** The built-in models table: prices and cache rules, for the model picker. */
   models(): Promise<ModelsResponse>;
@@ -73,6 +73,60 @@ export interface Api {
   /** Apply an edit made on `revision`; rejects with code `stale_document` when the core disagrees. */
   liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null): Promise<LiveUpdate>;
   liveClose(doc: number): Promise<void>;
+}
+
+/** The program answering the operations, as the About box names it. */
+export interface Host {
+  name: string;
+  version: string;
+}
+
+/**
+ * What carries the core's operations: one generic call per transport, typed by the generated map.
+ * Only the operations the app's web view is granted may be named (`WebviewOperation`, the
+ * desktop shell's list): the same UI runs in the app, where any other is refused.
+ */
+export interface Transport {
+  /** Runs `op` with its request (`null` for an operation without one); rejects with an ApiError. */
+  call<K extends WebviewOperation>(op: K, req: Operations[K]['request']): Promise<Operations[K]['response']>;
+  /** The program the UI runs in, given the core's own name and version. */
+  host(core: AboutResponse): Promise<Host>;
+}
+
+/** The `Api` over a transport: each method names its operation and builds the request. */
+export function createApi(t: Transport): Api {
+  return {
+    defaultScene: () => t.call('default_scene', null),
+    open: (path) => t.call('open', { path }),
+    save: (path, text) => t.call('save', { path, text }),
+    stat: (path) => t.call('stat', { path }),
+    render: async (text, o) =>
+      (
+        await t.call('render', {
+          text,
+          llm: o.llm,
+          base_dir: o.baseDir ?? null,
+          provider: o.provider ?? null,
+          tokenizer: o.tokenizer ?? null,
+          tokens: !!o.tokens,
+          models: o.models ?? [],
+        })
+      ).report,
+    rules: () => t.call('rules', null),
+    models: () => t.call('models', null),
+    about: async () => {
+      const core = await t.call('about', null);
+      return { host: await t.host(core), core };
+    },
+    run: async (text, baseDir, models) => (await t.call('run', { text, base_dir: baseDir ?? null, models: models ?? [] })).report,
+    check: (folder) => t.call('check', { folder }),
+    approve: (scenePath) => t.call('approve', { scene_path: scenePath }),
+    liveOpen: (text, options) => t.call('live_open', { text, options }),
+    liveEdit: (doc, revision, edit, options) => t.call('live_edit', { doc, revision, edit, options }),
+    liveClose: async (doc) => {
+      await t.call('live_close', { doc });
+    },
+  };
 }
 
 export function isApiError(e: unknown): e is ApiError {

@@ -63,6 +63,11 @@ export const events = {
 	saveBeforeClose: makeEvent<SaveBeforeClose, SaveBeforeClose>("save-before-close"),
 };
 
+/* Constants */
+export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","check","approve","golden","template","live_open","live_edit","live_close"] as const;
+
+export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","check","approve","live_open","live_edit","live_close"] as const;
+
 /* Types */
 export type AboutResponse = {
 	/**  The core library's crate name, `prompt-inspector`. */
@@ -1463,3 +1468,35 @@ function makeEvent<TListen, TEmit = TListen>(name: string, serialize?: (payload:
     return Object.assign(fn, base);
 }
 
+
+/* Operations */
+/**
+ * The core's operations (src/api/operations.rs) by name: what `POST /api/<name>` and the
+ * command `<name>` (argument `req`) take, `null` for none, and answer.
+ */
+export type Operations = {
+	default_scene: { request: null; response: OkData<typeof commands.defaultScene> };
+	open: { request: Parameters<typeof commands.open>[0]; response: OkData<typeof commands.open> };
+	save: { request: Parameters<typeof commands.save>[0]; response: OkData<typeof commands.save> };
+	stat: { request: Parameters<typeof commands.stat>[0]; response: OkData<typeof commands.stat> };
+	render: { request: Parameters<typeof commands.render>[0]; response: OkData<typeof commands.render> };
+	validate: { request: Parameters<typeof commands.validate>[0]; response: OkData<typeof commands.validate> };
+	rules: { request: null; response: OkData<typeof commands.rules> };
+	models: { request: null; response: OkData<typeof commands.models> };
+	about: { request: null; response: OkData<typeof commands.about> };
+	run: { request: Parameters<typeof commands.run>[0]; response: OkData<typeof commands.run> };
+	check: { request: Parameters<typeof commands.check>[0]; response: OkData<typeof commands.check> };
+	approve: { request: Parameters<typeof commands.approve>[0]; response: OkData<typeof commands.approve> };
+	golden: { request: Parameters<typeof commands.golden>[0]; response: OkData<typeof commands.golden> };
+	template: { request: Parameters<typeof commands.template>[0]; response: OkData<typeof commands.template> };
+	live_open: { request: Parameters<typeof commands.liveOpen>[0]; response: OkData<typeof commands.liveOpen> };
+	live_edit: { request: Parameters<typeof commands.liveEdit>[0]; response: OkData<typeof commands.liveEdit> };
+	live_close: { request: Parameters<typeof commands.liveClose>[0]; response: OkData<typeof commands.liveClose> };
+};
+
+export type Operation = keyof Operations;
+
+/** The operations the app's web view is granted: the ones the UI calls. */
+export type WebviewOperation = (typeof webviewOperations)[number];
+
+type OkData<C> = C extends (...args: never[]) => Promise<infer R> ? (R extends { status: "ok"; data: infer D } ? D : never) : never;

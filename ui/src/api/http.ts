@@ -1,21 +1,8 @@
 // HTTP transport: `prompt-inspector serve` (docs/api.md, "HTTP"). The token comes from the page
 // URL (`?token=`) and is sent as `Authorization: Bearer`. Every failure becomes an ApiError.
-import type { About, Api, RenderOptions } from './api';
-import type {
-  AboutResponse,
-  ApiError,
-  CheckResponse,
-  FileStat,
-  LiveOptions,
-  LiveUpdate,
-  ModelsResponse,
-  Report,
-  Rules,
-  RunReport,
-  SceneText,
-  TextEdit,
-  ValidateResponse,
-} from './types';
+import { type Api, createApi, type Host, type Transport } from './api';
+import type { Operation, Operations } from './bindings';
+import type { AboutResponse, ApiError } from './types';
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -52,25 +39,23 @@ export async function toApiError(res: Response | null, cause?: unknown): Promise
   return { code, message: text.trim() || `${res.status} ${res.statusText}`.trim() };
 }
 
-export class HttpApi implements Api {
+/** `serve`'s routes: `POST /api/<op>` with the operation's request as the JSON body. */
+export class HttpTransport implements Transport {
   constructor(
     private base: string,
     private token: string | null,
     private fetchFn: Fetch = (i, init) => fetch(i, init),
   ) {}
 
-  static fromLocation(loc: Location): HttpApi {
-    return new HttpApi(loc.origin, new URLSearchParams(loc.search).get('token'));
-  }
-
-  // Scene texts go out several times per edit (chat, desk, validate) and can be megabytes: the
+  // Scene texts go out several times per edit (chat, desk, live edits) and can be megabytes: the
   // JSON-encoded UTF-8 bytes of the last text are kept and spliced into each body.
-  private encoded: { text: string; bytes: Uint8Array } | null = null;
+  private encoded: { text: string; bytes: Uint8Array<ArrayBuffer> } | null = null;
   private enc = new TextEncoder();
 
-  /** The request body: `fields` as JSON with `"text": <text>` added, as UTF-8 bytes. */
-  body(fields: Record<string, unknown>, text?: string): Uint8Array | string {
-    if (text === undefined) return JSON.stringify(fields);
+  /** A request as its JSON body, UTF-8; a string `text` field is spliced in from the bytes kept. */
+  body(req: object | null): Uint8Array<ArrayBuffer> | string {
+    if (req === null || !('text' in req) || typeof req.text !== 'string') return JSON.stringify(req ?? {});
+    const { text, ...fields } = req;
     if (this.encoded?.text !== text) this.encoded = { text, bytes: this.enc.encode(JSON.stringify(text)) };
     const head = this.enc.encode(`${JSON.stringify(fields).slice(0, -1)}${Object.keys(fields).length ? ',' : ''}"text":`);
     const out = new Uint8Array(head.length + this.encoded.bytes.length + 1);
@@ -80,79 +65,36 @@ export class HttpApi implements Api {
     return out;
   }
 
-  async call<T>(op: string, fields: Record<string, unknown> = {}, scene?: string): Promise<T> {
+  /** Any operation of the core's table: serve routes them all. */
+  async call<K extends Operation>(op: K, req: Operations[K]['request']): Promise<Operations[K]['response']> {
     let res: Response;
     try {
       res = await this.fetchFn(`${this.base}/api/${op}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
-        body: this.body(fields, scene) as BodyInit,
+        body: this.body(req),
       });
     } catch (e) {
       throw await toApiError(null, e);
     }
     if (!res.ok) throw await toApiError(res);
-    const text = await res.text();
-    return (text ? JSON.parse(text) : undefined) as T;
+    // serve answers with the operation's response (the core's type, as the map says); an
+    // operation that answers nothing has an empty body.
+    return JSON.parse((await res.text()) || 'null');
   }
 
-  defaultScene() {
-    return this.call<SceneText>('default_scene');
-  }
-  open(path: string) {
-    return this.call<SceneText>('open', { path });
-  }
-  save(path: string, text: string) {
-    return this.call<FileStat>('save', { path }, text);
-  }
-  stat(path: string) {
-    return this.call<FileStat>('stat', { path });
-  }
-  async render(text: string, o: RenderOptions) {
-    const r = await this.call<{ report: Report }>(
-      'render',
-      {
-        llm: o.llm,
-        base_dir: o.baseDir ?? null,
-        provider: o.provider ?? null,
-        tokenizer: o.tokenizer ?? null,
-        tokens: !!o.tokens,
-        models: o.models ?? [],
-      },
-      text,
-    );
-    return r.report;
-  }
-  validate(text: string) {
-    return this.call<ValidateResponse>('validate', {}, text);
-  }
-  rules() {
-    return this.call<Rules>('rules');
-  }
-  models() {
-    return this.call<ModelsResponse>('models');
-  }
   /** In a browser the program is `serve`, part of the core's own command line: the same version. */
-  async about(): Promise<About> {
-    const core = await this.call<AboutResponse>('about');
-    return { host: { name: 'prompt-inspector serve', version: core.version }, core };
+  async host(core: AboutResponse): Promise<Host> {
+    return { name: 'prompt-inspector serve', version: core.version };
   }
-  async run(text: string, baseDir?: string | null, models?: string[]) {
-    return (await this.call<{ report: RunReport }>('run', { base_dir: baseDir ?? null, models: models ?? [] }, text)).report;
-  }
-  check(folder: string) {
-    return this.call<CheckResponse>('check', { folder });
-  }
-  approve(scenePath: string) {
-    return this.call<{ golden_path: string }>('approve', { scene_path: scenePath });
-  }
-  liveOpen(text: string, options: LiveOptions) {
-    return this.call<LiveUpdate>('live_open', { options }, text);
-  }
-  liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null) {
-    return this.call<LiveUpdate>('live_edit', { doc, revision, edit, options });
-  }
-  async liveClose(doc: number) {
-    await this.call<null>('live_close', { doc });
-  }
+}
+
+/** The `Api` over `serve` at `base`, sending `token` as `Authorization: Bearer`. */
+export function httpApi(base: string, token: string | null, fetchFn?: Fetch): Api {
+  return createApi(new HttpTransport(base, token, fetchFn));
+}
+
+/** The `Api` of the page's own server: its origin, the token of its `?token=`. */
+export function httpApiFromLocation(loc: Location): Api {
+  return httpApi(loc.origin, new URLSearchParams(loc.search).get('token'));
 }

@@ -1,5 +1,5 @@
 import type { Api } from './api';
-import { HttpApi } from './http';
+import { httpApiFromLocation } from './http';
 
 // The Tauri transport lives in ./tauri.ts, loaded only inside the desktop shell (see api.ts).
 const tauriModules = import.meta.glob<{ createTauriApi: () => Api }>('./tauri.ts');
@@ -35,7 +35,7 @@ export async function pickApi(): Promise<Api> {
     if (load) return (await load()).createTauriApi();
     console.warn('Tauri detected but ui/src/api/tauri.ts is missing; falling back to HTTP');
   }
-  return HttpApi.fromLocation(window.location);
+  return httpApiFromLocation(window.location);
 }
 
 let shell: Promise<Shell> | null = null;

@@ -1,138 +1,52 @@
-// Tauri transport: the `Api` of ./api.ts over the app's commands (src-tauri/src/commands.rs), called
-// through the tauri-specta bindings in ./bindings.ts (generated; never edit them by hand).
+// Tauri transport: the app's commands (src-tauri/src/commands.rs), one per operation of the core's
+// table, invoked as the generated bindings (./bindings.ts, never edited by hand) invoke them: the
+// command of the operation's name with its request as the argument `req`.
 //
 // Every failure becomes an ApiError: a command's own error arrives as {code, message, ...position}
 // already; a failure of the IPC layer itself (a command the capability does not grant, an argument
 // of the wrong type) rejects with a bare string, which becomes {code: 'ipc', message}.
-import type { About, Api, RenderOptions } from './api';
-import { commands } from './bindings';
-import type {
-  ApiError,
-  CheckResponse,
-  FileStat,
-  LiveOptions,
-  LiveUpdate,
-  ModelsResponse,
-  Report,
-  Rules,
-  RunReport,
-  SceneText,
-  TextEdit,
-  ValidateResponse,
-} from './types';
-
-type Result<T, E> = { status: 'ok'; data: T } | { status: 'error'; error: E };
+import { invoke } from '@tauri-apps/api/core';
+import { type Api, createApi, type Host, type Transport } from './api';
+import { commands, type Operations, type WebviewOperation } from './bindings';
+import type { ApiError } from './types';
 
 /** Any rejection or error value from IPC, as docs/api.md's error shape. */
 export function toApiError(e: unknown): ApiError {
-  if (typeof e === 'object' && e !== null && typeof (e as ApiError).code === 'string' && typeof (e as ApiError).message === 'string') {
-    const src = e as Record<string, unknown>;
-    const out: ApiError = { code: src.code as ApiError['code'], message: src.message as string };
-    for (const k of ['kind', 'file', 'field'] as const) if (typeof src[k] === 'string') out[k] = src[k] as string;
-    for (const k of ['line', 'column'] as const) if (typeof src[k] === 'number') out[k] = src[k] as number;
-    if (Array.isArray(src.range) && src.range.length === 2) out.range = [Number(src.range[0]), Number(src.range[1])];
+  if (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' && 'message' in e && typeof e.message === 'string') {
+    const out: ApiError = { code: e.code, message: e.message };
+    const src: Record<string, unknown> = { ...e };
+    for (const k of ['kind', 'file', 'field'] as const) {
+      const v = src[k];
+      if (typeof v === 'string') out[k] = v;
+    }
+    for (const k of ['line', 'column'] as const) {
+      const v = src[k];
+      if (typeof v === 'number') out[k] = v;
+    }
+    const range = src.range;
+    if (Array.isArray(range) && range.length === 2) out.range = [Number(range[0]), Number(range[1])];
     return out;
   }
   return { code: 'ipc', message: e instanceof Error ? e.message : String(e) };
 }
 
-/** The data of an ok result; throws the ApiError of an error result or of a rejected call. */
-async function unwrap<T, E>(call: () => Promise<Result<T, E>>): Promise<T> {
-  let r: Result<T, E>;
-  try {
-    r = await call();
-  } catch (e) {
-    throw toApiError(e);
+/** The app's commands. Only the operations the capability grants the web view can be named. */
+export class TauriTransport implements Transport {
+  async call<K extends WebviewOperation>(op: K, req: Operations[K]['request']): Promise<Operations[K]['response']> {
+    try {
+      // The command answers with the operation's response (the map's type for `op`).
+      return await invoke<Operations[K]['response']>(op, req === null ? undefined : { req });
+    } catch (e) {
+      throw toApiError(e);
+    }
   }
-  if (r.status === 'error') throw toApiError(r.error);
-  return r.data;
-}
 
-/** f64 fields are typed `number | null` by the bindings (NaN would travel as null); the core never sends one. */
-function fileStat(s: { modified_ms: number | null; size: number | null }): FileStat {
-  return { modified_ms: s.modified_ms ?? 0, size: s.size ?? 0 };
-}
-
-/** `core_ms` is an f64, typed `number | null` by the bindings like FileStat's fields. */
-function liveUpdate(u: {
-  doc: number;
-  revision: number;
-  load_error: unknown;
-  patch: LiveUpdate['patch'];
-  core_ms: number | null;
-}): LiveUpdate {
-  return {
-    doc: u.doc,
-    revision: u.revision,
-    load_error: u.load_error ? toApiError(u.load_error) : null,
-    patch: u.patch,
-    core_ms: u.core_ms ?? 0,
-  };
-}
-
-export class TauriApi implements Api {
-  async defaultScene(): Promise<SceneText> {
-    const s = await unwrap(() => commands.defaultScene());
-    return { path: s.path ?? null, text: s.text };
-  }
-  async open(path: string): Promise<SceneText> {
-    const s = await unwrap(() => commands.open({ path }));
-    return { path: s.path ?? null, text: s.text };
-  }
-  async save(path: string, text: string): Promise<FileStat> {
-    return fileStat(await unwrap(() => commands.save({ path, text })));
-  }
-  async stat(path: string): Promise<FileStat> {
-    return fileStat(await unwrap(() => commands.stat({ path })));
-  }
-  async render(text: string, o: RenderOptions): Promise<Report> {
-    const r = await unwrap(() =>
-      commands.render({
-        text,
-        llm: o.llm,
-        base_dir: o.baseDir ?? null,
-        provider: o.provider ?? null,
-        tokenizer: o.tokenizer ?? null,
-        tokens: !!o.tokens,
-        models: o.models ?? [],
-      }),
-    );
-    return r.report as Report;
-  }
-  async validate(text: string): Promise<ValidateResponse> {
-    return (await unwrap(() => commands.validate({ text }))) as ValidateResponse;
-  }
-  async rules(): Promise<Rules> {
-    return (await unwrap(() => commands.rules())) as Rules;
-  }
-  async models(): Promise<ModelsResponse> {
-    return (await unwrap(() => commands.models())) as ModelsResponse;
-  }
-  async about(): Promise<About> {
-    const [core, app] = await Promise.all([unwrap(() => commands.about()), commands.appInfo()]);
-    return { host: { name: 'prompt-inspector-app', version: app.version }, core };
-  }
-  async run(text: string, baseDir?: string | null, models?: string[]): Promise<RunReport> {
-    const r = await unwrap(() => commands.run({ text, base_dir: baseDir ?? null, models: models ?? [] }));
-    return r.report as RunReport;
-  }
-  async check(folder: string): Promise<CheckResponse> {
-    return (await unwrap(() => commands.check({ folder }))) as CheckResponse;
-  }
-  async approve(scenePath: string): Promise<{ golden_path: string }> {
-    return unwrap(() => commands.approve({ scene_path: scenePath }));
-  }
-  async liveOpen(text: string, options: LiveOptions): Promise<LiveUpdate> {
-    return liveUpdate(await unwrap(() => commands.liveOpen({ text, options })));
-  }
-  async liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null): Promise<LiveUpdate> {
-    return liveUpdate(await unwrap(() => commands.liveEdit({ doc, revision, edit, options })));
-  }
-  async liveClose(doc: number): Promise<void> {
-    await unwrap(() => commands.liveClose({ doc }));
+  /** The desktop app, at the version its bundle was given. */
+  async host(): Promise<Host> {
+    return { name: 'prompt-inspector-app', version: (await commands.appInfo()).version };
   }
 }
 
 export function createTauriApi(): Api {
-  return new TauriApi();
+  return createApi(new TauriTransport());
 }
