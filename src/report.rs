@@ -9,6 +9,10 @@ use serde::Serialize;
 
 use crate::value::Value;
 
+mod code;
+
+pub use code::{DiagnosticCode, UnknownCode};
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Report {
@@ -17,7 +21,6 @@ pub struct Report {
     /// The encoding the `tokens` fields were counted with (`o200k_base`, `cl100k_base`); absent
     /// when tokens were not counted.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "specta", specta(type = Option<String>))]
     pub tokenizer: Option<crate::tokens::Encoding>,
     /// The final messages (chat).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -202,7 +205,7 @@ impl Level {
 pub struct Diagnostic {
     pub level: Level,
     /// Stable code (see docs/diagnostics.md).
-    pub code: &'static str,
+    pub code: DiagnosticCode,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,

@@ -5,19 +5,31 @@
 
 use std::fmt;
 
-/// The two LLM families of TFRobot; a tool's `prompt_position` is a `(chat, desk)` pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+use serde::{Deserialize, Serialize};
+
+/// The two LLM families of TFRobot; a tool's `prompt_position` is a `(chat, desk)` pair. In
+/// JSON (the API's `llm`) `"chat"` or `"desk"`; the TypeScript bindings call the type `Llm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename = "Llm", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Family {
     Chat,
     Desk,
 }
 
 impl Family {
+    pub const ALL: [Family; 2] = [Family::Chat, Family::Desk];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Family::Chat => "chat",
             Family::Desk => "desk",
         }
+    }
+
+    /// The family named `s` (`chat`, `desk`).
+    pub fn parse(s: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.as_str() == s)
     }
 
     /// The class name in TFRobot.

@@ -14,7 +14,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[cfg(test)]
 mod against_tiktoken;
@@ -30,8 +30,11 @@ mod work;
 pub use growing::GrowingCount;
 pub use work::{count_spanned, SpanCounts, Spanned};
 
-/// A byte-pair encoding to count tokens with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+/// A byte-pair encoding to count tokens with, by tiktoken's name (in JSON, the API's
+/// `tokenizer`); the TypeScript bindings call the type `Tokenizer`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename = "Tokenizer")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Encoding {
     /// GPT-4o, GPT-4.1, GPT-5 and the `o` series.
     #[default]

@@ -34,9 +34,7 @@ pub use models::{
     TtlPrice,
 };
 pub use playground::{template, EngineName, TemplateRequest, TemplateResponse};
-pub use render::{
-    render, run, Llm, Provider, RenderRequest, RenderResponse, RunRequest, RunResponse, Tokenizer,
-};
+pub use render::{render, run, RenderRequest, RenderResponse, RunRequest, RunResponse};
 pub use replay::{
     approve, check, golden, ApproveRequest, ApproveResponse, CheckRequest, CheckResponse,
     CheckStatus, CheckedScene, GoldenRequest, GoldenResponse,

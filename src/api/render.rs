@@ -13,34 +13,6 @@ use crate::scene;
 use crate::segments::Family;
 use crate::tokens::Encoding;
 
-/// Which LLM family to assemble.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub enum Llm {
-    Chat,
-    Desk,
-}
-
-/// A chat provider whose request body the chat report adds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub enum Provider {
-    Openai,
-    Anthropic,
-}
-
-/// A tokenizer, by tiktoken's name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub enum Tokenizer {
-    #[serde(rename = "o200k_base")]
-    O200kBase,
-    #[serde(rename = "cl100k_base")]
-    Cl100kBase,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RenderRequest {
@@ -49,11 +21,13 @@ pub struct RenderRequest {
     /// The folder relative image paths resolve against (the scene file's folder).
     #[serde(default)]
     pub base_dir: Option<String>,
-    pub llm: Llm,
+    /// Which LLM family to assemble.
+    pub llm: Family,
+    /// A chat provider whose request body the chat report adds.
     #[serde(default)]
-    pub provider: Option<Provider>,
+    pub provider: Option<ChatProvider>,
     #[serde(default)]
-    pub tokenizer: Option<Tokenizer>,
+    pub tokenizer: Option<Encoding>,
     /// Count tokens (the default), with the default tokenizer when `tokenizer` is not set;
     /// `false` with no `tokenizer` counts none.
     #[serde(default = "crate::api::render::counts_by_default")]
@@ -108,10 +82,7 @@ pub(crate) fn raw_json<T: Serialize + ?Sized>(value: &T) -> Result<Box<RawValue>
 
 /// Renders the scene text for one family (`inject::render_with`).
 pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
-    let family = match req.llm {
-        Llm::Chat => Family::Chat,
-        Llm::Desk => Family::Desk,
-    };
+    let family = req.llm;
     if req.provider.is_some() && family == Family::Desk {
         return Err(ApiError::invalid(
             "provider",
@@ -148,22 +119,15 @@ pub(crate) fn priced(report: &mut crate::report::Report, rows: &[crate::pricing:
 /// The core's render options for a request's fields.
 pub(crate) fn options_of(
     base_dir: Option<&str>,
-    provider: Option<Provider>,
-    tokenizer: Option<Tokenizer>,
+    provider: Option<ChatProvider>,
+    tokenizer: Option<Encoding>,
     tokens: bool,
 ) -> inject::Options {
-    let encoding = tokenizer.map(|t| match t {
-        Tokenizer::O200kBase => Encoding::O200kBase,
-        Tokenizer::Cl100kBase => Encoding::Cl100kBase,
-    });
     inject::Options {
         base_dir: base_dir.map(PathBuf::from),
-        chat_provider: provider.map(|p| match p {
-            Provider::Openai => ChatProvider::Openai,
-            Provider::Anthropic => ChatProvider::Anthropic,
-        }),
-        encoding: encoding.unwrap_or_default(),
-        skip_tokens: encoding.is_none() && !tokens,
+        chat_provider: provider,
+        encoding: tokenizer.unwrap_or_default(),
+        skip_tokens: tokenizer.is_none() && !tokens,
         skip_lint: false,
     }
 }

@@ -21,7 +21,7 @@ pub struct RulesResponse {
 pub struct SegmentInfo {
     pub name: String,
     /// `chat` or `desk`.
-    #[cfg_attr(feature = "specta", specta(type = super::Llm))]
+    #[cfg_attr(feature = "specta", specta(type = crate::segments::Family))]
     pub family: String,
     /// 0-based assembly order within its family.
     pub order: u32,

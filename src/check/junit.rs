@@ -86,7 +86,11 @@ fn problem(c: &Checked) -> Option<(&'static str, &'static str, String, String)> 
                     )
                 })
                 .collect();
-            let codes: Vec<&str> = c.denied.iter().map(|f| f.diagnostic.code).collect();
+            let codes: Vec<&str> = c
+                .denied
+                .iter()
+                .map(|f| f.diagnostic.code.as_str())
+                .collect();
             failure(format!("denied diagnostics: {}", codes.join(", ")), body)
         }
         Outcome::Mismatch(diff) => failure(mismatch_message(c), diff.clone()),

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::inject::{self, Report};
+use crate::report::DiagnosticCode;
 use crate::scene::{self, SceneError};
 use crate::segments::Family;
 
@@ -57,7 +58,7 @@ pub struct Finding {
 }
 
 /// The golden text and every diagnostic of both reports. Goldens hold what the model is sent and
-/// the rendering's own diagnostics, not the cache-safety lint's advice (`inject::lint::CODES`):
+/// the rendering's own diagnostics, not the cache-safety lint's advice (`DiagnosticCode::is_cache_lint`):
 /// a lint that learns a new pattern must not make every golden stale. Its findings are in the
 /// second part with the others, for `--deny`.
 pub fn golden_and_findings(
@@ -94,9 +95,7 @@ fn golden_reports<'s>(
             llm,
             diagnostic: d.clone(),
         }));
-        report
-            .diagnostics
-            .retain(|d| !inject::lint::CODES.contains(&d.code));
+        report.diagnostics.retain(|d| !d.code.is_cache_lint());
     }
     (golden, findings)
 }
@@ -247,7 +246,11 @@ pub fn check_one(scene_path: &Path, bless: bool) -> Outcome {
 }
 
 /// [`check_one`], with the diagnostics of both reports whose code is in `deny` (`check --deny`).
-pub fn check_denying(scene_path: &Path, bless: bool, deny: &[String]) -> (Outcome, Vec<Finding>) {
+pub fn check_denying(
+    scene_path: &Path,
+    bless: bool,
+    deny: &[DiagnosticCode],
+) -> (Outcome, Vec<Finding>) {
     let options = RunOptions {
         bless,
         deny: deny.to_vec(),
@@ -279,7 +282,7 @@ pub fn check_scene(scene_path: &Path, options: &RunOptions) -> Checked {
     let (mut golden, mut findings) = golden_reports(&scene, scene_path.parent());
     let mut now = crate::json_out::to_string_pretty(&golden);
     now.push('\n');
-    findings.retain(|f| deny.iter().any(|code| code == f.diagnostic.code));
+    findings.retain(|f| deny.contains(&f.diagnostic.code));
     let (outcome, before) = golden_outcome(scene_path, &now, bless);
     let located = matches!(outcome, Outcome::Mismatch(_)) || !findings.is_empty();
     // Positions need the file's text again; only a failing scene pays for reading it.

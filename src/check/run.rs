@@ -110,7 +110,7 @@ pub struct Difference {
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub bless: bool,
-    pub deny: Vec<String>,
+    pub deny: Vec<crate::report::DiagnosticCode>,
     /// Threads checking scenes at once (at least 1).
     pub jobs: usize,
     pub keep: Keep,

@@ -4,7 +4,7 @@
 //! calls too short for a chosen model's cache (`cache_below_minimum`).
 
 use crate::inject::lint::{line_referencing, template_of, written_by};
-use crate::inject::{Diagnostic, Level, PieceOut, Report, Source};
+use crate::inject::{Diagnostic, DiagnosticCode, Level, PieceOut, Report, Source};
 use crate::pricing::minimum::below_minimum;
 use crate::pricing::Row;
 use crate::runloop::blame::{CacheReport, CallFinding};
@@ -26,11 +26,7 @@ pub fn findings(
     // Each call's own findings (`inject::lint`), once: a tool that writes into the prefix in
     // every call is one finding, at the first call that has it.
     for (k, (label, report)) in reports.iter().enumerate() {
-        for d in report
-            .diagnostics
-            .iter()
-            .filter(|d| crate::inject::lint::CODES.contains(&d.code))
-        {
+        for d in report.diagnostics.iter().filter(|d| d.code.is_cache_lint()) {
             let seen = out.iter().any(|f| {
                 let e = &f.diagnostic;
                 (e.code, &e.tool, e.segment, e.prompt, e.line)
@@ -86,7 +82,7 @@ fn definition_changes(before: &[(String, String)], now: &[(String, String)]) -> 
     let mut out = Vec::new();
     let diagnostic = |tool: &str, what: &str| Diagnostic {
         level: Level::Warning,
-        code: "cache_prefix_changed",
+        code: DiagnosticCode::CachePrefixChanged,
         message: format!(
             "{tool}'s definition {what} since the call before: the tool definitions come first in \
              the cached prefix, so the cache serves at most the definitions before it and none of \
@@ -154,7 +150,7 @@ fn prefix_changes(before: &Call, was: &Report, now: &Call, is: &Report) -> Vec<D
             // Same pieces with the same texts, so only the joining changed; say so at least.
             out.push(Diagnostic {
                 level: Level::Warning,
-                code: "cache_prefix_changed",
+                code: DiagnosticCode::CachePrefixChanged,
                 message: format!(
                     "{} changed since the call before, in the cached prefix",
                     seg.name
@@ -179,7 +175,7 @@ fn changed(
     let by = written_by(segment, piece, line);
     Diagnostic {
         level: Level::Warning,
-        code: "cache_prefix_changed",
+        code: DiagnosticCode::CachePrefixChanged,
         message: format!(
             "{by} {what} since the call before, in the cached prefix: from byte {byte} of \
              {segment} on, the cache serves nothing and everything after is billed again"

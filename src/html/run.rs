@@ -224,7 +224,7 @@ fn push_scene(out: &mut String, i: usize, c: &Checked, reports: &crate::check::R
                 out,
                 "<li><strong>{}</strong> <code>{}</code> ({}): {}</li>",
                 escape(f.diagnostic.level.as_str()),
-                escape(f.diagnostic.code),
+                escape(f.diagnostic.code.as_str()),
                 f.llm,
                 escape(&f.diagnostic.message)
             );

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use super::{Level, RenderVars, Renderer};
+use super::{RenderVars, Renderer};
 use crate::context;
+use crate::report::DiagnosticCode;
 use crate::report::{MessageOut, SegmentOut};
 use crate::scene::{Content, Message, Part, Role, Scene};
 use crate::value::Value;
@@ -23,8 +24,7 @@ impl Renderer<'_> {
             });
             let Some(role) = role else {
                 self.diag(
-                    Level::Warning,
-                    "conversation_message_invalid",
+                    DiagnosticCode::ConversationMessageInvalid,
                     format!("context.conversation[{i}] is not a message with a role of system, user, assistant or tool; left out"),
                     None,
                     Some("conversation_msgs"),

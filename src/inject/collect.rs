@@ -8,7 +8,8 @@ use indexmap::IndexMap;
 
 use super::memo::RenderedOver;
 use super::normalize::{self, Normalized};
-use super::{render_template, side, Level, RenderVars, Renderer, Status};
+use super::{render_template, side, RenderVars, Renderer, Status};
+use crate::report::DiagnosticCode;
 use crate::scene::{Prompt, Tool};
 
 /// Each segment's tool prompts, in `tools` order: `(index of the tool, its prompt)`.
@@ -24,8 +25,7 @@ impl Renderer<'_> {
                 out.push(t);
             } else {
                 self.diag(
-                    Level::Warning,
-                    "tool_duplicate",
+                    DiagnosticCode::ToolDuplicate,
                     format!("tool {:?} is listed more than once; the first entry is the tool, later ones are ignored", t.name),
                     Some(&t.name),
                     None,
@@ -70,13 +70,12 @@ impl Renderer<'_> {
                     tool.name
                 );
                 tracing::error!(tool = %tool.name, "{message}");
-                self.diag(Level::Error, "tool_raised", message, Some(&tool.name), None);
+                self.diag(DiagnosticCode::ToolRaised, message, Some(&tool.name), None);
                 Some(Status::Error)
             }
             Normalized::ProtocolError(message) => {
                 self.diag(
-                    Level::Error,
-                    "tool_format_2_prompt",
+                    DiagnosticCode::ToolFormat2Prompt,
                     format!("TFProtocolError: {message}"),
                     Some(&tool.name),
                     None,

@@ -11,18 +11,10 @@
 //! `conversation` and the run loop; they share [`template_of`] and [`line_referencing`] to name
 //! the template line that produced a piece of text.
 
-use crate::report::{Diagnostic, Level, PieceOut, Report, Source, Status};
+use crate::report::{Diagnostic, DiagnosticCode, Level, PieceOut, Report, Source, Status};
 use crate::scene::{Prompt, Returns, Scene, TemplateSpec};
 use crate::segments::{self, Family};
 use crate::value::Value;
-
-/// Every code this lint can give, for `check --deny` and the docs.
-pub const CODES: [&str; 4] = [
-    "cache_prefix_injection",
-    "cache_volatile_value",
-    "cache_prefix_changed",
-    "cache_below_minimum",
-];
 
 /// The lint's findings for one render of `scene` (`report`), in segment and piece order.
 pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Diagnostic> {
@@ -51,7 +43,7 @@ pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Dia
         };
         out.push(Diagnostic {
             level: Level::Info,
-            code: "cache_prefix_injection",
+            code: DiagnosticCode::CachePrefixInjection,
             message: format!(
                 "{} writes {size} into {position}, in the cached prefix: whenever that text \
                  changes from one call to the next, everything after it is billed again. {later} \
@@ -115,7 +107,7 @@ fn volatile(
     let by = written_by(segment, piece, line);
     Diagnostic {
         level: Level::Warning,
-        code: "cache_volatile_value",
+        code: DiagnosticCode::CacheVolatileValue,
         message: format!(
             "{by}, in the cached prefix, holds {} `{value}`, which changes on every call: \
              no call can reuse the cache past it. Move it to a segment after the prefix, or \

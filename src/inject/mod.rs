@@ -15,8 +15,8 @@ mod tokens;
 pub mod validate;
 
 pub use crate::report::{
-    DefinitionOut, Diagnostic, Level, MessageOut, Metrics, PieceOut, Report, SegmentOut, Source,
-    Status, ToolOut,
+    DefinitionOut, Diagnostic, DiagnosticCode, Level, MessageOut, Metrics, PieceOut, Report,
+    SegmentOut, Source, Status, ToolOut,
 };
 pub use memo::RenderMemo;
 pub use normalize::{format_2_prompt, wrap_str, Normalized};
@@ -98,8 +98,7 @@ pub fn render_with_memo(
         let status = match verdict {
             Err(invalid) => {
                 r.diag(
-                    Level::Error,
-                    "tool_invalid",
+                    DiagnosticCode::ToolInvalid,
                     invalid.to_string(),
                     Some(&tool.name),
                     None,
@@ -232,14 +231,13 @@ struct Renderer<'m> {
 impl Renderer<'_> {
     fn diag(
         &mut self,
-        level: Level,
-        code: &'static str,
+        code: DiagnosticCode,
         message: String,
         tool: Option<&str>,
         segment: Option<&'static str>,
     ) {
         self.diagnostics.push(Diagnostic {
-            level,
+            level: code.level(),
             code,
             message,
             tool: tool.map(str::to_owned),

@@ -9,6 +9,7 @@ use super::collect::Contributions;
 use super::{
     Diagnostic, Level, Metrics, PieceOut, RenderVars, Renderer, SegmentOut, Source, Status,
 };
+use crate::report::DiagnosticCode;
 use crate::report::MessageOut;
 use crate::scene::{Prompt, Scene, Tool};
 use crate::segments::{Family, Segment};
@@ -64,7 +65,7 @@ impl Renderer<'_> {
                 .unwrap_or_else(|e| {
                     self.diagnostics.push(Diagnostic {
                         level: Level::Warning,
-                        code: "prompt_render_failed",
+                        code: DiagnosticCode::PromptRenderFailed,
                         message: format!("{}[{i}] renders as \"\": {e}", seg.name),
                         tool: None,
                         segment: Some(seg.name),
@@ -89,8 +90,7 @@ impl Renderer<'_> {
                 .render_prompt_with(prompt, self.memo)
                 .unwrap_or_else(|e| {
                     self.diag(
-                        Level::Warning,
-                        "prompt_render_failed",
+                        DiagnosticCode::PromptRenderFailed,
                         format!(
                             "the prompt of tool {name} in {} renders as \"\": {e}",
                             seg.name

@@ -1,7 +1,7 @@
 //! `cache_below_minimum` (docs/diagnostics.md, "Cache-safety lint"): calls too short for a
 //! model's cache to take anything, however stable their prefix.
 
-use crate::report::{Diagnostic, Level};
+use crate::report::{Diagnostic, DiagnosticCode, Level};
 
 use super::Row;
 
@@ -31,7 +31,7 @@ pub fn below_minimum(row: &Row, calls: &[(String, usize)]) -> Option<Diagnostic>
     };
     Some(Diagnostic {
         level: Level::Info,
-        code: "cache_below_minimum",
+        code: DiagnosticCode::CacheBelowMinimum,
         message: format!(
             "{}'s cache needs {} tokens, {which} ({listed}{more}): such a call is billed in full \
              however stable its prefix",
@@ -53,7 +53,7 @@ pub fn call_below_minimum(rows: &[&Row], input_tokens: usize) -> Vec<Diagnostic>
         .filter(|row| input_tokens < row.cache.min_tokens)
         .map(|row| Diagnostic {
             level: Level::Info,
-            code: "cache_below_minimum",
+            code: DiagnosticCode::CacheBelowMinimum,
             message: format!(
                 "{}'s cache needs {} tokens, this request has {}: it is billed in full however \
                  stable its prefix",
@@ -99,7 +99,7 @@ mod tests {
         assert_eq!(haiku.cache.min_tokens, 4096, "data/models.json");
         let calls = vec![("call 1".to_owned(), 3870), ("call 2".to_owned(), 5000)];
         let d = below_minimum(&haiku, &calls).expect("call 1 is short");
-        assert_eq!(d.code, "cache_below_minimum");
+        assert_eq!(d.code, DiagnosticCode::CacheBelowMinimum);
         assert!(
             d.message
                 .contains("needs 4,096 tokens, 1 of 2 below it (call 1 has 3,870)"),

@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value as Json};
 
 use super::limits::{self, Api};
 use super::{texts_only, without_messages, Block, DeskInput, Img, Sink, Turn, PLACEHOLDER_TEXT};
+use crate::report::DiagnosticCode;
 
 pub(crate) const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
 
@@ -40,7 +41,7 @@ fn block(b: &Block, at: At, sink: &mut Sink) -> Option<Json> {
         Block::Image(img) => match limits::image_over(Api::Anthropic, img) {
             Some(why) => {
                 sink.warn(
-                    "image_over_provider_limit",
+                    DiagnosticCode::ImageOverProviderLimit,
                     format!("an image of {} is left out of the request: {why}", at.place),
                     at.segment,
                     None,
@@ -190,7 +191,7 @@ fn assistant(i: usize, t: &Turn, sink: &mut Sink) -> Vec<Json> {
             Ok(v @ Json::Object(_)) => v,
             _ => {
                 sink.warn(
-                    "tool_call_invalid",
+                    DiagnosticCode::ToolCallInvalid,
                     format!(
                         "messages[{i}] tool call {:?}: arguments {:?} are not a JSON object; sent as {{}}",
                         c.id, c.arguments
@@ -216,7 +217,7 @@ fn tool_result(i: usize, t: &Turn, at: At, sink: &mut Sink) -> Vec<Json> {
         }
         None => {
             sink.warn(
-                "tool_call_invalid",
+                DiagnosticCode::ToolCallInvalid,
                 format!("messages[{i}] is a tool message without tool_call_id; sent as user text"),
                 t.segment,
                 None,
@@ -246,7 +247,7 @@ fn tool_use_id(id: &str, i: usize, t: &Turn, sink: &mut Sink) -> String {
         mapped.push_str("toolu_empty");
     }
     sink.warn(
-        "tool_call_id_mapped",
+        DiagnosticCode::ToolCallIdMapped,
         format!(
             "messages[{i}]: tool-use id {id:?} is not one Anthropic takes (a-z, A-Z, 0-9, _ and -); sent as {mapped:?}, in the call and in its result"
         ),

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::{image, Block, Sink, ToolCall, Turn};
 use crate::context;
+use crate::report::DiagnosticCode;
 use crate::report::{MessageOut, SegmentOut};
 use crate::value::Value;
 
@@ -105,7 +106,7 @@ fn blocks(i: usize, m: &MessageOut, base_dir: Option<&Path>, sink: &mut Sink) ->
                 ),
             },
             other => sink.warn(
-                "message_part_unknown",
+                DiagnosticCode::MessagePartUnknown,
                 format!(
                     "messages[{i}] part {j} has type {other:?}, not \"text\" or \"image\"; left out of the request"
                 ),
@@ -133,7 +134,7 @@ fn tool_calls(
         let inner = context::get(call, "function").unwrap_or(call);
         let (Some(id), Some(name)) = (str_of(call, "id"), str_of(inner, "name")) else {
             sink.warn(
-                "tool_call_invalid",
+                DiagnosticCode::ToolCallInvalid,
                 format!("messages[{i}].tool_calls[{j}] has no string \"id\" and \"name\"; left out of the request"),
                 segment,
                 None,

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::{image, takes_images, Block, DeskInput, Sink};
+use crate::report::DiagnosticCode;
 use crate::report::SegmentOut;
 use crate::scene::Adapter;
 
@@ -42,7 +43,7 @@ pub(crate) fn gather(
                         )
                     };
                     sink.warn(
-                        "image_dropped",
+                        DiagnosticCode::ImageDropped,
                         format!("attachment {i} of {whose} is left out of the request: {why}"),
                         Some(seg.name),
                         tool,

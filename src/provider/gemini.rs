@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value as Json};
 
 use super::{without_messages, Block, DeskInput, Img, Sink, PLACEHOLDER_TEXT};
+use crate::report::DiagnosticCode;
 
 /// `systemInstruction` with one text part per instruction-side segment; `contents` with one
 /// `user` turn of text, `inlineData` and `fileData` parts.
@@ -29,7 +30,7 @@ pub(crate) fn desk(input: &DeskInput, sink: &mut Sink) -> Json {
                     parts.push(json!({"fileData": {"mimeType": mime, "fileUri": url}}))
                 }
                 Block::Image(Img::Url { url, mime: None }) => sink.warn(
-                    "image_type_unknown",
+                    DiagnosticCode::ImageTypeUnknown,
                     format!("the image {url:?} is left out of the request: Gemini's fileData needs a mimeType; give the part a mime_type"),
                     Some(segment),
                     None,

@@ -10,6 +10,7 @@ use std::path::Path;
 use base64::Engine as _;
 
 use crate::context;
+use crate::report::DiagnosticCode;
 use crate::value::Value;
 
 /// The largest image read from a file or decoded from base64 (providers refuse far smaller ones;
@@ -49,11 +50,11 @@ impl Img {
 /// Why an image could not be resolved: a stable diagnostic code and a message.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
-    pub code: &'static str,
+    pub code: DiagnosticCode,
     pub message: String,
 }
 
-fn problem(code: &'static str, message: String) -> Problem {
+fn problem(code: DiagnosticCode, message: String) -> Problem {
     Problem { code, message }
 }
 
@@ -84,7 +85,7 @@ pub fn resolve(part: &Value, base_dir: Option<&Path>) -> Result<Img, Problem> {
         return inline(bytes, declared.as_deref(), "the data_base64 image");
     }
     Err(problem(
-        "image_data_invalid",
+        DiagnosticCode::ImageDataInvalid,
         "an image part needs one of \"url\", \"path\", \"data_base64\"".to_owned(),
     ))
 }
@@ -93,13 +94,13 @@ pub fn resolve(part: &Value, base_dir: Option<&Path>) -> Result<Img, Problem> {
 fn data_url(rest: &str) -> Result<Img, Problem> {
     let Some((head, data)) = rest.split_once(',') else {
         return Err(problem(
-            "image_data_invalid",
+            DiagnosticCode::ImageDataInvalid,
             "a data: URL without a ',' before its data".to_owned(),
         ));
     };
     let Some(declared) = head.strip_suffix(";base64") else {
         return Err(problem(
-            "image_data_invalid",
+            DiagnosticCode::ImageDataInvalid,
             format!("the data: URL {head:?} is not base64 (only ;base64 data URLs are read)"),
         ));
     };
@@ -123,7 +124,7 @@ fn decode(data: &str) -> Result<Vec<u8>, Problem> {
         .decode(compact.as_bytes())
         .map_err(|e| {
             problem(
-                "image_data_invalid",
+                DiagnosticCode::ImageDataInvalid,
                 format!("invalid base64 image data: {e}"),
             )
         })
@@ -131,7 +132,7 @@ fn decode(data: &str) -> Result<Vec<u8>, Problem> {
 
 fn too_large(what: &str, len: u64) -> Problem {
     problem(
-        "image_too_large",
+        DiagnosticCode::ImageTooLarge,
         format!("{what} has {len} bytes, more than the {MAX_IMAGE_BYTES} an image may have"),
     )
 }
@@ -143,7 +144,7 @@ fn read_limited(path: &str, base_dir: Option<&Path>) -> Result<Vec<u8>, Problem>
     };
     let unreadable = |e: std::io::Error| {
         problem(
-            "image_unreadable",
+            DiagnosticCode::ImageUnreadable,
             format!("cannot read the image {}: {e}", full.display()),
         )
     };
@@ -168,7 +169,7 @@ fn inline(bytes: Vec<u8>, declared: Option<&str>, what: &str) -> Result<Img, Pro
     let Some(mime) = sniff(&bytes) else {
         let declared = declared.map_or(String::new(), |d| format!(" (declared {d:?})"));
         return Err(problem(
-            "image_type_unknown",
+            DiagnosticCode::ImageTypeUnknown,
             format!(
                 "{what}{declared} is not a PNG, JPEG, GIF or WebP image, the types every provider takes"
             ),
@@ -246,11 +247,11 @@ mod tests {
     #[test]
     fn bad_data_is_a_problem_not_a_panic() {
         let e = resolve(&part(r#"{"data_base64": "not base64!"}"#), None).expect_err("invalid");
-        assert_eq!(e.code, "image_data_invalid");
+        assert_eq!(e.code, DiagnosticCode::ImageDataInvalid);
         let e = resolve(&part(r#"{"data_base64": "aGVsbG8="}"#), None).expect_err("text");
-        assert_eq!(e.code, "image_type_unknown");
+        assert_eq!(e.code, DiagnosticCode::ImageTypeUnknown);
         let e = resolve(&part(r#"{"url": "data:image/png,abc"}"#), None).expect_err("not b64");
-        assert_eq!(e.code, "image_data_invalid");
+        assert_eq!(e.code, DiagnosticCode::ImageDataInvalid);
     }
 
     #[test]
@@ -260,7 +261,7 @@ mod tests {
             Some(Path::new("/nonexistent")),
         )
         .expect_err("missing");
-        assert_eq!(e.code, "image_unreadable");
+        assert_eq!(e.code, DiagnosticCode::ImageUnreadable);
         assert!(e.message.contains("/nonexistent/no/such/image.png"));
     }
 

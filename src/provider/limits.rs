@@ -11,6 +11,7 @@ use std::io;
 use serde_json::Value as Json;
 
 use super::{Adapter, ChatProvider, Img, Sink};
+use crate::report::DiagnosticCode;
 
 const MIB: u64 = 1024 * 1024;
 
@@ -106,7 +107,7 @@ pub(crate) fn check_request(api: Api, body: &Json, sink: &mut Sink) {
     let size = body_bytes(body);
     if size > limit {
         sink.warn(
-            "request_too_large",
+            DiagnosticCode::RequestTooLarge,
             format!(
                 "the request body is {size} bytes, over {what} ({limit} bytes); it is shown whole, with its images, but the provider will refuse it: send fewer or smaller images"
             ),

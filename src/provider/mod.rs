@@ -21,11 +21,14 @@ use serde_json::Value as Json;
 pub use image::{Img, MAX_IMAGE_BYTES};
 pub use tools::ToolDef;
 
-use crate::report::{Diagnostic, Level, MessageOut, SegmentOut};
+use crate::report::{Diagnostic, DiagnosticCode, MessageOut, SegmentOut};
 use crate::scene::{Adapter, DeskConfig};
 
-/// The chat providers `render --llm chat --provider` can shape messages for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The chat providers `render --llm chat --provider` can shape messages for. In JSON (the API's
+/// `provider`) `"openai"` or `"anthropic"`; the TypeScript bindings call the type `Provider`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename = "Provider", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum ChatProvider {
     /// OpenAI chat completions (`POST /v1/chat/completions`).
     Openai,
@@ -159,14 +162,14 @@ pub(crate) struct Sink<'a> {
 impl Sink<'_> {
     pub fn warn(
         &mut self,
-        code: &'static str,
+        code: DiagnosticCode,
         message: String,
         segment: Option<&'static str>,
         tool: Option<&str>,
     ) {
-        tracing::warn!(code, "{message}");
+        tracing::warn!(code = code.as_str(), "{message}");
         self.out.push(Diagnostic {
-            level: Level::Warning,
+            level: code.level(),
             code,
             message,
             tool: tool.map(str::to_owned),
@@ -254,7 +257,7 @@ pub(crate) const PLACEHOLDER_TEXT: &str = ".";
 /// Reports a request that would have carried no messages, and what was sent instead.
 pub(crate) fn without_messages(sink: &mut Sink, who: &str, why: &str, done: &str) {
     sink.warn(
-        "request_without_messages",
+        DiagnosticCode::RequestWithoutMessages,
         format!("{who}: {why}, so the request has no messages; {done}"),
         None,
         None,
@@ -273,7 +276,7 @@ pub(crate) fn texts_only<'t>(
         match b {
             Block::Text(t) => out.push(t.as_str()),
             Block::Image(_) => sink.warn(
-                "image_dropped",
+                DiagnosticCode::ImageDropped,
                 format!(
                     "an image of messages[{index}] is left out of the request: {provider} takes images only in user messages, this one is {}",
                     turn.role

@@ -4,6 +4,7 @@
 use serde_json::{json, Value as Json};
 
 use super::{without_messages, Block, DeskInput, Img, Sink};
+use crate::report::DiagnosticCode;
 
 /// The segment whose first image is the one kept for a model that takes one image: the desk as
 /// it is now, which the model acts on.
@@ -36,7 +37,7 @@ pub(crate) fn desk(model: &str, input: &DeskInput, sink: &mut Sink) -> Json {
                     n += 1;
                 }
                 Block::Image(Img::Url { url, .. }) => sink.warn(
-                    "image_url_unsupported",
+                    DiagnosticCode::ImageUrlUnsupported,
                     format!("the image {url:?} is left out of the request: Ollama takes images only as base64 data, not URLs"),
                     Some(segment),
                     None,
@@ -84,7 +85,7 @@ fn one_image<'a>(
     for (i, (segment, n, _)) in images.iter().enumerate() {
         if i != keep {
             sink.warn(
-                "images_over_model_limit",
+                DiagnosticCode::ImagesOverModelLimit,
                 format!(
                     "image {n} of {segment} is left out of the request: {model} takes one image per message (Ollama's mllama models), and the one sent is image {kept_n} of {kept_segment}"
                 ),

@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value as Json};
 
 use super::{join_blank, texts_only, without_messages, Block, DeskInput, Sink, Turn};
+use crate::report::DiagnosticCode;
 
 /// `POST /v1/responses`: the instruction side is `instructions`, the rest one user input message
 /// of `input_text` / `input_image` parts.
@@ -110,7 +111,7 @@ pub(crate) fn completion(model: &str, input: &DeskInput, sink: &mut Sink) -> Jso
     let prompt = join_blank(system.chain(std::iter::once(input.user_text().as_str())));
     if prompt.is_empty() {
         sink.warn(
-            "request_without_messages",
+            DiagnosticCode::RequestWithoutMessages,
             "openai_gen_desk: every desk segment is empty, so the prompt is \"\"; sent as it is: the completions API takes an empty prompt, and the model continues from the start of a document".to_owned(),
             None,
             None,

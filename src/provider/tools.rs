@@ -9,6 +9,7 @@
 use serde_json::{json, Value as Json};
 
 use super::Sink;
+use crate::report::DiagnosticCode;
 use crate::scene::{Adapter, Tool};
 
 /// One tool's definition, provider-neutral: what every shape is made from.
@@ -88,7 +89,7 @@ pub(crate) fn attach(body: &mut Json, shape: Shape, defs: &[ToolDef], sink: &mut
         Shape::NoTools(api) => {
             let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
             sink.warn(
-                "tool_definitions_dropped",
+                DiagnosticCode::ToolDefinitionsDropped,
                 format!(
                     "{api} takes no tool definitions, so the request leaves out those of {}",
                     names.join(", ")
@@ -164,7 +165,7 @@ fn name_ok(name: &str) -> bool {
 fn check_schema(d: &ToolDef, sink: &mut Sink) {
     if !name_ok(&d.name) {
         sink.warn(
-            "tool_name_invalid",
+            DiagnosticCode::ToolNameInvalid,
             format!(
                 "the tool name {:?} is refused by the providers' APIs as a function name: 1 to 64 characters of a-z, A-Z, 0-9, _ and -",
                 d.name
@@ -175,7 +176,7 @@ fn check_schema(d: &ToolDef, sink: &mut Sink) {
     }
     if d.parameters.get("type").and_then(Json::as_str) != Some("object") {
         sink.warn(
-            "tool_parameters_not_object",
+            DiagnosticCode::ToolParametersNotObject,
             format!(
                 "the parameters of tool {} do not say \"type\": \"object\"; the providers take a function's arguments as one JSON object and refuse other schemas",
                 d.name

@@ -2,7 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use prompt_inspector::api::{self, ApiError, CheckStatus, ErrorCode, Llm, Owner};
+use prompt_inspector::api::{self, ApiError, CheckStatus, ErrorCode, Owner};
+use prompt_inspector::provider::ChatProvider;
+use prompt_inspector::segments::Family;
+use prompt_inspector::tokens::Encoding;
 use serde_json::Value as Json;
 
 fn tempdir(tag: &str) -> PathBuf {
@@ -34,7 +37,7 @@ fn bad_scene() -> String {
     default_with(r#""name": "tf-notes-demo""#, r#""name": 42"#)
 }
 
-fn render_req(text: String, llm: Llm) -> api::RenderRequest {
+fn render_req(text: String, llm: Family) -> api::RenderRequest {
     api::RenderRequest {
         text,
         base_dir: None,
@@ -203,7 +206,7 @@ fn stat_of_a_missing_file_is_an_io_error() {
 
 #[test]
 fn render_returns_the_cli_report_unchanged() {
-    let out = api::render(&render_req(api::default_scene().text, Llm::Chat)).expect("renders");
+    let out = api::render(&render_req(api::default_scene().text, Family::Chat)).expect("renders");
     let ours: Json = serde_json::to_value(&out.report).expect("json");
     let cli = std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
         .args([
@@ -222,7 +225,7 @@ fn render_returns_the_cli_report_unchanged() {
 
     let desk = api::render(&api::RenderRequest {
         tokens: true,
-        ..render_req(api::default_scene().text, Llm::Desk)
+        ..render_req(api::default_scene().text, Family::Desk)
     })
     .expect("renders");
     let desk: Json = serde_json::to_value(&desk.report).expect("json");
@@ -234,9 +237,9 @@ fn render_returns_the_cli_report_unchanged() {
     assert_eq!(tools[2]["status"], "invalid");
 
     let chat = api::render(&api::RenderRequest {
-        provider: Some(api::Provider::Anthropic),
-        tokenizer: Some(api::Tokenizer::Cl100kBase),
-        ..render_req(api::default_scene().text, Llm::Chat)
+        provider: Some(ChatProvider::Anthropic),
+        tokenizer: Some(Encoding::Cl100kBase),
+        ..render_req(api::default_scene().text, Family::Chat)
     })
     .expect("renders");
     let chat: Json = serde_json::to_value(&chat.report).expect("json");
@@ -269,11 +272,12 @@ fn render_prices_the_call_for_the_models_asked_for() {
         })
         .map(|r| json_of(&r.report))
     };
-    let plain = asked(Llm::Chat, &[], true).expect("renders");
+    let plain = asked(Family::Chat, &[], true).expect("renders");
     assert!(plain.get("costs").is_none(), "no models, no costs: {plain}");
 
     // By row id and by model name; each in the order asked.
-    let report = asked(Llm::Chat, &["openai/gpt-4.1", "claude-opus-4-5"], true).expect("renders");
+    let report =
+        asked(Family::Chat, &["openai/gpt-4.1", "claude-opus-4-5"], true).expect("renders");
     let costs = report["costs"].as_array().expect("costs");
     let ids: Vec<&str> = costs.iter().filter_map(|c| c["model"].as_str()).collect();
     assert_eq!(ids, ["openai/gpt-4.1", "anthropic/claude-opus-4-5"]);
@@ -333,7 +337,7 @@ fn render_prices_the_call_for_the_models_asked_for() {
     }
 
     // The desk call is its segments.
-    let desk = asked(Llm::Desk, &["gpt-4.1"], true).expect("renders");
+    let desk = asked(Family::Desk, &["gpt-4.1"], true).expect("renders");
     let segments: u64 = desk["segments"]
         .as_array()
         .expect("segments")
@@ -343,9 +347,9 @@ fn render_prices_the_call_for_the_models_asked_for() {
     assert_eq!(desk["costs"][0]["content_tokens"].as_u64(), Some(segments));
 
     // Prices need tokens; an unknown model is refused, naming the field.
-    let uncounted = asked(Llm::Chat, &["gpt-4.1"], false).expect("renders");
+    let uncounted = asked(Family::Chat, &["gpt-4.1"], false).expect("renders");
     assert!(uncounted.get("costs").is_none(), "{uncounted}");
-    let e = asked(Llm::Chat, &["gpt-4.1", "acme/nope"], true).expect_err("unknown model");
+    let e = asked(Family::Chat, &["gpt-4.1", "acme/nope"], true).expect_err("unknown model");
     assert_eq!(e.code, ErrorCode::InvalidArgument);
     assert_eq!(e.field.as_deref(), Some("models"));
     assert!(e.message.contains("\"acme/nope\""), "{e}");
@@ -442,13 +446,13 @@ fn models_lists_the_built_in_table_for_the_picker() {
 
 #[test]
 fn render_errors_carry_positions() {
-    let e = api::render(&render_req(bad_scene(), Llm::Chat)).expect_err("does not load");
+    let e = api::render(&render_req(bad_scene(), Family::Chat)).expect_err("does not load");
     assert_load_error(&e, 3, "name");
     assert_eq!(e.file, None, "the text came from the editor, not a file");
 
     let e = api::render(&api::RenderRequest {
-        provider: Some(api::Provider::Openai),
-        ..render_req(api::default_scene().text, Llm::Desk)
+        provider: Some(ChatProvider::Openai),
+        ..render_req(api::default_scene().text, Family::Desk)
     })
     .expect_err("provider is for chat");
     assert_eq!(e.code, ErrorCode::InvalidArgument);

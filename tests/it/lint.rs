@@ -223,7 +223,8 @@ fn goldens_hold_no_lint_findings_and_deny_fails_the_scene() {
     let typo = cli(&["check", scene, "--deny", "cache_volatile"]);
     assert_eq!(typo.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&typo.stderr).contains("unknown cache-safety lint code"),
+        String::from_utf8_lossy(&typo.stderr)
+            .contains("unknown diagnostic code \"cache_volatile\""),
         "a misspelt code must not pass CI silently"
     );
 }

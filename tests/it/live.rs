@@ -3,8 +3,7 @@
 //! scene, edits inside the reused context, option changes, and non-ASCII text.
 
 use prompt_inspector::api::{
-    self, ErrorCode, Live, LiveEditRequest, LiveOpenRequest, LiveOptions, LiveUpdate, Provider,
-    TextEdit,
+    self, ErrorCode, Live, LiveEditRequest, LiveOpenRequest, LiveOptions, LiveUpdate, TextEdit,
 };
 use serde_json::Value;
 
@@ -94,7 +93,7 @@ fn patched_trees_equal_fresh_renders_after_random_edits() {
         LiveOptions::default(),
         // Switching to these adds `costs` to both reports, switching back removes it.
         LiveOptions {
-            provider: Some(Provider::Anthropic),
+            provider: Some(prompt_inspector::provider::ChatProvider::Anthropic),
             tokens: true,
             models: vec!["anthropic/claude-sonnet-4-5".into(), "gpt-4.1".into()],
             ..LiveOptions::default()

@@ -7,6 +7,7 @@ mod cli_scene;
 mod cli_template;
 mod conformance;
 mod conformance_upstream;
+mod diagnostic_codes;
 mod doc_links;
 mod escape;
 mod fixtures;

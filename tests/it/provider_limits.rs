@@ -24,7 +24,7 @@ fn render_in(scene: &Scene, dir: &Path) -> Report {
 }
 
 fn codes(r: &Report) -> Vec<&'static str> {
-    r.diagnostics.iter().map(|d| d.code).collect()
+    r.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 fn scene_of(adapter: Adapter, system: Option<&str>) -> Scene {

@@ -215,7 +215,7 @@ fn every_golden_request_body_fits_its_providers_schema() {
 fn desk_body(text: &str) -> (Json, Vec<&'static str>) {
     let scene = scene::load_str(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let r = inject::render(&scene, Family::Desk);
-    let codes = r.diagnostics.iter().map(|d| d.code).collect();
+    let codes = r.diagnostics.iter().map(|d| d.code.as_str()).collect();
     (r.request.expect("a desk report has a request"), codes)
 }
 

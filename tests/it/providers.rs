@@ -9,6 +9,7 @@ use std::process::Command;
 
 use prompt_inspector::inject::{self, Options, Report};
 use prompt_inspector::provider::{self, ChatProvider, MAX_IMAGE_BYTES};
+use prompt_inspector::report::DiagnosticCode;
 use prompt_inspector::scene::{self, Adapter};
 use prompt_inspector::segments::Family;
 use serde_json::Value as Json;
@@ -33,7 +34,7 @@ fn render(file: &str, family: Family, chat_provider: Option<ChatProvider>) -> Re
 fn desk(adapter: Adapter) -> (Json, Vec<&'static str>) {
     let file = format!("{}.scene.json", adapter.as_str().replace('_', "-"));
     let r = render(&file, Family::Desk, None);
-    let codes = r.diagnostics.iter().map(|d| d.code).collect();
+    let codes = r.diagnostics.iter().map(|d| d.code.as_str()).collect();
     (r.request.expect("a desk report has a request"), codes)
 }
 
@@ -347,7 +348,7 @@ fn openai_chat_keeps_roles_and_converts_tool_calls() {
     assert_eq!(m[7]["tool_calls"][0]["type"], "function");
     // A tool message takes no image in chat completions: dropped, with the reason.
     assert_eq!(m[6]["content"], "Captured the full screen.");
-    let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["image_dropped"]);
 }
 
@@ -417,7 +418,7 @@ fn unreadable_oversized_and_unknown_images_are_diagnostics() {
     std::fs::write(d.join("notes.txt"), "not an image").expect("write");
     std::fs::copy(dir().join("screen.png"), d.join("ok.png")).expect("copy");
     let r = desk_in(&d, &scene);
-    let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(
         codes,
         ["image_unreadable", "image_too_large", "image_type_unknown"]
@@ -441,7 +442,7 @@ fn images_on_the_system_side_are_dropped_with_the_reason() {
         "attachments": [ { "type": "image", "url": "https://x.test/a.png" } ] } ] } }"#;
     let scene = scene::load_str(text).unwrap_or_else(|e| panic!("{e}"));
     let r = inject::render(&scene, Family::Desk);
-    let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = r.diagnostics.iter().map(|d| d.code.as_str()).collect();
     // The user turn is empty too: the Responses API takes that, and the report says so.
     assert_eq!(codes, ["image_dropped", "request_without_messages"]);
     assert!(r.diagnostics[0].message.contains("text only"));
@@ -542,7 +543,7 @@ fn anthropic_gets_no_blank_text_blocks_and_tool_use_ids_it_takes_paired_with_the
     let mapped: Vec<&str> = r
         .diagnostics
         .iter()
-        .filter(|d| d.code == "tool_call_id_mapped")
+        .filter(|d| d.code == DiagnosticCode::ToolCallIdMapped)
         .map(|d| d.message.as_str())
         .collect();
     assert_eq!(mapped.len(), 2, "{mapped:?}");

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use prompt_inspector::inject::{
     self, format_2_prompt, validate, wrap_str, Normalized, Report, Source, Status,
 };
+use prompt_inspector::report::DiagnosticCode;
 use prompt_inspector::scene::{Prompt, Tool};
 use prompt_inspector::segments::Family;
 use prompt_inspector::{Value, Vars};
@@ -245,7 +246,10 @@ fn r8_1_raising_tool_degrades_to_none_with_error_log() {
         ["Tool boom format_2_prompt failed, falling back to None: KeyError: 'notes'"]
     );
     let d = &r.diagnostics[0];
-    assert_eq!((d.code, d.tool.as_deref()), ("tool_raised", Some("boom")));
+    assert_eq!(
+        (d.code, d.tool.as_deref()),
+        (DiagnosticCode::ToolRaised, Some("boom"))
+    );
     assert_eq!(d.level, inject::Level::Error);
 }
 
@@ -272,7 +276,7 @@ fn r8_1_invalid_return_type_raises_protocol_error() {
         Status::ProtocolError,
         "an invalid return is a protocol error whatever the value"
     );
-    assert_eq!(r.diagnostics[0].code, "tool_format_2_prompt");
+    assert_eq!(r.diagnostics[0].code, DiagnosticCode::ToolFormat2Prompt);
 }
 
 // ---- LLM injection integration table ---------------------------------------------------------------

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
-import type { CheckScene, Diagnostic, Report, Rules, ToolStatus, ValidateResponse } from '../src/api/types';
+import type { CheckScene, Diagnostic, DiagnosticCode, Report, Rules, ToolStatus, ValidateResponse } from '../src/api/types';
 import { parseJson } from '../src/lib/json';
 import { configuredPrompt, parseScene, promptTemplate } from '../src/lib/scene';
 import { Session } from '../src/lib/session';
@@ -97,10 +97,16 @@ describe('replayed scenes', () => {
 
 describe('diagnostics', () => {
   const levels: Diagnostic['level'][] = ['error', 'warning', 'info'];
+  // A code of each level (docs/diagnostics.md); the only `info` ones are the cache-safety lint's.
+  const CODE_OF: Record<Diagnostic['level'], DiagnosticCode> = {
+    error: 'tool_invalid',
+    warning: 'tool_duplicate',
+    info: 'cache_below_minimum',
+  };
   it('a diagnostic line names its severity', () => {
     for (const level of levels) {
-      show(h(DiagLine, { d: { level, code: 'some_code', message: 'what happened' } }));
-      expect(spoken(root.querySelector(`.diag-${level}`)!)).toBe(`${level} some_code: what happened`);
+      show(h(DiagLine, { d: { level, code: CODE_OF[level], message: 'what happened' } }));
+      expect(spoken(root.querySelector(`.diag-${level}`)!)).toBe(`${level} ${CODE_OF[level]}: what happened`);
     }
   });
   it('the diagnostics panel names each severity', () => {
@@ -113,11 +119,11 @@ describe('diagnostics', () => {
     });
     const chat = report(
       'chat',
-      levels.map((level) => ({ level, code: `${level}_code`, message: `a ${level}` })),
+      levels.map((level) => ({ level, code: CODE_OF[level], message: `a ${level}` })),
     );
     show(h(DiagnosticsList, { reports: { chat, desk: report('desk', []) }, onTemplate: () => {}, onSegment: () => {} }));
-    const items = [...root.querySelectorAll('[data-testid="diagnostics"] li')];
-    expect(items.map((li) => li.querySelector('.level')!.textContent)).toEqual(levels);
+    const items = [...root.querySelectorAll('[data-testid="lint-diagnostics"] li, [data-testid="diagnostics"] li')];
+    expect(items.map((li) => li.querySelector('.level')!.textContent)).toEqual(['info', 'error', 'warning']);
   });
 });
 

@@ -23,12 +23,14 @@ pub use diff::{apply, diff, PatchOp, PathStep};
 use typed::Shown;
 pub use typed::REPORT_FIELDS;
 
-use super::render::{options_of, priced, Provider, Tokenizer};
+use super::render::{options_of, priced};
 use super::{ApiError, ErrorCode};
 use crate::inject;
 use crate::pricing::Row;
+use crate::provider::ChatProvider;
 use crate::scene;
 use crate::segments::Family;
+use crate::tokens::Encoding;
 
 /// How a live document renders (the options of `render`, for both families at once).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,9 +41,9 @@ pub struct LiveOptions {
     pub base_dir: Option<String>,
     /// The chat report also carries this provider's request body.
     #[serde(default)]
-    pub provider: Option<Provider>,
+    pub provider: Option<ChatProvider>,
     #[serde(default)]
-    pub tokenizer: Option<Tokenizer>,
+    pub tokenizer: Option<Encoding>,
     /// Count tokens (the default), with the default tokenizer when `tokenizer` is not set;
     /// `false` with no `tokenizer` counts none.
     #[serde(default = "crate::api::render::counts_by_default")]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use prompt_inspector::pricing::Row;
+use prompt_inspector::report::DiagnosticCode;
 use prompt_inspector::runloop::blame::{CacheReport, Location, StepOut};
 use prompt_inspector::runloop::cache;
 
@@ -14,7 +15,7 @@ pub fn run(
     paths: &[PathBuf],
     as_json: bool,
     (ids, table): (&[String], Option<&Path>),
-    deny: &[String],
+    deny: &[DiagnosticCode],
 ) -> ExitCode {
     let rows = match crate::models_arg::chosen(ids, table) {
         Ok(rows) => rows,

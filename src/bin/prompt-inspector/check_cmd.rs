@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use prompt_inspector::api::ApiError;
 use prompt_inspector::check::{self, Checked, Outcome, RunOptions, Shard};
+use prompt_inspector::report::DiagnosticCode;
 use serde::Serialize;
 
 use crate::progress::Progress;
@@ -30,7 +31,7 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
     pub bless: bool,
     pub format: CheckFormat,
-    pub deny: Vec<String>,
+    pub deny: Vec<DiagnosticCode>,
     pub junit: Option<PathBuf>,
     pub html: Option<PathBuf>,
     pub shard: Option<Shard>,

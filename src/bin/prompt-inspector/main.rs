@@ -18,9 +18,11 @@ mod wrap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use prompt_inspector::check;
 use prompt_inspector::provider::ChatProvider;
+use prompt_inspector::report::{DiagnosticCode, UnknownCode};
 use prompt_inspector::segments::Family;
 use prompt_inspector::tokens::Encoding;
 use prompt_inspector::Engine;
@@ -36,37 +38,6 @@ use prompt_inspector::Engine;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Llm {
-    Chat,
-    Desk,
-}
-
-impl From<Llm> for Family {
-    fn from(l: Llm) -> Family {
-        match l {
-            Llm::Chat => Family::Chat,
-            Llm::Desk => Family::Desk,
-        }
-    }
-}
-
-/// A chat provider whose request body `render --llm chat` adds.
-#[derive(Clone, Copy, ValueEnum)]
-enum Provider {
-    Openai,
-    Anthropic,
-}
-
-impl From<Provider> for ChatProvider {
-    fn from(p: Provider) -> ChatProvider {
-        match p {
-            Provider::Openai => ChatProvider::Openai,
-            Provider::Anthropic => ChatProvider::Anthropic,
-        }
-    }
 }
 
 /// `render`'s output: the common two, or one self-contained HTML file of both families' boards.
@@ -92,8 +63,8 @@ enum Command {
         /// The scene file (`*.scene.json`).
         scene: PathBuf,
         /// Which LLM family to assemble.
-        #[arg(long, value_enum, default_value = "chat")]
-        llm: Llm,
+        #[arg(long, default_value = "chat", value_parser = one_of(Family::ALL, Family::as_str))]
+        llm: Family,
         /// `text`: a readable summary; `json`: the JSON report (docs/cli.md); `html`: one
         /// self-contained page with both families' boards (`--llm` does not apply).
         #[arg(long, value_enum, default_value = "text")]
@@ -103,8 +74,8 @@ enum Command {
         color: style::ColorChoice,
         /// With `--llm chat`: add this provider's request body (`request`). Desk requests come
         /// from the scene's adapter.
-        #[arg(long, value_enum)]
-        provider: Option<Provider>,
+        #[arg(long, value_parser = one_of(ChatProvider::ALL, ChatProvider::as_str))]
+        provider: Option<ChatProvider>,
         /// Count tokens per piece, segment, message and tool definition with this tokenizer:
         /// `o200k_base` (GPT-4o and later, the default) or `cl100k_base` (GPT-4).
         #[arg(long, value_name = "NAME", value_parser = parse_tokenizer, conflicts_with = "no_tokens")]
@@ -138,7 +109,7 @@ enum Command {
         /// Fail a scene whose chat or desk report has a diagnostic with this code, such as the
         /// cache-safety lint's `cache_volatile_value` (repeatable; docs/diagnostics.md).
         #[arg(long, value_name = "CODE", value_parser = parse_code)]
-        deny: Vec<String>,
+        deny: Vec<DiagnosticCode>,
         /// Also write the run as JUnit XML to this file (one test case per scene).
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
@@ -194,7 +165,7 @@ enum Command {
         /// Exit 1 when a round is below a model's cacheable minimum (`cache_below_minimum`,
         /// repeatable with other codes; docs/diagnostics.md).
         #[arg(long, value_name = "CODE", value_parser = parse_code)]
-        deny: Vec<String>,
+        deny: Vec<DiagnosticCode>,
     },
     /// Cache blame across successive calls (one scene per call, in call order; docs/run-loop.md).
     Cache {
@@ -213,7 +184,7 @@ enum Command {
         table: Option<PathBuf>,
         /// Exit 1 when the cache-safety lint finds this code (repeatable; docs/diagnostics.md).
         #[arg(long, value_name = "CODE", value_parser = parse_code)]
-        deny: Vec<String>,
+        deny: Vec<DiagnosticCode>,
     },
     /// Turn a recorded request (OpenAI chat completions or Responses, Anthropic Messages, an
     /// OpenTelemetry GenAI span), or a JSON-lines file of successive ones, into scenes.
@@ -254,25 +225,25 @@ fn parse_engine(s: &str) -> Result<Engine, String> {
     s.parse()
 }
 
-/// A diagnostic code: `snake_case`, and one the lint knows when it names a `cache_` one (a typo
-/// there would deny nothing and pass CI unnoticed).
-fn parse_code(s: &str) -> Result<String, String> {
-    let snake = !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-    if !snake {
-        return Err(format!(
-            "{s:?} is not a diagnostic code (snake_case, docs/diagnostics.md)"
-        ));
-    }
-    let lint = prompt_inspector::inject::lint::CODES;
-    if s.starts_with("cache_") && !lint.contains(&s) {
-        return Err(format!(
-            "unknown cache-safety lint code {s:?}; the lint's codes: {}",
-            lint.join(", ")
-        ));
-    }
-    Ok(s.to_owned())
+/// A diagnostic code (docs/diagnostics.md); an unknown one is a usage error listing the codes (a
+/// typo would deny nothing and pass CI unnoticed).
+fn parse_code(s: &str) -> Result<DiagnosticCode, UnknownCode> {
+    s.parse()
+}
+
+/// The parser of an argument that takes one of the core enum's `values`, spelt by `name`: the
+/// help and a refusal list the spellings, as clap's `ValueEnum` would (clap stays out of the
+/// core, so the core's enums do not implement it).
+fn one_of<T: Copy + Send + Sync + 'static, const N: usize>(
+    values: [T; N],
+    name: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(values.map(name)).try_map(move |s| {
+        values
+            .into_iter()
+            .find(|&v| name(v) == s)
+            .ok_or_else(|| format!("{s:?} is none of the values"))
+    })
 }
 
 fn parse_source(s: &str) -> Result<prompt_inspector::import::Source, String> {
@@ -323,10 +294,10 @@ fn main() -> ExitCode {
                 RenderFormat::Html => render_cmd::html(&scene, tokenizer, models),
                 RenderFormat::Json | RenderFormat::Text => render_cmd::run(
                     &scene,
-                    llm.into(),
+                    llm,
                     format == RenderFormat::Json,
                     color,
-                    provider.map(Into::into),
+                    provider,
                     tokenizer,
                     models,
                 ),

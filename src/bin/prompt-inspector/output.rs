@@ -3,6 +3,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use prompt_inspector::report::DiagnosticCode;
+
 /// Pretty JSON (the project's one indentation style) with a trailing newline.
 pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     let mut s = prompt_inspector::json_out::to_string_pretty(value);
@@ -40,12 +42,12 @@ pub fn emit_json<T: serde::Serialize + ?Sized>(value: &T) -> ExitCode {
 /// stderr and makes it 1 (a closed stdout stays what it was).
 pub fn deny_exit<'d>(
     emitted: ExitCode,
-    deny: &[String],
+    deny: &[DiagnosticCode],
     diagnostics: impl IntoIterator<Item = &'d prompt_inspector::inject::Diagnostic>,
 ) -> ExitCode {
     let mut denied = false;
     for d in diagnostics {
-        if deny.iter().any(|c| c == d.code) {
+        if deny.contains(&d.code) {
             eprintln!("denied: {}: {}", d.code, d.message);
             denied = true;
         }

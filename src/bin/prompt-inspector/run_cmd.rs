@@ -6,13 +6,14 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use prompt_inspector::pricing::Row;
+use prompt_inspector::report::DiagnosticCode;
 use prompt_inspector::runloop::{self, cache, IterationOut, RunMessage, RunReport, WholeRequests};
 
 pub fn run(
     path: &Path,
     (as_json, shared): (bool, bool),
     (ids, table): (&[String], Option<&Path>),
-    deny: &[String],
+    deny: &[DiagnosticCode],
 ) -> ExitCode {
     let (rows, scene) = match crate::models_arg::rows_and_scene((ids, table), path) {
         Ok(both) => both,

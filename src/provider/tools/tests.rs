@@ -2,7 +2,7 @@ use serde_json::json;
 
 use super::super::Sink;
 use super::{attach, Shape, ToolDef};
-use crate::report::Diagnostic;
+use crate::report::{Diagnostic, DiagnosticCode};
 
 fn search() -> ToolDef {
     ToolDef {
@@ -75,7 +75,7 @@ fn an_api_without_tools_leaves_them_out_and_says_so() {
     let [only] = d.as_slice() else {
         panic!("{d:?}")
     };
-    assert_eq!(only.code, "tool_definitions_dropped");
+    assert_eq!(only.code, DiagnosticCode::ToolDefinitionsDropped);
     assert!(only.message.contains("web_search"), "{}", only.message);
 }
 
@@ -87,8 +87,14 @@ fn names_and_schemas_the_providers_refuse_are_warned_about() {
         parameters: json!({"type": "string"}),
     };
     let (body, d) = shaped(Shape::ChatCompletions, &[bad]);
-    let codes: Vec<&str> = d.iter().map(|d| d.code).collect();
-    assert_eq!(codes, ["tool_name_invalid", "tool_parameters_not_object"]);
+    let codes: Vec<DiagnosticCode> = d.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        [
+            DiagnosticCode::ToolNameInvalid,
+            DiagnosticCode::ToolParametersNotObject
+        ]
+    );
     // Still sent as recorded: the inspector shows what the agent would send.
     assert_eq!(body["tools"][0]["function"]["name"], "web search!");
     assert!(body["tools"][0]["function"].get("description").is_none());

@@ -296,10 +296,74 @@ export type DefinitionOut_Serialize = {
 
 export type Diagnostic = Diagnostic_Serialize | Diagnostic_Deserialize;
 
+/**  A diagnostic's stable `code`, serialised as its snake_case name. */
+export type DiagnosticCode = 
+/**  Error: the tool fails class-definition validation (docs/rules.md); it takes no part. */
+"tool_invalid" | 
+/**  Error: `_format_2_prompt` raised, or its string `source` failed to render; skipped. */
+"tool_raised" | 
+/**  Error: `_format_2_prompt` returned something that is not `str`, a prompt or `None`. */
+"tool_format_2_prompt" | 
+/**  Warning: a tool name is listed again; the first entry is the tool. */
+"tool_duplicate" | 
+/**  Warning: a configured or tool prompt fails to render; it renders as `""`. */
+"prompt_render_failed" | 
+/**  Warning: an entry of `context.conversation` is not a message; it is left out. */
+"conversation_message_invalid" | 
+/**  Warning: an image `path` cannot be opened or read; left out of the request. */
+"image_unreadable" | 
+/**  Warning: an image is over `provider::MAX_IMAGE_BYTES`; left out. */
+"image_too_large" | 
+/**
+ *  Warning: an image's bytes are not PNG, JPEG, GIF or WebP (or, for Gemini, a URL image of
+ *  no known type); left out.
+ */
+"image_type_unknown" | 
+/**  Warning: `data_base64` is not base64, or a `data:` URL is malformed; left out. */
+"image_data_invalid" | 
+/**
+ *  Warning: the image cannot go where it is (a system-side segment, a text-only model, a
+ *  non-user message for OpenAI chat completions); left out.
+ */
+"image_dropped" | 
+/**  Warning: a URL image for `ollama_desk`, which takes base64 only; left out. */
+"image_url_unsupported" | 
+/**  Warning: more images than the model takes; the extra ones are left out. */
+"images_over_model_limit" | 
+/**  Warning: an inline image over the provider's per-image limit; left out. */
+"image_over_provider_limit" | 
+/**  Warning: the request body is over the provider's request limit; kept whole. */
+"request_too_large" | 
+/**  Warning: the desk segments leave the body with no messages; what the API requires is sent. */
+"request_without_messages" | 
+/**  Warning: a message content part whose `type` is not `text` or `image`; left out. */
+"message_part_unknown" | 
+/**  Warning: a recorded tool call id Anthropic refuses; sent mapped. */
+"tool_call_id_mapped" | 
+/**  Warning: the scene's tools record `parameters` but the adapter takes no tool definitions. */
+"tool_definitions_dropped" | 
+/**  Warning: a tool name outside OpenAI's function-name rule; sent as recorded. */
+"tool_name_invalid" | 
+/**  Warning: a tool's `parameters` schema is not `"type": "object"`; sent as recorded. */
+"tool_parameters_not_object" | 
+/**
+ *  Warning: a recorded tool call without string `id` and `name`, or one Anthropic cannot
+ *  take as recorded.
+ */
+"tool_call_invalid" | 
+/**  Info (cache-safety lint): a tool's text is injected into a cached-prefix segment. */
+"cache_prefix_injection" | 
+/**  Warning (cache-safety lint): text in a cached-prefix segment that changes on every call. */
+"cache_volatile_value" | 
+/**  Warning (cache-safety lint): a cached-prefix piece differs from the call before. */
+"cache_prefix_changed" | 
+/**  Info (cache-safety lint): a call's input is under a model's minimum cacheable length. */
+"cache_below_minimum";
+
 export type Diagnostic_Deserialize = {
 	level: Level,
 	/**  Stable code (see docs/diagnostics.md). */
-	code: string,
+	code: DiagnosticCode,
 	message: string,
 	tool?: string | null,
 	segment?: string | null,
@@ -315,7 +379,7 @@ export type Diagnostic_Deserialize = {
 export type Diagnostic_Serialize = {
 	level: Level,
 	/**  Stable code (see docs/diagnostics.md). */
-	code: string,
+	code: DiagnosticCode,
 	message: string,
 	tool?: string,
 	segment?: string,
@@ -617,7 +681,10 @@ export type LiveUpdate_Serialize = {
 	core_ms: number | null,
 };
 
-/**  Which LLM family to assemble. */
+/**
+ *  The two LLM families of TFRobot; a tool's `prompt_position` is a `(chat, desk)` pair. In
+ *  JSON (the API's `llm`) `"chat"` or `"desk"`; the TypeScript bindings call the type `Llm`.
+ */
 export type Llm = "chat" | "desk";
 
 /**  One log line as the diagnostics panel shows it. */
@@ -809,8 +876,15 @@ export type PieceOut_Serialize = {
 	tokens?: number,
 };
 
-/**  A chat provider whose request body the chat report adds. */
-export type Provider = "openai" | "anthropic";
+/**
+ *  The chat providers `render --llm chat --provider` can shape messages for. In JSON (the API's
+ *  `provider`) `"openai"` or `"anthropic"`; the TypeScript bindings call the type `Provider`.
+ */
+export type Provider = 
+/**  OpenAI chat completions (`POST /v1/chat/completions`). */
+"openai" | 
+/**  Anthropic Messages (`POST /v1/messages`). */
+"anthropic";
 
 export type RenderRequest = RenderRequest_Serialize | RenderRequest_Deserialize;
 
@@ -819,7 +893,9 @@ export type RenderRequest_Deserialize = {
 	text: string,
 	/**  The folder relative image paths resolve against (the scene file's folder). */
 	base_dir?: string | null,
+	/**  Which LLM family to assemble. */
 	llm: Llm,
+	/**  A chat provider whose request body the chat report adds. */
 	provider?: Provider | null,
 	tokenizer?: Tokenizer | null,
 	/**
@@ -840,7 +916,9 @@ export type RenderRequest_Serialize = {
 	text: string,
 	/**  The folder relative image paths resolve against (the scene file's folder). */
 	base_dir: string | null,
+	/**  Which LLM family to assemble. */
 	llm: Llm,
+	/**  A chat provider whose request body the chat report adds. */
 	provider: Provider | null,
 	tokenizer: Tokenizer | null,
 	/**
@@ -887,7 +965,7 @@ export type Report_Deserialize = {
 	 *  The encoding the `tokens` fields were counted with (`o200k_base`, `cl100k_base`); absent
 	 *  when tokens were not counted.
 	 */
-	tokenizer?: string | null,
+	tokenizer?: Tokenizer | null,
 	/**  The final messages (chat). */
 	messages?: MessageOut_Deserialize[] | null,
 	/**
@@ -915,7 +993,7 @@ export type Report_Serialize = {
 	 *  The encoding the `tokens` fields were counted with (`o200k_base`, `cl100k_base`); absent
 	 *  when tokens were not counted.
 	 */
-	tokenizer?: string,
+	tokenizer?: Tokenizer,
 	/**  The final messages (chat). */
 	messages?: MessageOut_Serialize[],
 	/**
@@ -1317,8 +1395,15 @@ export type TextEdit = {
 	insert: string,
 };
 
-/**  A tokenizer, by tiktoken's name. */
-export type Tokenizer = "o200k_base" | "cl100k_base";
+/**
+ *  A byte-pair encoding to count tokens with, by tiktoken's name (in JSON, the API's
+ *  `tokenizer`); the TypeScript bindings call the type `Tokenizer`.
+ */
+export type Tokenizer = 
+/**  GPT-4o, GPT-4.1, GPT-5 and the `o` series. */
+"o200k_base" | 
+/**  GPT-4 and GPT-3.5-turbo. */
+"cl100k_base";
 
 export type ToolCallJson = 
 /**  `{id, name, arguments}` (xbot's own `llm.ToolCall`). */

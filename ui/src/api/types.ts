@@ -11,6 +11,7 @@ export type Message = B.MessageOut_Serialize;
 export type ToolStatus = B.Status;
 export type ToolReport = B.ToolOut_Serialize;
 export type Diagnostic = B.Diagnostic_Serialize;
+export type DiagnosticCode = B.DiagnosticCode;
 export type Metrics = B.Metrics;
 export type InputCost = B.InputCost;
 export type SegmentCost = B.SegmentCost;

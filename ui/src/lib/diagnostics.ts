@@ -1,12 +1,19 @@
 // The diagnostics panel's lists and links: both families' diagnostics once each, the cache-safety
 // lint's findings (codes `cache_…`, docs/diagnostics.md) apart from the rest, and the template a
 // diagnostic points at (a tool's, or a configured prompt's), at the line it names.
-import type { Diagnostic, Report } from '../api/types';
+import type { Diagnostic, DiagnosticCode, Llm, Report } from '../api/types';
 
 /** The codes of the cache-safety lint start with this. */
 export const LINT_PREFIX = 'cache_';
 
-export type Family = 'chat' | 'desk';
+/** The cache-safety lint's codes: the members of the core's code union that start with `cache_`. */
+export type LintCode = Extract<DiagnosticCode, `${typeof LINT_PREFIX}${string}`>;
+
+export function isLintCode(code: DiagnosticCode): code is LintCode {
+  return code.startsWith(LINT_PREFIX);
+}
+
+export type Family = Llm;
 
 export interface ShownDiagnostic {
   d: Diagnostic;
@@ -32,7 +39,7 @@ export function diagnosticLists(reports: { chat?: Report | null; desk?: Report |
       else seen.set(key, { d, families: [f] });
     }
   const all = [...seen.values()];
-  return { lint: all.filter((x) => x.d.code.startsWith(LINT_PREFIX)), other: all.filter((x) => !x.d.code.startsWith(LINT_PREFIX)) };
+  return { lint: all.filter((x) => isLintCode(x.d.code)), other: all.filter((x) => !isLintCode(x.d.code)) };
 }
 
 /** The template a diagnostic is about: its tool's, or (without a tool) the configured prompt at
