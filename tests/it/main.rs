@@ -26,3 +26,4 @@ mod seed_002;
 mod serve;
 mod support;
 mod tokens;
+mod writes;
