@@ -10,7 +10,9 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 pub mod chosen;
-pub use chosen::{confined, is_not_chosen, Access, Chosen};
+pub use chosen::{
+    confined, declare_unconfined, inherit, is_not_chosen, unconfined, Access, Chosen, Inherited,
+};
 
 /// What a path names, in words, when it is not a regular file.
 fn kind_of(file_type: std::fs::FileType) -> Option<&'static str> {
@@ -118,25 +120,66 @@ pub fn read_regular_text(path: &Path, limit: u64, what: &str) -> io::Result<Stri
     })
 }
 
-/// Where a write to `path` lands: the file itself, or for a symlink the file it points to (so the
-/// link stays a link). A dangling link is refused rather than replaced by a file.
-fn write_target(path: &Path) -> io::Result<PathBuf> {
+/// Where a write to `path` lands, and what was there when it was looked at: the file itself,
+/// or for a symbolic link the regular file it resolves to through every hop (so the link stays
+/// a link). Anything else is refused before a byte is written: a path that is not a regular
+/// file, and a link that is dangling, loops, or ends at a folder, FIFO, device or socket. The
+/// check looks at what the link points at, not at the link, because replacing the target is what
+/// the write does.
+fn write_target(path: &Path) -> io::Result<(PathBuf, Option<std::fs::Permissions>)> {
     match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("a symbolic link whose target cannot be resolved: {e}"),
-            )
-        }),
-        Ok(meta) if !meta.is_file() => Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "{}, not a regular file: only regular files are written",
-                kind_of(meta.file_type()).unwrap_or("not a regular file")
-            ),
-        )),
-        Ok(_) => Ok(path.to_owned()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(path.to_owned()),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let pointed = std::fs::read_link(path)
+                .map_or_else(|_| "?".to_owned(), |p| p.display().to_string());
+            let target = std::fs::canonicalize(path).map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "a symbolic link to {pointed}, which does not resolve to a file ({e}): \
+                         a link is written through only to an existing regular file"
+                    ),
+                )
+            })?;
+            // The canonical path has no link left in it, so this looks at the file itself.
+            let meta = std::fs::symlink_metadata(&target)?;
+            if let Some(what) = kind_of(meta.file_type()) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "a symbolic link to {}, which is {what}, not a regular file: a link is \
+                         written through only to a regular file",
+                        target.display()
+                    ),
+                ));
+            }
+            Ok((target, Some(meta.permissions())))
+        }
+        Ok(meta) if !meta.is_file() => Err(not_writable(meta.file_type())),
+        Ok(meta) => Ok((path.to_owned(), Some(meta.permissions()))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((path.to_owned(), None)),
+        Err(e) => Err(e),
+    }
+}
+
+fn not_writable(file_type: std::fs::FileType) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "{}, not a regular file: only regular files are written",
+            kind_of(file_type).unwrap_or("not a regular file")
+        ),
+    )
+}
+
+/// Looks at the target again just before the rename replaces it: something that is not a
+/// regular file swapped in since [`write_target`] looked is refused. (A regular file swapped in
+/// is replaced, as a concurrent save's is: the last rename wins.)
+fn still_regular(target: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(target) {
+        Ok(now) if !now.is_file() => Err(not_writable(now.file_type())),
+        Ok(_) => Ok(()),
+        // Gone since: the rename creates it, as it would have.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
     }
 }
@@ -157,15 +200,22 @@ fn temporary_name(name: &str) -> String {
     )
 }
 
-/// Writes `bytes` to `path` atomically: through a new temporary file in the same folder (created
-/// exclusively, so never through a link planted there), given the original file's permissions,
-/// synced, renamed over the target, and the folder synced after. A reader sees the old file or
-/// the new one, never half of one; two writers at once both succeed, the last rename wins; a
-/// failed write leaves the old file and no temporary file. A symlink is written through to its
-/// target.
+/// Writes `bytes` to `path` atomically: through a new temporary file in the target's folder
+/// (created exclusively, so never through a link planted there), given the target's
+/// permissions, synced, renamed over the target, and the folder synced after. A reader sees the
+/// old file or the new one, never half of one; two writers at once both succeed, the last rename
+/// wins; a failed write leaves the old file and no temporary file.
+///
+/// Only regular files are written. A symbolic link is written through when it resolves, through
+/// every hop, to an existing regular file: that file's contents are replaced and the link stays a
+/// link. A link to a folder, FIFO, device or socket, a dangling link, and a path that is itself
+/// not a regular file are refused, naming what was found. The target is looked at again just
+/// before the rename; what remains is the instant between that look and the rename, in which only
+/// someone who may already change the target's folder can swap the entry, and the rename then
+/// replaces the entry they put there rather than writing into it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     chosen::check(path, Access::Write)?;
-    let target = write_target(path)?;
+    let (target, permissions) = write_target(path)?;
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -174,7 +224,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
     let tmp = dir.join(temporary_name(&name));
     let result = (|| {
         let mut f = std::fs::OpenOptions::new()
@@ -187,6 +236,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
+        still_regular(&target)?;
         std::fs::rename(&tmp, &target)
     })();
     if result.is_err() {
@@ -300,6 +350,123 @@ mod tests {
         std::os::unix::fs::symlink(dir.join("missing"), &dangling).expect("symlink");
         write_atomic(&dangling, b"x").expect_err("a dangling link is refused");
         assert!(!dir.join("missing").exists());
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let status = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .expect("mkfifo");
+        assert!(status.success());
+    }
+
+    #[cfg(unix)]
+    fn is_fifo(path: &Path) -> bool {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::symlink_metadata(path)
+            .expect("still there")
+            .file_type()
+            .is_fifo()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_save_through_links_of_several_hops_replaces_the_regular_file_at_the_end() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("hops");
+        std::fs::create_dir_all(dir.join("real")).expect("folder");
+        let target = dir.join("real/golden.json");
+        std::fs::write(&target, "old").expect("write");
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o604)).expect("chmod");
+        std::os::unix::fs::symlink(&target, dir.join("hop1")).expect("symlink");
+        std::os::unix::fs::symlink("hop1", dir.join("hop2")).expect("symlink");
+        write_atomic(&dir.join("hop2"), b"new").expect("save through two links");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "new");
+        for link in ["hop1", "hop2"] {
+            assert!(std::fs::symlink_metadata(dir.join(link))
+                .expect("link")
+                .file_type()
+                .is_symlink());
+        }
+        let mode = std::fs::metadata(&target)
+            .expect("meta")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o604);
+        // The temporary file was made beside the target, and is gone.
+        assert_eq!(
+            std::fs::read_dir(dir.join("real")).expect("list").count(),
+            1
+        );
+        assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 3);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_anything_but_a_regular_file_is_refused_and_the_target_left_as_it_was() {
+        let dir = scratch("refused");
+        let fifo = dir.join("pipe");
+        mkfifo(&fifo);
+        let folder = dir.join("folder");
+        std::fs::create_dir(&folder).expect("folder");
+        let link = |name: &str, to: &Path| {
+            let l = dir.join(name);
+            std::os::unix::fs::symlink(to, &l).expect("symlink");
+            l
+        };
+        let to_fifo = link("to-fifo.golden.json", &fifo);
+        let via = link("via.golden.json", &to_fifo);
+        let to_folder = link("to-folder.golden.json", &folder);
+        let dangling = link("dangling.golden.json", &dir.join("missing"));
+        for (l, says) in [
+            (
+                &to_fifo,
+                format!("{}, which is a FIFO (named pipe)", fifo.display()),
+            ),
+            (
+                &via,
+                format!("{}, which is a FIFO (named pipe)", fifo.display()),
+            ),
+            (
+                &to_folder,
+                format!("{}, which is a folder", folder.display()),
+            ),
+            (
+                &dangling,
+                format!("{}, which does not resolve", dir.join("missing").display()),
+            ),
+        ] {
+            let e = write_atomic(l, b"x").expect_err("refused");
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{e}");
+            assert!(e.to_string().starts_with("a symbolic link to "), "{e}");
+            assert!(e.to_string().contains(&says), "{e} lacks {says}");
+        }
+        assert!(is_fifo(&fifo), "the FIFO was replaced");
+        assert!(std::fs::metadata(&folder).expect("folder").is_dir());
+        assert_eq!(std::fs::read_dir(&folder).expect("list").count(), 0);
+        assert!(!dir.join("missing").exists());
+        // A FIFO named directly is refused as before, and stays a FIFO.
+        let e = write_atomic(&fifo, b"x").expect_err("a FIFO");
+        assert!(
+            e.to_string()
+                .starts_with("a FIFO (named pipe), not a regular file"),
+            "{e}"
+        );
+        assert!(is_fifo(&fifo));
+        // Nothing else was left in the folder: no temporary file.
+        assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 6);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_swapped_in_for_the_target_before_the_rename_is_not_replaced() {
+        let dir = scratch("swap");
+        let fifo = dir.join("pipe");
+        mkfifo(&fifo);
+        let e = still_regular(&fifo).expect_err("a FIFO");
+        assert!(e.to_string().starts_with("a FIFO"), "{e}");
+        still_regular(&dir.join("absent")).expect("absent: the rename creates it");
     }
 
     #[test]

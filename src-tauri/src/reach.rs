@@ -102,7 +102,10 @@ impl Reach {
     /// on; each recent scene and its folder become reachable.
     pub fn load(&self, dir: &Path) {
         let file = dir.join(RECENT_FILE);
-        let stored = match files::read_regular(&file, MAX_RECENT_BYTES, "the recent list") {
+        // The app's own file, not one a request names.
+        let stored = match files::unconfined(|| {
+            files::read_regular(&file, MAX_RECENT_BYTES, "the recent list")
+        }) {
             Ok(bytes) => serde_json::from_slice::<RecentStore>(&bytes).unwrap_or_else(|e| {
                 tracing::warn!(file = %file.display(), "the recent list is not readable, starting afresh: {e}");
                 RecentStore::default()
@@ -141,7 +144,7 @@ impl Reach {
         let written = file
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| files::write_atomic(file, &text));
+            .and_then(|()| files::unconfined(|| files::write_atomic(file, &text)));
         if let Err(e) = written {
             tracing::warn!(file = %file.display(), "cannot write the recent list: {e}");
         }

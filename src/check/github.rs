@@ -2,14 +2,61 @@
 //! `::error` annotation on its scene file; a mismatch whose first differing segment comes from
 //! a template gets a second one on the line of the scene file where that template is written,
 //! and a denied diagnostic is annotated on its template's line. The diff follows in a collapsed
-//! `::group::`, so the log stays short.
+//! `::group::`, so the log stays short, then the scene's status line.
+//!
+//! The runner acts on any line that starts (after leading whitespace) with `::` or `##[`, and a
+//! scene's text, its file name or its golden's can hold such a line. So every line printed here
+//! is a command we mean, with its properties and message escaped as GitHub's toolkit escapes
+//! them, or a plain line with no line break of its own; the diff, which is raw text, is printed
+//! between `::stop-commands::TOKEN` and `::TOKEN::`, where the runner acts on nothing, with a
+//! token drawn from the OS's random source for each run, so no text written before the run can
+//! end the block.
 
 use std::fmt::Write as _;
 
 use super::{Checked, FilePosition, Outcome};
 
-/// What `check --format github` prints for one scene.
-pub fn annotations(c: &Checked) -> String {
+/// The token that ends a `::stop-commands::` block: 128 bits from the OS's random source, drawn
+/// once per run.
+#[derive(Clone, Debug)]
+pub struct StopToken(String);
+
+impl StopToken {
+    /// A new token; an error when the OS's random source cannot be read.
+    pub fn new() -> std::io::Result<StopToken> {
+        let mut bytes = [0u8; 16];
+        os_random(&mut bytes)?;
+        let hex = bytes.iter().fold(String::new(), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        });
+        Ok(StopToken(format!("pi-{hex}")))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Fills `bytes` from the kernel's random source (not a file a person names, so not one of
+/// `files`' reads).
+#[cfg(unix)]
+fn os_random(bytes: &mut [u8]) -> std::io::Result<()> {
+    use std::io::Read as _;
+    std::fs::File::open("/dev/urandom")?.read_exact(bytes)
+}
+
+#[cfg(not(unix))]
+fn os_random(_: &mut [u8]) -> std::io::Result<()> {
+    Err(std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        "no random source for the stop-commands token on this system",
+    ))
+}
+
+/// What `check --format github` prints for one scene: its annotations, its diff in a
+/// stop-commands block inside a collapsed group, and its status line.
+pub fn annotations(c: &Checked, token: &StopToken) -> String {
     let file = workspace_path(&c.path);
     let mut out = String::new();
     let mut error = |at: Option<FilePosition>, title: &str, message: &str| {
@@ -96,12 +143,22 @@ pub fn annotations(c: &Checked) -> String {
     }
     if let Outcome::Mismatch(diff) = &c.outcome {
         let _ = writeln!(out, "::group::Diff of {}", escape_data(&file));
+        let _ = writeln!(out, "::stop-commands::{}", token.as_str());
         out.push_str(diff);
         if !diff.ends_with('\n') {
             out.push('\n');
         }
+        let _ = writeln!(out, "::{}::", token.as_str());
         out.push_str("::endgroup::\n");
     }
+    // The plain line the text form prints too; a line break in the path would start a line of
+    // its own, so it is escaped like a message.
+    let _ = writeln!(
+        out,
+        "{:<17} {}",
+        c.outcome.to_string(),
+        escape_data(&c.path.display().to_string())
+    );
     out
 }
 

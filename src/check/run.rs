@@ -207,16 +207,21 @@ pub fn check_all(
     } else {
         let next_in = AtomicUsize::new(0);
         let (send, receive) = mpsc::channel::<(usize, Checked)>();
+        // Each worker reads and writes files under the confinement of the thread that asked.
+        let confinement = crate::files::inherit();
         std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let send = send.clone();
                 let next_in = &next_in;
-                scope.spawn(move || loop {
-                    let i = next_in.fetch_add(1, Ordering::Relaxed);
-                    let Some(f) = found.get(i) else { break };
-                    if send.send((i, check_found(f, options))).is_err() {
-                        break;
-                    }
+                let confinement = &confinement;
+                scope.spawn(move || {
+                    confinement.run(|| loop {
+                        let i = next_in.fetch_add(1, Ordering::Relaxed);
+                        let Some(f) = found.get(i) else { break };
+                        if send.send((i, check_found(f, options))).is_err() {
+                            break;
+                        }
+                    })
                 });
             }
             drop(send);
@@ -373,6 +378,53 @@ mod tests {
             e.to_string(),
             "corpus/boom.json: checking this scene failed inside the core (index out of range); \
              this is a bug"
+        );
+    }
+
+    use std::sync::Arc;
+
+    #[test]
+    fn worker_threads_carry_the_confinement_of_the_thread_that_asked() {
+        let dir =
+            std::env::temp_dir().join(format!("pi-check-run-confined-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch");
+        let found: Vec<Found> = (0..4)
+            .map(|i| {
+                let p = dir.join(format!("s{i}.scene.json"));
+                std::fs::write(&p, crate::scene::DEFAULT_SCENE).expect("scene");
+                Found::Scene(p)
+            })
+            .collect();
+        let options = RunOptions {
+            bless: true,
+            deny: Vec::new(),
+            jobs: 2,
+            keep: Keep::None,
+        };
+        // Nothing chosen: every scene is refused, on whichever worker checks it.
+        let results = crate::files::confined(Arc::new(crate::files::Chosen::default()), || {
+            check_all(&found, &options, |_, _| {})
+        });
+        assert_eq!(results.len(), 4);
+        for c in &results {
+            match &c.outcome {
+                Outcome::Unreadable(e) => {
+                    assert!(e.to_string().contains("not a path you chose"), "{e}");
+                }
+                other => panic!("{}: {other}", c.path.display()),
+            }
+        }
+        let goldens = std::fs::read_dir(&dir)
+            .expect("list")
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".golden.json"))
+            })
+            .count();
+        assert_eq!(
+            goldens, 0,
+            "a worker wrote a golden outside the confinement"
         );
     }
 }

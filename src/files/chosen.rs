@@ -14,14 +14,21 @@
 //!   folders, and reading images (which are used only when their bytes are an image's).
 //!
 //! Paths are compared resolved (absolute, `..` and symbolic links resolved), so neither `..`
-//! nor a link inside a chosen folder leads out of it. The confinement belongs to the thread that
-//! runs the operation; the core's operations do all their file work on the calling thread.
+//! nor a link inside a chosen folder leads out of it.
+//!
+//! The confinement belongs to the thread that runs the operation, and it fails closed: on a
+//! thread with none, every file access is refused, unless the program declared at start-up that
+//! it reads and writes the paths it is given ([`declare_unconfined`]: the command line, `serve`
+//! and the Python package do; the desktop app does not), or the code says so for its own files
+//! ([`unconfined`]: the app's recent list). A thread an operation spawns carries its spawner's
+//! confinement: take it with [`inherit`] and run the thread's work under [`Inherited::run`].
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// What an operation does with a path.
@@ -141,32 +148,113 @@ pub fn is_not_chosen(e: &io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<NotChosen>())
 }
 
-thread_local! {
-    static CONFINED: RefCell<Option<Arc<Chosen>>> = const { RefCell::new(None) };
+/// The refusal of file access on a thread that has no confinement, in a program that did not
+/// declare itself unconfined: a thread spawned without its spawner's confinement.
+#[derive(Debug)]
+pub struct NoConfinement;
+
+impl fmt::Display for NoConfinement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "file access refused: this thread runs with no confinement (a thread an operation \
+             spawns must run under its spawner's, `files::inherit`)",
+        )
+    }
 }
 
-/// Runs `f` with this thread's file access confined to `chosen` (restored after, even on panic).
-pub fn confined<T>(chosen: Arc<Chosen>, f: impl FnOnce() -> T) -> T {
-    struct Restore(Option<Arc<Chosen>>);
+impl std::error::Error for NoConfinement {}
+
+/// How a thread's file access is confined.
+#[derive(Clone, Debug)]
+enum Confinement {
+    /// To the paths a person chose.
+    To(Arc<Chosen>),
+    /// Not at all, by the code's explicit choice.
+    Unconfined,
+}
+
+thread_local! {
+    static CONFINED: RefCell<Option<Confinement>> = const { RefCell::new(None) };
+}
+
+/// Whether the program declared that it reads and writes the paths it is given. The library's
+/// own unit tests are such a program.
+static PROCESS_UNCONFINED: AtomicBool = AtomicBool::new(cfg!(test));
+
+/// Declares, once at start-up, that this program reads and writes the paths it is given (the
+/// person runs it on them): threads with no confinement are then unconfined. A program that
+/// never calls it (the desktop app) refuses every file access on such a thread.
+pub fn declare_unconfined() {
+    PROCESS_UNCONFINED.store(true, Ordering::Release);
+}
+
+/// Runs `f` with this thread's confinement set to `c` (restored after, even on panic).
+fn within<T>(c: Option<Confinement>, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<Confinement>);
     impl Drop for Restore {
         fn drop(&mut self) {
             let previous = self.0.take();
             CONFINED.with(|c| *c.borrow_mut() = previous);
         }
     }
-    let previous = CONFINED.with(|c| c.borrow_mut().replace(chosen));
+    let previous = CONFINED.with(|slot| std::mem::replace(&mut *slot.borrow_mut(), c));
     let _restore = Restore(previous);
     f()
 }
 
-/// `Ok` when this thread is not confined or `chosen` allows the access; else [`NotChosen`].
-pub fn check(path: &Path, access: Access) -> io::Result<()> {
-    let allowed = CONFINED.with(|c| c.borrow().as_ref().is_none_or(|ch| ch.allows(path, access)));
-    if allowed {
-        Ok(())
-    } else {
-        Err(io::Error::new(io::ErrorKind::PermissionDenied, NotChosen))
+/// Runs `f` with this thread's file access confined to `chosen` (restored after, even on panic).
+pub fn confined<T>(chosen: Arc<Chosen>, f: impl FnOnce() -> T) -> T {
+    within(Some(Confinement::To(chosen)), f)
+}
+
+/// Runs `f` with this thread's file access unconfined: for a program's own files (the app's
+/// recent list in its data folder), never for a path a request names.
+pub fn unconfined<T>(f: impl FnOnce() -> T) -> T {
+    within(Some(Confinement::Unconfined), f)
+}
+
+/// This thread's confinement, to hand to a thread it spawns.
+#[derive(Clone, Debug)]
+pub struct Inherited(Option<Confinement>);
+
+impl Inherited {
+    /// Runs `f` on the current thread under the confinement this was taken from.
+    pub fn run<T>(&self, f: impl FnOnce() -> T) -> T {
+        within(self.0.clone(), f)
     }
+}
+
+/// This thread's confinement, for the threads it spawns: `let c = inherit();` before spawning,
+/// `c.run(|| …)` inside the new thread.
+pub fn inherit() -> Inherited {
+    Inherited(CONFINED.with(|c| c.borrow().clone()))
+}
+
+/// Whether `access` to `path` is allowed under `confinement`, in a program that declared itself
+/// unconfined or not.
+fn decide(
+    confinement: Option<&Confinement>,
+    process_unconfined: bool,
+    path: &Path,
+    access: Access,
+) -> io::Result<()> {
+    match confinement {
+        Some(Confinement::To(chosen)) if chosen.allows(path, access) => Ok(()),
+        Some(Confinement::To(_)) => Err(io::Error::new(io::ErrorKind::PermissionDenied, NotChosen)),
+        Some(Confinement::Unconfined) => Ok(()),
+        None if process_unconfined => Ok(()),
+        None => Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            NoConfinement,
+        )),
+    }
+}
+
+/// `Ok` when this thread's confinement allows the access: [`NotChosen`] for a path outside it,
+/// [`NoConfinement`] on a thread with none in a program that did not declare itself unconfined.
+pub fn check(path: &Path, access: Access) -> io::Result<()> {
+    let process_unconfined = PROCESS_UNCONFINED.load(Ordering::Acquire);
+    CONFINED.with(|c| decide(c.borrow().as_ref(), process_unconfined, path, access))
 }
 
 #[cfg(test)]
@@ -253,7 +341,66 @@ mod tests {
         for r in &refusals {
             assert_eq!(r.clone().expect_err("refused"), first);
         }
-        // Outside the closure the thread is free again.
+        // Outside the closure the thread is as before: here, the unit tests' unconfined
+        // program.
         assert!(check(&dir.join("elsewhere/real.scene.json"), Access::Read).is_ok());
+    }
+
+    #[test]
+    fn a_thread_with_no_confinement_is_refused_unless_the_program_declared_itself_unconfined() {
+        let dir = scratch("closed");
+        let file = dir.join("elsewhere/real.scene.json");
+        std::fs::write(&file, "{}").expect("write");
+        let e = decide(None, false, &file, Access::Read).expect_err("fails closed");
+        assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
+        assert!(
+            e.get_ref().is_some_and(|inner| inner.is::<NoConfinement>()),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("file access refused"), "{e}");
+        for access in [Access::Write, Access::Look, Access::Image] {
+            assert!(decide(None, false, &file, access).is_err());
+        }
+        assert!(decide(None, true, &file, Access::Read).is_ok());
+        // An explicit choice holds whatever the program declared.
+        assert!(decide(Some(&Confinement::Unconfined), false, &file, Access::Write).is_ok());
+        let nothing = Confinement::To(Arc::new(Chosen::default()));
+        assert!(decide(Some(&nothing), true, &file, Access::Read).is_err());
+    }
+
+    #[test]
+    fn a_thread_spawned_inside_confined_carries_the_confinement() {
+        let dir = scratch("spawned");
+        std::fs::write(dir.join("elsewhere/real.scene.json"), "{}").expect("write");
+        let mut chosen = Chosen::default();
+        chosen.add_folder(&dir.join("scenes"));
+        let (inside, outside) = confined(Arc::new(chosen), || {
+            let c = inherit();
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    c.run(|| {
+                        (
+                            crate::files::read_regular(
+                                &dir.join("elsewhere/real.scene.json"),
+                                10,
+                                "a scene",
+                            ),
+                            check(&dir.join("scenes/a.scene.json"), Access::Write),
+                        )
+                    })
+                })
+                .join()
+                .expect("the thread")
+            })
+        });
+        let e = inside.expect_err("not chosen, so refused on the spawned thread");
+        assert!(is_not_chosen(&e), "{e}");
+        assert!(outside.is_ok());
+        // Without its spawner's confinement the thread has none: in a program that did not
+        // declare itself unconfined (the app), refused.
+        let bare = std::thread::spawn(|| CONFINED.with(|c| c.borrow().is_none()))
+            .join()
+            .expect("the thread");
+        assert!(bare);
     }
 }

@@ -751,3 +751,135 @@ fn a_models_table_with_an_absurd_price_is_refused_at_the_number() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A workflow command as GitHub's runner reads it: `::name props::data`.
+#[derive(Debug)]
+struct RunnerCommand {
+    name: String,
+    properties: Vec<(String, String)>,
+    data: String,
+}
+
+fn unescape(text: &str) -> String {
+    text.replace("%0D", "\r")
+        .replace("%0A", "\n")
+        .replace("%3A", ":")
+        .replace("%2C", ",")
+        .replace("%25", "%")
+}
+
+/// The commands the runner acts on in `log`: every line that starts, after leading whitespace,
+/// with `::` or `##[`, except inside a `::stop-commands::TOKEN` … `::TOKEN::` block. Lines end at
+/// LF or CR.
+fn runner_commands(log: &str) -> Vec<RunnerCommand> {
+    let mut found = Vec::new();
+    let mut stopped: Option<String> = None;
+    for line in log.split(['\n', '\r']) {
+        let line = line.trim_start();
+        if let Some(token) = &stopped {
+            if line == format!("::{token}::") {
+                stopped = None;
+            }
+            continue;
+        }
+        if let Some(legacy) = line.strip_prefix("##[") {
+            found.push(RunnerCommand {
+                name: format!("##[{legacy}"),
+                properties: Vec::new(),
+                data: String::new(),
+            });
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("::") else {
+            continue;
+        };
+        let Some((head, data)) = rest.split_once("::") else {
+            continue;
+        };
+        let (name, props) = head.split_once(' ').unwrap_or((head, ""));
+        let properties = props
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                (k.to_owned(), unescape(v))
+            })
+            .collect();
+        if name == "stop-commands" {
+            stopped = Some(data.to_owned());
+        }
+        found.push(RunnerCommand {
+            name: name.to_owned(),
+            properties,
+            data: unescape(data),
+        });
+    }
+    assert!(stopped.is_none(), "a stop-commands block is never ended");
+    found
+}
+
+#[test]
+fn github_output_holds_no_command_but_ours() {
+    let d = tempdir("github-injection");
+    let text = std::fs::read_to_string(root().join("fixtures/lint/volatile-values.scene.json"))
+        .expect("fixture");
+    assert!(text.contains(TEMPLATE));
+    let name = "evil\n::warning::x,y:z.scene.json";
+    let scene = d.join(name);
+    // Blessed with the hostile lines, then the lines between them changed: they are the
+    // diff's context, printed with only leading spaces before them.
+    let hostile =
+        "Trace this answer.\\n::notice title=X::pwned\\nv1\\n  ::add-mask::secret\\nv1\\n\
+                   ##[warning]x\\nv1\\n%0A";
+    let text = text.replace("Trace this answer.", hostile);
+    std::fs::write(&scene, &text).expect("write scene");
+    let o = run(&["check", "--bless", &d.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    std::fs::write(&scene, text.replace("v1", "v2")).expect("write scene");
+    let o = run(&["check", "--format", "github", &d.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    // The scene's text and the golden's name are in the log as lines the runner would act on
+    // were they not fenced off.
+    let live = |start: &str| out.lines().any(|l| l.trim_start().starts_with(start));
+    for line in [
+        "::notice title=X::pwned",
+        "::add-mask::secret",
+        "##[warning]x",
+        "::warning::x,y:z.golden.json (golden)",
+    ] {
+        assert!(live(line), "{line} is not in the log: {out}");
+    }
+    let commands = runner_commands(&out);
+    let names: Vec<&str> = commands.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["error", "error", "group", "stop-commands", "endgroup"],
+        "{out}"
+    );
+    let file = scene.display().to_string();
+    for error in &commands[..2] {
+        assert_eq!(
+            error.properties[0],
+            ("file".to_owned(), file.clone()),
+            "{out}"
+        );
+    }
+    assert_eq!(commands[0].properties[1].1, "Golden mismatch");
+    assert_eq!(
+        commands[1].properties.last().expect("title").1,
+        "Golden mismatch: template"
+    );
+    assert!(commands[0].data.contains(
+        &d.join("evil\n::warning::x,y:z.golden.json")
+            .display()
+            .to_string()
+    ));
+    assert_eq!(commands[2].data, format!("Diff of {file}"));
+    // The token is unguessable: 128 bits, new on every run.
+    let token = &commands[3].data;
+    assert_eq!(token.len(), "pi-".len() + 32, "{token}");
+    let again = run(&["check", "--format", "github", &d.display().to_string()]);
+    let again = runner_commands(&String::from_utf8_lossy(&again.stdout));
+    assert_ne!(&again[3].data, token);
+}

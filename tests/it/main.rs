@@ -28,3 +28,4 @@ mod support;
 mod tfrobot_tables;
 mod tokens;
 mod xbot_loop;
+mod writes;

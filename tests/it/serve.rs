@@ -564,3 +564,42 @@ fn a_long_template_chain_is_an_error_and_the_server_goes_on() {
     assert_eq!(json(&r.body)["text"], "3");
     still_serving(&s);
 }
+
+#[cfg(unix)]
+#[test]
+fn serve_save_and_golden_refuse_a_link_to_a_fifo() {
+    let ui = ui_dir("serve_save_and_golden_refuse_a_link_to_a_fifo");
+    let s = serve(&ui);
+    let bearer = format!("Bearer {}", s.token);
+    let auth = [("Authorization", bearer.as_str())];
+    let fifo = ui.join("pipe");
+    let _ = std::fs::remove_file(&fifo);
+    super::writes::mkfifo(&fifo);
+    let scene = ui.join("s.scene.json");
+    let golden = ui.join("s.golden.json");
+    for l in [&scene, &golden] {
+        let _ = std::fs::remove_file(l);
+        std::os::unix::fs::symlink(&fifo, l).expect("symlink");
+    }
+    let text = prompt_inspector::scene::DEFAULT_SCENE;
+    let save = serde_json::json!({"path": scene.display().to_string(), "text": text});
+    let bless = serde_json::json!({
+        "text": text,
+        "golden_path": golden.display().to_string(),
+        "bless": true,
+    });
+    for (op, body) in [("/api/save", save), ("/api/golden", bless)] {
+        let r = request(s.port, "POST", op, &auth, &body.to_string());
+        assert_ne!(r.status, 200, "{op}: {}", r.body);
+        let message = json(&r.body)["message"].as_str().unwrap_or("").to_owned();
+        assert!(
+            message.contains(&format!(
+                "a symbolic link to {}, which is a FIFO",
+                fifo.display()
+            )),
+            "{op}: {}",
+            r.body
+        );
+        assert!(super::writes::is_fifo(&fifo), "{op}: the FIFO was replaced");
+    }
+}

@@ -97,13 +97,25 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             Some(_) => check::Keep::All,
         },
     };
+    let token = match args.format {
+        CheckFormat::Github => match check::github::StopToken::new() {
+            Ok(token) => Some(token),
+            Err(e) => {
+                eprintln!("error: cannot draw the token that fences raw text off GitHub: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        CheckFormat::Text | CheckFormat::Json => None,
+    };
     let mut progress = Progress::on_terminal(found.len());
     let mut stdout = std::io::stdout().lock();
     let mut closed = false;
     let results = check::check_all(&found, &options, |i, c| {
         let text = match args.format {
             CheckFormat::Text => outcome_text(c),
-            CheckFormat::Github => check::github::annotations(c) + &status_line(c),
+            CheckFormat::Github => token
+                .as_ref()
+                .map_or_else(String::new, |t| check::github::annotations(c, t)),
             CheckFormat::Json => String::new(),
         };
         if !text.is_empty() && !closed {
@@ -170,11 +182,6 @@ fn write_report(path: &Path, text: &str, what: &str) -> bool {
             false
         }
     }
-}
-
-/// The github form's plain line for a scene, after its annotations.
-fn status_line(c: &Checked) -> String {
-    format!("{:<17} {}\n", c.outcome.to_string(), c.path.display())
 }
 
 /// The text form of one scene: a status line, then what explains it. A scene that does not
