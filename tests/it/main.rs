@@ -1,6 +1,7 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
 mod api;
+mod cache_images;
 mod check_ci;
 mod cli_scene;
 mod cli_template;
