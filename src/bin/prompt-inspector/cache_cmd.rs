@@ -152,10 +152,14 @@ fn what_ifs(out: &mut String, r: &CacheReport) {
 fn step(out: &mut String, i: usize, s: &StepOut) {
     let images = match s.images {
         0 => String::new(),
+        1 => format!(
+            " (1 image counted as {} tokens: a placeholder estimate until images are priced per \
+             provider)",
+            s.image_tokens
+        ),
         n => format!(
-            " ({n} image{} counted as {} tokens, {} each: a placeholder estimate until images are \
+            " ({n} images counted as {} tokens, {} each: a placeholder estimate until images are \
              priced per provider)",
-            if n == 1 { "" } else { "s" },
             s.image_tokens,
             cache::IMAGE_TOKENS
         ),
