@@ -51,7 +51,8 @@ fn run_replay_and_report(bencher: Bencher, rounds: usize) {
 
 #[divan::bench(args = [2, 4, 8])]
 fn cache_two_calls_sharing_an_image(bencher: Bencher, megabytes: usize) {
-    let dir = std::env::temp_dir().join(format!("pi-bench-image-{megabytes}-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("pi-bench-image-{megabytes}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let shot = image_gen::png(megabytes * 1024 * 1024, 1);
     let paths: Vec<std::path::PathBuf> = (0..2)

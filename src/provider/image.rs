@@ -399,7 +399,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("pi-image-id-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         std::fs::write(dir.join("shot.png"), &bytes).expect("write image");
-        let read = identified(&part(r#"{"type": "image", "path": "shot.png"}"#), Some(&dir));
+        let read = identified(
+            &part(r#"{"type": "image", "path": "shot.png"}"#),
+            Some(&dir),
+        );
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(identity(&read), expected);
         assert!(is_image_part(&read));
@@ -414,7 +417,10 @@ mod tests {
         // A file that is not read (or cannot be) is known by its path.
         let unread = identity(&part(r#"{"path": "no/such.png"}"#));
         assert!(unread.starts_with("path:"));
-        let missing = identified(&part(r#"{"path": "no/such.png"}"#), Some(Path::new("/nonexistent")));
+        let missing = identified(
+            &part(r#"{"path": "no/such.png"}"#),
+            Some(Path::new("/nonexistent")),
+        );
         assert_eq!(identity(&missing), unread);
         let bad = identity(&part(r#"{"data_base64": "not base64!"}"#));
         assert!(bad.starts_with("text:"));

@@ -166,30 +166,23 @@ fn flatten<'r>(report: &'r Report, definitions: &[(String, String)]) -> Vec<Flat
             definitions: ends,
         });
     }
-    out.extend(
-        report
-            .messages
-            .iter()
-            .flatten()
-            .enumerate()
-            .map(|(i, m)| {
-                let (content, images) = match &m.content {
-                    Value::Str(s) => (s.to_string(), Vec::new()),
-                    Value::List(parts) => parts_json(parts),
-                    // Any other content counts as its JSON.
-                    other => (serde_json::to_string(other).unwrap_or_default(), Vec::new()),
-                };
-                Flat {
-                    role: m.role,
-                    content,
-                    images,
-                    segment: m.segment,
-                    report,
-                    message: Some(i),
-                    definitions: Vec::new(),
-                }
-            }),
-    );
+    out.extend(report.messages.iter().flatten().enumerate().map(|(i, m)| {
+        let (content, images) = match &m.content {
+            Value::Str(s) => (s.to_string(), Vec::new()),
+            Value::List(parts) => parts_json(parts),
+            // Any other content counts as its JSON.
+            other => (serde_json::to_string(other).unwrap_or_default(), Vec::new()),
+        };
+        Flat {
+            role: m.role,
+            content,
+            images,
+            segment: m.segment,
+            report,
+            message: Some(i),
+            definitions: Vec::new(),
+        }
+    }));
     out
 }
 

@@ -269,11 +269,19 @@ mod tests {
         let content = format!("{before}{marker}]");
         let mut s = Serialised::default();
         s.push("system", "Be brief.", &[]);
-        s.push("user", &content, &[before.len()..before.len() + marker.len()]);
+        s.push(
+            "user",
+            &content,
+            &[before.len()..before.len() + marker.len()],
+        );
         let head = format!("system\nBe brief.user\n{before}");
         assert_eq!(s.images, [head.len()..head.len() + marker.len()]);
         let text_tokens = tokens::count(&head, Encoding::O200kBase);
-        assert_eq!(s.tokens(), text_tokens + IMAGE_TOKENS + 1, "`]` is one token");
+        assert_eq!(
+            s.tokens(),
+            text_tokens + IMAGE_TOKENS + 1,
+            "`]` is one token"
+        );
         assert_eq!(s.prefix_tokens(head.len()), text_tokens);
         assert_eq!(s.prefix_tokens(head.len() + 20), text_tokens);
         assert_eq!(

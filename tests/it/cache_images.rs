@@ -27,8 +27,8 @@ fn blame(tag: &str, calls: &[(&[u8], usize)]) -> CacheReport {
         .collect();
     let table = prompt_inspector::pricing::Table::builtin();
     let models = table.select(&[]).expect("the default models");
-    let report =
-        prompt_inspector::conversation::blame_files(&paths, &models).unwrap_or_else(|e| panic!("{e}"));
+    let report = prompt_inspector::conversation::blame_files(&paths, &models)
+        .unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_dir_all(&dir);
     report
 }
@@ -77,11 +77,20 @@ fn a_different_screenshot_breaks_the_prefix_at_the_image() {
     };
     let d = second.first_difference.as_ref().expect("the images differ");
     let now = d.now.as_ref().expect("inside the request");
-    assert_eq!((now.role, now.segment, now.source), ("user", Some("intermediate_msgs"), "message"));
+    assert_eq!(
+        (now.role, now.segment, now.source),
+        ("user", Some("intermediate_msgs"), "message")
+    );
     // Everything before the image is shared, the image is not, and nothing after it.
     let shared = second.common_prefix_tokens.expect("a second call");
-    assert!(shared < first.request_tokens - IMAGE_TOKENS, "{shared} tokens shared");
-    assert!(shared > 1024, "the system prompt is shared: {shared} tokens");
+    assert!(
+        shared < first.request_tokens - IMAGE_TOKENS,
+        "{shared} tokens shared"
+    );
+    assert!(
+        shared > 1024,
+        "the system prompt is shared: {shared} tokens"
+    );
     assert_eq!(second.request_tokens, first.request_tokens);
     assert_eq!(second.anthropic.hit.map(|[step, _]| step), Some(0));
     assert!(second.anthropic.cached_tokens < first.request_tokens - IMAGE_TOKENS);
