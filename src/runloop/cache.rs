@@ -269,13 +269,10 @@ mod tests {
         let content = format!("{before}{marker}]");
         let mut s = Serialised::default();
         s.push("system", "Be brief.", &[]);
-        s.push(
-            "user",
-            &content,
-            &[before.len()..before.len() + marker.len()],
-        );
+        let in_content = before.len()..before.len() + marker.len();
+        s.push("user", &content, std::slice::from_ref(&in_content));
         let head = format!("system\nBe brief.user\n{before}");
-        assert_eq!(s.images, [head.len()..head.len() + marker.len()]);
+        assert_eq!(s.images, vec![head.len()..head.len() + marker.len()]);
         let text_tokens = tokens::count(&head, Encoding::O200kBase);
         assert_eq!(
             s.tokens(),
