@@ -5,8 +5,12 @@
 //! - a scene whose context holds one huge integer (now refused at CPython's 4,300 digits, after
 //!   a linear scan of the digits);
 //! - a `run` replay of many rounds, with the report as goldens and the app hold it (every
-//!   request used to be copied and its tokens counted whole).
+//!   request used to be copied and its tokens counted whole);
+//! - `cache` over two calls sharing a screenshot of N MB (its base64 was tokenized as text): now
+//!   only loading, decoding and hashing the image grow with its bytes, the token counts do not.
 
+#[path = "support/image_gen.rs"]
+mod image_gen;
 #[path = "support/run_gen.rs"]
 mod run_gen;
 
@@ -92,4 +96,27 @@ fn import_otlp_json_text_attributes(bencher: Bencher, spans: usize) {
         prompt_inspector::import::import_str(black_box(&export), "t.json", false, None)
             .map(|i| i.scenes.len())
     });
+}
+
+#[divan::bench(args = [2, 4, 8])]
+fn cache_two_calls_sharing_an_image(bencher: Bencher, megabytes: usize) {
+    let dir =
+        std::env::temp_dir().join(format!("pi-bench-image-{megabytes}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let shot = image_gen::png(megabytes * 1024 * 1024, 1);
+    let paths: Vec<std::path::PathBuf> = (0..2)
+        .map(|k| {
+            let path = dir.join(format!("{k}.scene.json"));
+            std::fs::write(&path, image_gen::scene(&shot, k)).expect("write scene");
+            path
+        })
+        .collect();
+    let table = prompt_inspector::pricing::Table::builtin();
+    let models = table.select(&[]).expect("the default models");
+    bencher.bench(|| {
+        let report = prompt_inspector::conversation::blame_files(black_box(&paths), &models)
+            .expect("blames");
+        report.steps[1].request_tokens
+    });
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,16 +4,19 @@
 //! injection engine and the run loop, which know nothing of files.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 mod lint;
 
 use crate::inject::{self, Options};
 use crate::pricing::cost::{round_usd, WhatIf, WhatIfCost};
 use crate::pricing::Row;
+use crate::provider::image;
 use crate::report::Status;
 use crate::runloop::blame::{blame, CacheReport};
 use crate::scene::{self, Scene, SceneError};
 use crate::segments::Family;
+use crate::value::Value;
 
 /// Loads the scenes (in call order), renders each one's chat request, blames them and prices
 /// them for `models`; steps are labelled by file name. Used by `prompt-inspector cache` and the
@@ -60,10 +63,35 @@ fn render(calls: &[Call]) -> Vec<(String, inject::Report)> {
                 base_dir: c.base_dir.clone(),
                 ..Default::default()
             };
-            let report = inject::render_with(&c.scene, Family::Chat, &options);
+            let mut report = inject::render_with(&c.scene, Family::Chat, &options);
+            identify_images(&mut report, c.base_dir.as_deref());
             (c.label.clone(), report)
         })
         .collect()
+}
+
+/// Each image part of the report's messages replaced by its identity, a hash of its bytes (a file
+/// image read from `base_dir`): the caches compare images by identity and count each as one
+/// image, so their data is neither kept nor serialised nor tokenized (docs/run-loop.md, "Images").
+fn identify_images(report: &mut inject::Report, base_dir: Option<&Path>) {
+    for m in report.messages.iter_mut().flatten() {
+        let Value::List(parts) = &m.content else {
+            continue;
+        };
+        if parts.iter().any(image::is_image_part) {
+            let parts = parts
+                .iter()
+                .map(|p| {
+                    if image::is_image_part(p) {
+                        image::identified(p, base_dir)
+                    } else {
+                        p.clone()
+                    }
+                })
+                .collect();
+            m.content = Value::List(Arc::new(parts));
+        }
+    }
 }
 
 /// Each call's tool definitions as its request carries them (`provider::ToolDef`): the tools of

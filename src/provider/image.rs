@@ -90,8 +90,98 @@ pub fn resolve(part: &Value, base_dir: Option<&Path>) -> Result<Img, Problem> {
     ))
 }
 
+/// The field an identified image part holds its identity in ([`identified`]).
+pub const IDENTITY_FIELD: &str = "image";
+
+/// Whether a message part is an image part (`"type": "image"`).
+pub fn is_image_part(part: &Value) -> bool {
+    matches!(context::get(part, "type"), Some(Value::Str(t)) if &**t == "image")
+}
+
+/// What a prompt cache knows an image part by, in place of its data, so that comparing or
+/// counting a request never reads an image as text: `sha256:<hex>`, the SHA-256 of its bytes
+/// (decoded base64 or `data:` URL; a file image once [`identified`] has read it), the same
+/// however the bytes were written; `url:<hex>`, of a remote image's URL, which the provider
+/// fetches itself; `path:<hex>`, of a file image's path when the file was not read; `text:<hex>`,
+/// of data that is not valid base64. A part that [`identified`] wrote keeps its identity. Every
+/// identity has the same length for its kind, 64 hex digits after the kind.
+pub fn identity(part: &Value) -> String {
+    let field = |k: &str| match context::get(part, k) {
+        Some(Value::Str(s)) => Some(s.clone()),
+        _ => None,
+    };
+    if let Some(id) = field(IDENTITY_FIELD) {
+        return id.to_string();
+    }
+    let of_data = |data: &str| {
+        let bytes = match data.strip_prefix("data:") {
+            Some(rest) => data_url_bytes(rest).map(|(_, bytes)| bytes),
+            None => decode(data),
+        };
+        match bytes {
+            Ok(bytes) => hashed("sha256", &bytes),
+            Err(_) => hashed("text", data.as_bytes()),
+        }
+    };
+    if let Some(url) = field("url") {
+        return if url.starts_with("data:") {
+            of_data(&url)
+        } else {
+            hashed("url", url.as_bytes())
+        };
+    }
+    if let Some(data) = field("data_base64") {
+        return of_data(&data);
+    }
+    let path = field("path").unwrap_or_default();
+    hashed("path", path.as_bytes())
+}
+
+/// An image part as a prompt cache compares it: `{"type": "image", "image": <identity>}`. A file
+/// image is read (relative paths start at `base_dir`, the size limited as for a request) so that
+/// its identity is that of its bytes; a file that cannot be read is known by its path.
+pub fn identified(part: &Value, base_dir: Option<&Path>) -> Value {
+    let id = match context::get(part, "path") {
+        Some(Value::Str(path)) if context::get(part, IDENTITY_FIELD).is_none() => {
+            match read_limited(path, base_dir) {
+                Ok(bytes) => hashed("sha256", &bytes),
+                Err(_) => identity(part),
+            }
+        }
+        _ => identity(part),
+    };
+    let mut m = crate::value::Dict::default();
+    m.insert("type".into(), Value::str("image"));
+    m.insert(IDENTITY_FIELD.into(), Value::str(&id));
+    Value::Dict(std::sync::Arc::new(m))
+}
+
+/// `<kind>:` and the SHA-256 of `bytes` in lowercase hex.
+fn hashed(kind: &str, bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    use std::fmt::Write as _;
+    let digest = sha2::Sha256::digest(bytes);
+    let mut out = String::with_capacity(kind.len() + 1 + 64);
+    out.push_str(kind);
+    out.push(':');
+    for b in digest {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
 /// `data:<mime>;base64,<data>` (after the `data:`).
 fn data_url(rest: &str) -> Result<Img, Problem> {
+    let (declared, bytes) = data_url_bytes(rest)?;
+    inline(
+        bytes,
+        Some(declared).filter(|d| !d.is_empty()),
+        "the data: URL image",
+    )
+}
+
+/// A `data:` URL's declared type and decoded bytes.
+fn data_url_bytes(rest: &str) -> Result<(&str, Vec<u8>), Problem> {
     let Some((head, data)) = rest.split_once(',') else {
         return Err(problem(
             DiagnosticCode::ImageDataInvalid,
@@ -104,12 +194,7 @@ fn data_url(rest: &str) -> Result<Img, Problem> {
             format!("the data: URL {head:?} is not base64 (only ;base64 data URLs are read)"),
         ));
     };
-    let bytes = decode(data)?;
-    inline(
-        bytes,
-        Some(declared).filter(|d| !d.is_empty()),
-        "the data: URL image",
-    )
+    Ok((declared, decode(data)?))
 }
 
 fn decode(data: &str) -> Result<Vec<u8>, Problem> {
@@ -281,6 +366,65 @@ mod tests {
         )
         .expect("data url");
         assert_eq!(img.mime(), Some("image/png"));
+    }
+
+    /// The same bytes have one identity however they are written, and one changed byte another.
+    #[test]
+    fn images_are_known_by_their_bytes() {
+        let wrapped = format!("{}\n{}", &PNG_1X1[..40], &PNG_1X1[40..]);
+        let ids: Vec<String> = [
+            format!(r#"{{"type": "image", "data_base64": "{PNG_1X1}"}}"#),
+            format!(r#"{{"type": "image", "data_base64": {wrapped:?}}}"#),
+            format!(r#"{{"type": "image", "url": "data:image/png;base64,{PNG_1X1}"}}"#),
+        ]
+        .iter()
+        .map(|json| identity(&part(json)))
+        .collect();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(PNG_1X1)
+            .expect("test image is base64");
+        let expected = {
+            use sha2::Digest as _;
+            let digest = sha2::Sha256::digest(&bytes);
+            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            format!("sha256:{hex}")
+        };
+        assert_eq!(ids, [expected.clone(), expected.clone(), expected.clone()]);
+        let mut other = bytes.clone();
+        other[20] ^= 1;
+        let other = base64::engine::general_purpose::STANDARD.encode(&other);
+        let changed = identity(&part(&format!(r#"{{"data_base64": "{other}"}}"#)));
+        assert_ne!(changed, expected);
+        assert!(changed.starts_with("sha256:") && changed.len() == expected.len());
+        // A file image read from disk has the identity of its bytes, and keeps it once identified.
+        let dir = std::env::temp_dir().join(format!("pi-image-id-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("shot.png"), &bytes).expect("write image");
+        let read = identified(
+            &part(r#"{"type": "image", "path": "shot.png"}"#),
+            Some(&dir),
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(identity(&read), expected);
+        assert!(is_image_part(&read));
+        assert_eq!(identity(&identified(&read, None)), expected);
+    }
+
+    #[test]
+    fn urls_paths_and_bad_data_have_identities_of_their_text() {
+        let url = identity(&part(r#"{"url": "https://x.test/a.png"}"#));
+        assert!(url.starts_with("url:") && url.len() == "url:".len() + 64);
+        assert_ne!(url, identity(&part(r#"{"url": "https://x.test/b.png"}"#)));
+        // A file that is not read (or cannot be) is known by its path.
+        let unread = identity(&part(r#"{"path": "no/such.png"}"#));
+        assert!(unread.starts_with("path:"));
+        let missing = identified(
+            &part(r#"{"path": "no/such.png"}"#),
+            Some(Path::new("/nonexistent")),
+        );
+        assert_eq!(identity(&missing), unread);
+        let bad = identity(&part(r#"{"data_base64": "not base64!"}"#));
+        assert!(bad.starts_with("text:"));
     }
 
     #[test]

@@ -4,9 +4,12 @@
 
 use serde::Serialize;
 
-use super::cache::{self, ANTHROPIC_LOOKBACK_BLOCKS, ANTHROPIC_MIN_TOKENS};
+use std::ops::Range;
+
+use super::cache::{self, Serialised, ANTHROPIC_LOOKBACK_BLOCKS, ANTHROPIC_MIN_TOKENS};
 use crate::pricing::cost::{automatic_read, CallCost, ModelCost, WhatIf};
 use crate::pricing::{Growth, Row};
+use crate::provider::image;
 use crate::report::{Report, Source};
 use crate::value::Value;
 
@@ -42,8 +45,17 @@ pub struct StepOut {
     /// The step's label (its scene file name).
     pub scene: String,
     pub messages: usize,
+    /// Bytes of the serialised request, each image part in it a marker naming the image.
     pub request_bytes: usize,
     pub request_tokens: usize,
+    /// The image parts of the request, each counted as one part of
+    /// [`IMAGE_TOKENS`](cache::IMAGE_TOKENS), never through the tokenizer.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub images: usize,
+    /// The share of `request_tokens` that is images: a placeholder estimate
+    /// (`images` × [`IMAGE_TOKENS`](cache::IMAGE_TOKENS)) until images are priced per provider.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub image_tokens: usize,
     /// Where this request first differs from the previous step's (`null` for the first step, and
     /// when the two requests are identical).
     pub first_difference: Option<Difference>,
@@ -52,6 +64,10 @@ pub struct StepOut {
     pub common_prefix_tokens: Option<usize>,
     pub openai: OpenAiOut,
     pub anthropic: AnthropicOut,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -117,6 +133,8 @@ pub struct Breakpoint {
 struct Flat<'r> {
     role: &'static str,
     content: String,
+    /// The byte ranges in `content` of its image parts' markers ([`cache::Serialised`]).
+    images: Vec<Range<usize>>,
     segment: Option<&'static str>,
     report: &'r Report,
     /// The message's index in the request; `None` for the tool definitions.
@@ -141,36 +159,63 @@ fn flatten<'r>(report: &'r Report, definitions: &[(String, String)]) -> Vec<Flat
         out.push(Flat {
             role: "tools",
             content,
+            images: Vec::new(),
             segment: None,
             report,
             message: None,
             definitions: ends,
         });
     }
-    out.extend(
-        report
-            .messages
-            .iter()
-            .flatten()
-            .enumerate()
-            .map(|(i, m)| Flat {
-                role: m.role,
-                content: match &m.content {
-                    Value::Str(s) => s.to_string(),
-                    // A non-string content (parts) counts as its JSON.
-                    other => serde_json::to_string(other).unwrap_or_default(),
-                },
-                segment: m.segment,
-                report,
-                message: Some(i),
-                definitions: Vec::new(),
-            }),
-    );
+    out.extend(report.messages.iter().flatten().enumerate().map(|(i, m)| {
+        let (content, images) = match &m.content {
+            Value::Str(s) => (s.to_string(), Vec::new()),
+            Value::List(parts) => parts_json(parts),
+            // Any other content counts as its JSON.
+            other => (serde_json::to_string(other).unwrap_or_default(), Vec::new()),
+        };
+        Flat {
+            role: m.role,
+            content,
+            images,
+            segment: m.segment,
+            report,
+            message: Some(i),
+            definitions: Vec::new(),
+        }
+    }));
     out
 }
 
-fn serialize(flat: &[Flat]) -> String {
-    cache::serialize(flat.iter().map(|m| (m.role, m.content.as_str())))
+/// A content of parts as its compact JSON, except that each image part is written as the marker
+/// `{"type":"image","image":"<identity>"}` (`provider::image::identity`: a hash of its bytes), never
+/// its data; with the markers' byte ranges.
+fn parts_json(parts: &[Value]) -> (String, Vec<Range<usize>>) {
+    let mut out = String::from("[");
+    let mut images = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if image::is_image_part(part) {
+            let start = out.len();
+            out.push_str("{\"type\":\"image\",\"image\":");
+            out.push_str(&serde_json::to_string(&image::identity(part)).unwrap_or_default());
+            out.push('}');
+            images.push(start..out.len());
+        } else {
+            out.push_str(&serde_json::to_string(part).unwrap_or_default());
+        }
+    }
+    out.push(']');
+    (out, images)
+}
+
+fn serialize(flat: &[Flat]) -> Serialised {
+    let mut out = Serialised::default();
+    for m in flat {
+        out.push(m.role, &m.content, &m.images);
+    }
+    out
 }
 
 /// Where byte `at` of the serialisation falls; `None` past the end.
@@ -334,12 +379,19 @@ pub fn blame(
     let mut prefixes: Vec<std::collections::BTreeMap<usize, usize>> = Vec::new();
     for (k, ((label, _), flat)) in steps.iter().zip(&flats).enumerate() {
         let text = serialize(flat);
+        // Where each message ends in `text`: the first n messages are `text`'s first ends[n] bytes.
+        let ends: Vec<usize> = std::iter::once(0)
+            .chain(flat.iter().scan(0, |end, m| {
+                *end += m.role.len() + 1 + m.content.len();
+                Some(*end)
+            }))
+            .collect();
         let memo = std::cell::RefCell::new(std::collections::BTreeMap::new());
         let prefix_tokens = |n: usize| {
             *memo
                 .borrow_mut()
                 .entry(n)
-                .or_insert_with(|| cache::count_tokens(&serialize(&flat[..n])))
+                .or_insert_with(|| text.prefix_tokens(ends[n.min(flat.len())]))
         };
         let breakpoints = place_breakpoints(flat, &prefix_tokens);
         if models.iter().any(|m| m.cache.growth == Growth::Breakpoints) {
@@ -350,9 +402,9 @@ pub fn blame(
             (None, None, None, 0);
         if k > 0 {
             let before = serialize(&flats[k - 1]);
-            let bytes = cache::common_prefix_bytes(&before, &text);
-            let tokens = cache::count_tokens(cache::prefix_text(&text, bytes));
-            if before != text {
+            let bytes = cache::common_prefix_bytes(&before.text, &text.text);
+            let tokens = text.prefix_tokens(bytes);
+            if before.text != text.text {
                 difference = Some(Difference {
                     byte: bytes,
                     now: locate(flat, bytes),
@@ -368,8 +420,10 @@ pub fn blame(
         out.push(StepOut {
             scene: label.clone(),
             messages: flat.iter().filter(|m| m.message.is_some()).count(),
-            request_bytes: text.len(),
-            request_tokens: cache::count_tokens(&text),
+            request_bytes: text.text.len(),
+            request_tokens: text.tokens(),
+            images: text.images.len(),
+            image_tokens: text.images.len() * cache::IMAGE_TOKENS,
             first_difference: difference,
             common_prefix_bytes: common_bytes,
             common_prefix_tokens: common_tokens,

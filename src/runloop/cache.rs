@@ -5,6 +5,8 @@
 //! Anthropic, whose tokenizer is not public, they are an estimate. Sources of the rules:
 //! docs/run-loop.md.
 
+use std::ops::Range;
+
 use serde::Serialize;
 
 use crate::pricing::cost::{automatic_read, CallCost, ModelCost};
@@ -23,6 +25,58 @@ pub const ANTHROPIC_MAX_BREAKPOINTS: usize = 4;
 /// Anthropic looks for hits at earlier block boundaries up to about this many blocks before a
 /// breakpoint.
 pub const ANTHROPIC_LOOKBACK_BLOCKS: usize = 20;
+
+/// The tokens one image part counts as, whatever its size: a placeholder estimate until images
+/// are priced as each provider does. It is what OpenAI counts for a 1024×1024 image at high
+/// detail (85 + 4 tiles × 170); the image's data is never tokenized (docs/run-loop.md, "Images").
+pub const IMAGE_TOKENS: usize = 765;
+
+/// A request serialised for the cache figures as [`serialize`] does it, with each image part of a
+/// content written as a short marker that names the image by its identity
+/// (`provider::image::identity`): the byte ranges of those markers in `text`, in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Serialised {
+    pub text: String,
+    pub images: Vec<Range<usize>>,
+}
+
+impl Serialised {
+    /// Appends a message: `role + "\n" + content`, `images` the markers' ranges in `content`.
+    pub fn push(&mut self, role: &str, content: &str, images: &[Range<usize>]) {
+        self.text.push_str(role);
+        self.text.push('\n');
+        let at = self.text.len();
+        self.text.push_str(content);
+        self.images
+            .extend(images.iter().map(|r| at + r.start..at + r.end));
+    }
+
+    /// Tokens of the whole request.
+    pub fn tokens(&self) -> usize {
+        self.prefix_tokens(self.text.len())
+    }
+
+    /// Tokens of the first `at` bytes: the text between images counted with `o200k_base`, each
+    /// image whose marker lies wholly inside counted as [`IMAGE_TOKENS`]. A prefix that ends inside
+    /// a marker ends before that image (two requests that differ there hold different images).
+    pub fn prefix_tokens(&self, at: usize) -> usize {
+        let at = at.min(self.text.len());
+        let mut total = 0;
+        let mut from = 0;
+        for r in &self.images {
+            if r.start >= at {
+                break;
+            }
+            total += count_tokens(&self.text[from..r.start]);
+            if r.end > at {
+                return total;
+            }
+            total += IMAGE_TOKENS;
+            from = r.end;
+        }
+        total + count_tokens(prefix_text(&self.text[from..], at - from))
+    }
+}
 
 /// The serialisation the prefix figures are measured on.
 pub fn serialize<'a>(messages: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
@@ -199,5 +253,38 @@ impl RequestMeter {
         }
         self.previous = Some((f.request_bytes, request_tokens));
         f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request with an image: the text around it through the tokenizer, the image as
+    /// [`IMAGE_TOKENS`], and a prefix cut inside the image's marker without it.
+    #[test]
+    fn an_image_is_one_part_of_image_tokens() {
+        let before = r#"[{"type":"text","text":"Here is my screen."},"#;
+        let marker = format!(r#"{{"type":"image","image":"sha256:{}"}}"#, "ab".repeat(32));
+        let content = format!("{before}{marker}]");
+        let mut s = Serialised::default();
+        s.push("system", "Be brief.", &[]);
+        let in_content = before.len()..before.len() + marker.len();
+        s.push("user", &content, std::slice::from_ref(&in_content));
+        let head = format!("system\nBe brief.user\n{before}");
+        assert_eq!(s.images, vec![head.len()..head.len() + marker.len()]);
+        let text_tokens = tokens::count(&head, Encoding::O200kBase);
+        assert_eq!(
+            s.tokens(),
+            text_tokens + IMAGE_TOKENS + 1,
+            "`]` is one token"
+        );
+        assert_eq!(s.prefix_tokens(head.len()), text_tokens);
+        assert_eq!(s.prefix_tokens(head.len() + 20), text_tokens);
+        assert_eq!(
+            s.prefix_tokens(head.len() + marker.len()),
+            text_tokens + IMAGE_TOKENS
+        );
+        assert_eq!(s.prefix_tokens(usize::MAX), s.tokens());
     }
 }

@@ -1,6 +1,7 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
 mod api;
+mod cache_images;
 mod chains;
 mod check_ci;
 mod cli_scene;
@@ -27,5 +28,5 @@ mod serve;
 mod support;
 mod tfrobot_tables;
 mod tokens;
-mod xbot_loop;
 mod writes;
+mod xbot_loop;
