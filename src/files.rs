@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 pub mod chosen;
 pub use chosen::{
-    confined, declare_unconfined, inherit, is_not_chosen, unconfined, Access, Chosen, Inherited,
+    confined, inherit, is_not_chosen, require_confinement, unconfined, Access, Chosen, Inherited,
 };
 
 /// What a path names, in words, when it is not a regular file.

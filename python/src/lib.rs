@@ -235,8 +235,6 @@ fn operations() -> Vec<&'static str> {
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    // Python code names the paths it reads and writes, as a person at a command line does.
-    prompt_inspector::files::declare_unconfined();
     m.add_function(wrap_pyfunction!(format_map, m)?)?;
     m.add_function(wrap_pyfunction!(render_jinja2, m)?)?;
     m.add_function(wrap_pyfunction!(dispatch, m)?)?;

@@ -138,6 +138,9 @@ pub fn specta_builder() -> tauri_specta::Builder<tauri::Wry> {
 /// The app without its context: everything but the window and assets, so the integration tests can
 /// build it on the mock runtime.
 pub fn app_builder<R: Runtime>(specta: tauri_specta::Builder<R>) -> tauri::Builder<R> {
+    // The app runs every operation confined to the paths the person chose: a thread that somehow
+    // runs core file access without that confinement is refused, not let through.
+    prompt_inspector::files::require_confinement();
     let handler = specta.invoke_handler();
     tauri::Builder::<R>::new()
         .plugin(tauri_plugin_dialog::init())

@@ -273,6 +273,22 @@ fn dirty_flag_and_stubbed_dialogs() {
     assert_eq!(invoke(&w, "recent_files", json!({})), Ok(json!([])));
 }
 
+/// The app confines file access: core file access on a thread that carries no confinement (a
+/// worker spawned without `files::inherit`) is refused, not let through.
+#[test]
+fn a_thread_without_confinement_reaches_no_file_in_the_app() {
+    let (_app, _w) = app();
+    let file = scratch().join("plain.scene.json");
+    std::fs::write(&file, "{}").expect("write");
+    let outcome = std::thread::spawn(move || {
+        prompt_inspector::files::read_regular(&file, 1024, "a scene").map(|b| b.len())
+    })
+    .join()
+    .expect("the thread ends");
+    let e = outcome.expect_err("refused");
+    assert!(e.to_string().starts_with("file access refused"), "{e}");
+}
+
 #[test]
 fn paths_the_person_did_not_choose_are_refused_alike_and_reveal_nothing() {
     let (_app, w) = app();

@@ -16,12 +16,13 @@
 //! Paths are compared resolved (absolute, `..` and symbolic links resolved), so neither `..`
 //! nor a link inside a chosen folder leads out of it.
 //!
-//! The confinement belongs to the thread that runs the operation, and it fails closed: on a
-//! thread with none, every file access is refused, unless the program declared at start-up that
-//! it reads and writes the paths it is given ([`declare_unconfined`]: the command line, `serve`
-//! and the Python package do; the desktop app does not), or the code says so for its own files
+//! The confinement belongs to the thread that runs the operation, and in a program that confines
+//! (the desktop app declares so at start-up, [`require_confinement`]) it fails closed: on a thread
+//! with none, every file access is refused, unless the code says so for the program's own files
 //! ([`unconfined`]: the app's recent list). A thread an operation spawns carries its spawner's
-//! confinement: take it with [`inherit`] and run the thread's work under [`Inherited::run`].
+//! confinement: take it with [`inherit`] and run the thread's work under [`Inherited::run`]. The
+//! command line, `serve` and the Python package read and write the paths they are given and
+//! confine nothing.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -177,15 +178,16 @@ thread_local! {
     static CONFINED: RefCell<Option<Confinement>> = const { RefCell::new(None) };
 }
 
-/// Whether the program declared that it reads and writes the paths it is given. The library's
-/// own unit tests are such a program.
-static PROCESS_UNCONFINED: AtomicBool = AtomicBool::new(cfg!(test));
+/// Whether the program confines file access (the desktop app): then a thread with no confinement
+/// is refused every file access.
+static CONFINEMENT_REQUIRED: AtomicBool = AtomicBool::new(false);
 
-/// Declares, once at start-up, that this program reads and writes the paths it is given (the
-/// person runs it on them): threads with no confinement are then unconfined. A program that
-/// never calls it (the desktop app) refuses every file access on such a thread.
-pub fn declare_unconfined() {
-    PROCESS_UNCONFINED.store(true, Ordering::Release);
+/// Declares, once at start-up, that this program confines file access to paths a person chose:
+/// from then on a thread with no confinement set (one spawned without [`inherit`], say) is
+/// refused every file access instead of reaching any path. The desktop app calls it before it
+/// runs any operation; it cannot be taken back.
+pub fn require_confinement() {
+    CONFINEMENT_REQUIRED.store(true, Ordering::Release);
 }
 
 /// Runs `f` with this thread's confinement set to `c` (restored after, even on panic).
@@ -253,7 +255,7 @@ fn decide(
 /// `Ok` when this thread's confinement allows the access: [`NotChosen`] for a path outside it,
 /// [`NoConfinement`] on a thread with none in a program that did not declare itself unconfined.
 pub fn check(path: &Path, access: Access) -> io::Result<()> {
-    let process_unconfined = PROCESS_UNCONFINED.load(Ordering::Acquire);
+    let process_unconfined = !CONFINEMENT_REQUIRED.load(Ordering::Acquire);
     CONFINED.with(|c| decide(c.borrow().as_ref(), process_unconfined, path, access))
 }
 
@@ -347,7 +349,7 @@ mod tests {
     }
 
     #[test]
-    fn a_thread_with_no_confinement_is_refused_unless_the_program_declared_itself_unconfined() {
+    fn a_thread_with_no_confinement_is_refused_in_a_program_that_confines() {
         let dir = scratch("closed");
         let file = dir.join("elsewhere/real.scene.json");
         std::fs::write(&file, "{}").expect("write");

@@ -92,7 +92,6 @@ fn default_scene_is_the_embedded_text_without_a_path() {
 
 #[test]
 fn open_returns_the_text_or_the_load_error_with_its_position() {
-    crate::support::unconfined();
     let dir = tempdir("open");
     let good = dir.join("good.scene.json");
     std::fs::write(&good, api::default_scene().text).expect("write");
@@ -141,7 +140,6 @@ fn open_returns_the_text_or_the_load_error_with_its_position() {
 
 #[test]
 fn save_is_atomic_and_refuses_text_that_does_not_load() {
-    crate::support::unconfined();
     let dir = tempdir("save");
     let file = dir.join("a.scene.json");
     let first = api::default_scene().text;
@@ -636,7 +634,6 @@ fn run_replays_the_loop_or_says_there_is_none() {
 
 #[test]
 fn check_then_approve_then_check_ok() {
-    crate::support::unconfined();
     let dir = tempdir("check");
     let scene = dir.join("a.scene.json");
     std::fs::write(&scene, api::default_scene().text).expect("write");
@@ -693,7 +690,6 @@ fn check_then_approve_then_check_ok() {
 
 #[test]
 fn check_refuses_an_empty_or_missing_folder() {
-    crate::support::unconfined();
     let dir = tempdir("check-empty");
     let e = api::check(&api::CheckRequest {
         folder: path_str(&dir),
@@ -828,7 +824,6 @@ fn the_rules_fixture_is_the_cores_answer() {
 
 #[test]
 fn golden_compares_scene_text_with_a_golden_anywhere_as_check_does() {
-    crate::support::unconfined();
     let dir = tempdir("golden");
     let text = api::default_scene().text;
     let golden_path = dir.join("notes.golden.json");

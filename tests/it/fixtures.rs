@@ -8,7 +8,6 @@ use prompt_inspector::scene;
 use prompt_inspector::segments::Family;
 
 fn fixture_scenes() -> Vec<PathBuf> {
-    crate::support::unconfined();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let scenes = check::discover(&[root]).expect("fixtures folder");
     assert!(
@@ -58,7 +57,6 @@ fn every_fixture_matches_its_golden() {
 
 #[test]
 fn the_embedded_default_scene_is_the_fixture_and_shows_the_rules() {
-    crate::support::unconfined();
     let scene = scene::default_scene();
     let on_disk = scene::load_file(
         &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/default.scene.json"),

@@ -29,7 +29,6 @@ fn same_as_golden(now: &str, golden: &Path) {
 
 #[test]
 fn each_request_body_becomes_its_golden_scene() {
-    crate::support::unconfined();
     let cases = [
         ("openai-chat/weather", Source::OpenaiChat),
         ("openai-responses/support", Source::OpenaiResponses),
@@ -55,7 +54,6 @@ fn each_request_body_becomes_its_golden_scene() {
 
 #[test]
 fn several_requests_become_a_numbered_conversation() {
-    crate::support::unconfined();
     for (input, dir, count) in [
         ("conversation/lisbon.jsonl", "conversation/lisbon", 3),
         ("otel/agent-trace.json", "otel/agent-trace", 2),
@@ -71,7 +69,6 @@ fn several_requests_become_a_numbered_conversation() {
 
 #[test]
 fn the_otel_export_skips_the_tool_span_and_says_so() {
-    crate::support::unconfined();
     let got = import::import_file(&root().join("otel/agent-trace.json"), None)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(got.skipped.len(), 1, "{:?}", got.skipped);
@@ -82,7 +79,6 @@ fn the_otel_export_skips_the_tool_span_and_says_so() {
 /// What could not be mapped is listed in the result and in the scene's description.
 #[test]
 fn what_is_not_mapped_is_listed_in_the_description() {
-    crate::support::unconfined();
     let got = import::import_file(&root().join("openai-chat/weather.json"), None)
         .unwrap_or_else(|e| panic!("{e}"));
     let s = &got.scenes[0];
@@ -112,7 +108,6 @@ fn what_is_not_mapped_is_listed_in_the_description() {
 /// calls and tool results, in the same order.
 #[test]
 fn the_imported_chat_scene_renders_back_to_the_recorded_messages() {
-    crate::support::unconfined();
     let path = root().join("openai-chat/weather.scene.json");
     let s = scene::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
     let options = Options {

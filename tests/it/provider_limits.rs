@@ -118,7 +118,6 @@ fn anthropic_gets_no_system_block_of_only_whitespace() {
 }
 
 fn fixture(file: &str, model: Option<&str>) -> Report {
-    crate::support::unconfined();
     let mut scene = scene::load_file(&fixtures().join(file)).unwrap_or_else(|e| panic!("{e}"));
     scene.desk_llm.model = model.map(str::to_owned);
     render_in(&scene, &fixtures())
@@ -226,7 +225,6 @@ const MIB: u64 = 1024 * 1024;
 
 #[test]
 fn an_image_over_anthropics_per_image_limit_is_left_out() {
-    crate::support::unconfined();
     // 8 MiB of bytes is 10.7 MiB of base64: over the 10 MiB Anthropic takes per image.
     let dir = pngs("one", &[8 * MIB, 1024]);
     let r = render_in(&screenshots_scene(Adapter::ClaudeDesk, 2), &dir);
@@ -258,7 +256,6 @@ fn an_image_over_anthropics_per_image_limit_is_left_out() {
 
 #[test]
 fn a_request_over_anthropics_32_mb_is_kept_whole_and_reported() {
-    crate::support::unconfined();
     // Four images of 7 MiB: each 9.3 MiB of base64, under the per-image limit, 37 MiB together.
     let dir = pngs("many", &[7 * MIB; 4]);
     let r = render_in(&screenshots_scene(Adapter::ClaudeDesk, 4), &dir);

@@ -159,7 +159,6 @@ fn requests<'a>(v: &'a Json, at: String, out: &mut Vec<(String, &'a Json)>) {
 
 #[test]
 fn every_golden_request_body_fits_its_providers_schema() {
-    crate::support::unconfined();
     let specs = Specs::load();
     let mut files = Vec::new();
     goldens(&root().join("fixtures"), &mut files);
@@ -240,7 +239,6 @@ fn desk_scene(adapter: Adapter, prompts: &[(&str, &str)]) -> String {
 
 #[test]
 fn bodies_built_for_the_edge_cases_fit_too() {
-    crate::support::unconfined();
     let specs = Specs::load();
     let cases: [&[(&str, &str)]; 4] = [
         &[],

@@ -19,7 +19,6 @@ fn dir() -> PathBuf {
 }
 
 fn render(file: &str, family: Family, chat_provider: Option<ChatProvider>) -> Report {
-    crate::support::unconfined();
     let path = dir().join(file);
     let scene = scene::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
     // The bodies' own diagnostics only: the cache-safety lint has tests/it/lint.rs.
@@ -408,7 +407,6 @@ fn desk_in(d: &Path, scene: &scene::Scene) -> Report {
 
 #[test]
 fn unreadable_oversized_and_unknown_images_are_diagnostics() {
-    crate::support::unconfined();
     let (d, scene) = temp_scene(
         "bad",
         r#"[ {"type": "image", "path": "missing.png"}, {"type": "image", "path": "huge.png"},

@@ -138,7 +138,6 @@ fn duplicate_fields_are_rejected_but_context_keys_follow_python() {
 
 #[test]
 fn files_name_themselves_in_errors() {
-    crate::support::unconfined();
     let dir = std::env::temp_dir().join(format!("pi-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let p = dir.join("bad.scene.json");

@@ -293,7 +293,6 @@ fn every_property_and_definition_has_a_title_and_a_description() {
 }
 
 fn fixture_scenes() -> Vec<PathBuf> {
-    crate::support::unconfined();
     let scenes = check::discover(&[root().join("fixtures")]).expect("fixtures folder");
     assert!(
         scenes.len() >= 30,
@@ -630,7 +629,6 @@ fn dollar_schema_loads_and_renders_as_without() {
 
 #[test]
 fn dollar_schema_survives_the_apps_save_and_open() {
-    crate::support::unconfined();
     use prompt_inspector::api;
     let dir = std::env::temp_dir().join(format!("pi-schema-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -85,11 +85,3 @@ impl<S: tracing::Subscriber> Layer<S> for Capture {
         }
     }
 }
-
-/// Declares this test binary a program that reads and writes the paths it names, as the command
-/// line does: without it, file access through the core on a thread with no confinement is
-/// refused (docs/security.md). Each test that reads or writes files through the core calls it
-/// first, so it holds whichever test runs first or alone.
-pub fn unconfined() {
-    prompt_inspector::files::declare_unconfined();
-}

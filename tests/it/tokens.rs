@@ -12,7 +12,6 @@ use prompt_inspector::tokens::{count, Encoding};
 use prompt_inspector::Value;
 
 fn fixture_scenes() -> Vec<PathBuf> {
-    crate::support::unconfined();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     prompt_inspector::check::discover(&[root]).expect("fixtures")
 }
@@ -133,7 +132,6 @@ fn every_fixture_counts_pieces_segments_and_messages() {
 
 #[test]
 fn known_counts_in_the_default_scene() {
-    crate::support::unconfined();
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/scenes/one-sided.scene.json");
     let scene = scene::load_file(&path).expect("fixture loads");
@@ -203,7 +201,6 @@ fn pieces_and_seams_add_up_in_the_default_scene() {
 
 #[test]
 fn skip_tokens_leaves_the_fields_out() {
-    crate::support::unconfined();
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/default.scene.json");
     let scene = scene::load_file(&path).expect("fixture loads");
     let options = Options {

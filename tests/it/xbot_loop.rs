@@ -312,7 +312,6 @@ fn cache_dir(name: &str) -> PathBuf {
 }
 
 fn steps(name: &str) -> Vec<PathBuf> {
-    crate::support::unconfined();
     let dir = cache_dir(name);
     let mut v: Vec<PathBuf> =
         prompt_inspector::check::discover(std::slice::from_ref(&dir)).expect("cache fixtures");
@@ -573,7 +572,6 @@ fn cache_refuses_an_unknown_model_and_a_bad_models_table_before_rendering() {
 /// automatic cache reads each request's whole predecessor; every round's input is split exactly.
 #[test]
 fn a_run_is_priced_round_by_round_for_each_cache_rule() {
-    crate::support::unconfined();
     let table = prompt_inspector::pricing::Table::parse(
         r#"{"format": "prompt-inspector/models@1", "models": [
           {"id": "t/bp", "models": [], "cache": {"min_tokens": 1, "growth": "breakpoints", "max_breakpoints": 4,

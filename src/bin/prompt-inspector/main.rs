@@ -274,9 +274,6 @@ fn main() -> ExitCode {
             .with_writer(std::io::stderr)
             .init();
     }
-    // The command line reads and writes the paths the person gives it; only the desktop app
-    // confines file access to paths chosen in its dialogs.
-    prompt_inspector::files::declare_unconfined();
     let cli = Cli::parse();
     match cli.command {
         Command::Render {
