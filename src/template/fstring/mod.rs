@@ -75,7 +75,6 @@ pub fn render_in(c: &Compiled, vars: &Value, budget: &Budget) -> Result<String, 
     match c
         .parsed
         .render_into(&Mapping(vars), &mut out, MAX_OUTPUT.min(left))
-        .map_err(TemplateError::from)
     {
         // Past what the scene has left, not past this template's own limit.
         Err(e) if left < MAX_OUTPUT && e.kind() == ErrorKind::LimitExceeded => {
