@@ -120,3 +120,45 @@ fn cache_two_calls_sharing_an_image(bencher: Bencher, megabytes: usize) {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A template comparing two strings of `len` bytes 50 times: charged by the bytes compared, it
+/// grows with `len` (and a longer string runs out of fuel instead of running for minutes).
+#[divan::bench(args = [200_000, 400_000, 800_000])]
+fn string_scan_template(bencher: Bencher, len: usize) {
+    let template = Template::compile(
+        Engine::Jinja2,
+        "{% for i in range(50) %}{% if b in [a] %}{% endif %}{% endfor %}",
+    )
+    .expect("compiles");
+    let s = "x".repeat(len);
+    let vars = Vars::new(
+        Value::from_json_str(&format!("{{\"a\": \"{s}\", \"b\": \"{s}\"}}")).expect("vars"),
+    );
+    bencher.bench(|| template.render(black_box(&vars)).map(|s| s.len()));
+}
+
+/// A scene of `tools` tools that each use up their fuel: the scene's budget stops the render after
+/// sixteen templates' worth, so more tools add only their refusals.
+#[divan::bench(args = [50, 100, 200])]
+fn scene_of_tools_past_the_budget(bencher: Bencher, tools: usize) {
+    let tool = |i: usize| {
+        format!(
+            r#"{{ "name": "t{i}", "prompt_position": ["system_msg_prompt", null],
+                 "format_2_prompt": {{ "returns": "str", "source": {{ "engine": "jinja2",
+                 "templates": {{ "default": "{{% for i in range(1000000) %}}{{% endfor %}}" }} }} }} }}"#
+        )
+    };
+    let list: Vec<String> = (0..tools).map(tool).collect();
+    let scene = prompt_inspector::scene::load_str(&format!(
+        r#"{{ "format": "prompt-inspector/scene@1", "context": {{}}, "tools": [{}] }}"#,
+        list.join(",")
+    ))
+    .expect("loads");
+    bencher.bench(|| {
+        let report = prompt_inspector::inject::render(
+            black_box(&scene),
+            prompt_inspector::segments::Family::Chat,
+        );
+        report.diagnostics.len()
+    });
+}

@@ -207,20 +207,27 @@ pub fn check_all(
     } else {
         let next_in = AtomicUsize::new(0);
         let (send, receive) = mpsc::channel::<(usize, Checked)>();
-        // Each worker reads and writes files under the confinement of the thread that asked.
+        // Each worker reads and writes files under the confinement of the thread that asked,
+        // and the caller's cancellation (serve's client gone) reaches the scenes on the workers.
         let confinement = crate::files::inherit();
+        let cancel = crate::template::budget::current_cancel();
         std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let send = send.clone();
                 let next_in = &next_in;
                 let confinement = &confinement;
+                let cancel = cancel.clone();
                 scope.spawn(move || {
-                    confinement.run(|| loop {
+                    let work = || loop {
                         let i = next_in.fetch_add(1, Ordering::Relaxed);
                         let Some(f) = found.get(i) else { break };
                         if send.send((i, check_found(f, options))).is_err() {
                             break;
                         }
+                    };
+                    confinement.run(|| match cancel {
+                        Some(flag) => crate::template::budget::with_cancel(flag, work),
+                        None => work(),
                     })
                 });
             }

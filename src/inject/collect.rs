@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 
 use super::memo::RenderedOver;
 use super::normalize::{self, Normalized};
-use super::{render_template, side, RenderVars, Renderer, Status};
+use super::{render_template_in, side, RenderVars, Renderer, Status};
 use crate::report::DiagnosticCode;
 use crate::scene::{Prompt, Tool};
 
@@ -50,10 +50,14 @@ impl Renderer<'_> {
             return Some(Status::Silent);
         };
         let memo = &mut *self.memo;
+        let budget = self.budget;
         let normalized = normalize::format_2_prompt_by(tool, &vars.ctx, |source, v| {
-            memo.render(source, RenderedOver::State(tool.state.clone()), || {
-                render_template(source, v)
-            })
+            memo.render(
+                source,
+                RenderedOver::State(tool.state.clone()),
+                budget,
+                || render_template_in(source, v, budget),
+            )
         });
         match normalized {
             Normalized::Prompt(p) => {

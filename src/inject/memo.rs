@@ -3,12 +3,19 @@
 //! tool prompts again.
 //!
 //! A render depends on the template (engine, the text of each locale, the active language), on the
-//! variables it sees and on nothing else (the engines are pure; fuel and recursion limits are fixed).
+//! variables it sees and on what the scene render's budget has left (the engines are pure; the
+//! recursion limit is fixed).
 //! The variables are the effective context, its `user_input.additional_info`, or a tool's state
 //! with the context. So an entry is keyed by the template and which variables it saw (a tool's
 //! state by value), and every entry is dropped when the effective context differs from the one the
 //! entries were made with. The template's spans (where it sits in the file) are not part of the key:
 //! they move with every edit above the template and never change what it renders.
+//!
+//! The budget (`template::budget`): a kept render takes from the scene render's budget exactly
+//! what it took when it was made ([`Budget::replay`]), so the templates after it see the budget
+//! a fresh render would leave them. It is kept only if the budget did not limit it, and reused
+//! only while the budget has at least the fuel it was given and room for its output; otherwise
+//! it is made again. A render through the memo therefore gives the same report as a fresh one.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -18,7 +25,8 @@ use indexmap::IndexMap;
 
 use super::render::PromptError;
 use crate::scene::TemplateSpec;
-use crate::template::Engine;
+use crate::template::budget::Cost;
+use crate::template::{Budget, Engine};
 use crate::value::Value;
 
 /// Which variables a template rendered over (the context itself is the memo's).
@@ -39,6 +47,8 @@ struct Entry {
     templates: IndexMap<String, String>,
     over: RenderedOver,
     result: Result<String, PromptError>,
+    /// What the render took from its scene render's budget.
+    cost: Cost,
     /// The last refresh that used it (entries unused for a whole refresh are dropped).
     used: u64,
 }
@@ -97,11 +107,13 @@ impl RenderMemo {
         }
     }
 
-    /// The render of `spec` over `over`: kept, or made by `render` and kept.
+    /// The render of `spec` over `over`: kept, or made by `render` and kept; either way taking
+    /// its cost from `budget` (see the module documentation).
     pub(crate) fn render(
         &mut self,
         spec: &TemplateSpec,
         over: RenderedOver,
+        budget: &Budget,
         render: impl FnOnce() -> Result<String, PromptError>,
     ) -> Result<String, PromptError> {
         if self.off {
@@ -109,21 +121,33 @@ impl RenderMemo {
         }
         let key = key_of(spec, &over);
         let list = self.entries.entry(key).or_default();
-        if let Some(e) = list.iter_mut().find(|e| e.matches(spec, &over)) {
-            e.used = self.refresh;
-            self.hits += 1;
-            return e.result.clone();
+        let found = list.iter().position(|e| e.matches(spec, &over));
+        if let Some(i) = found {
+            if budget.replay(&list[i].cost) {
+                let e = &mut list[i];
+                e.used = self.refresh;
+                self.hits += 1;
+                return e.result.clone();
+            }
         }
         self.misses += 1;
-        let result = render();
-        list.push(Entry {
-            engine: spec.engine,
-            active_language: spec.active_language.clone(),
-            templates: spec.templates.clone(),
-            over,
-            result: result.clone(),
-            used: self.refresh,
-        });
+        let (result, cost) = budget.measure(render);
+        // A render the budget limited is not kept (nor does it replace the one kept).
+        if !cost.limited() {
+            let entry = Entry {
+                engine: spec.engine,
+                active_language: spec.active_language.clone(),
+                templates: spec.templates.clone(),
+                over,
+                result: result.clone(),
+                cost,
+                used: self.refresh,
+            };
+            match found {
+                Some(i) => list[i] = entry,
+                None => list.push(entry),
+            }
+        }
         result
     }
 
@@ -193,7 +217,7 @@ mod tests {
         let mut m = RenderMemo::default();
         let mut calls = 0;
         let mut render = |m: &mut RenderMemo, s: &TemplateSpec, over: RenderedOver| {
-            m.render(s, over, || {
+            m.render(s, over, &Budget::scene(), || {
                 calls += 1;
                 Ok(format!("r{calls}"))
             })
@@ -255,11 +279,15 @@ mod tests {
         let mut m = RenderMemo::off();
         m.context(&ctx(1));
         assert_eq!(
-            m.render(&spec("a"), RenderedOver::Context, || Ok("1".into())),
+            m.render(&spec("a"), RenderedOver::Context, &Budget::scene(), || Ok(
+                "1".into()
+            )),
             Ok("1".into())
         );
         assert_eq!(
-            m.render(&spec("a"), RenderedOver::Context, || Ok("2".into())),
+            m.render(&spec("a"), RenderedOver::Context, &Budget::scene(), || Ok(
+                "2".into()
+            )),
             Ok("2".into())
         );
         assert_eq!(m.counts(), (0, 0));
@@ -271,18 +299,26 @@ mod tests {
         m.next_refresh();
         m.context(&ctx(1));
         for t in ["a", "b"] {
-            let _ = m.render(&spec(t), RenderedOver::Context, || Ok(t.to_owned()));
+            let _ = m.render(&spec(t), RenderedOver::Context, &Budget::scene(), || {
+                Ok(t.to_owned())
+            });
         }
         m.next_refresh();
-        let _ = m.render(&spec("a"), RenderedOver::Context, || Ok("again".into()));
+        let _ = m.render(&spec("a"), RenderedOver::Context, &Budget::scene(), || {
+            Ok("again".into())
+        });
         m.next_refresh();
         // "b" went unused for a whole refresh: rendered again; "a" was used: kept.
         assert_eq!(
-            m.render(&spec("b"), RenderedOver::Context, || Ok("new".into())),
+            m.render(&spec("b"), RenderedOver::Context, &Budget::scene(), || Ok(
+                "new".into()
+            )),
             Ok("new".into())
         );
         assert_eq!(
-            m.render(&spec("a"), RenderedOver::Context, || Ok("new".into())),
+            m.render(&spec("a"), RenderedOver::Context, &Budget::scene(), || Ok(
+                "new".into()
+            )),
             Ok("a".into())
         );
     }

@@ -20,13 +20,14 @@ pub use crate::report::{
 };
 pub use memo::RenderMemo;
 pub use normalize::{format_2_prompt, wrap_str, Normalized};
-pub use render::{render_template, PromptError, RenderVars};
+pub use render::{render_template, render_template_in, PromptError, RenderVars};
 
 pub use assemble::content_value;
 
 use crate::context;
 use crate::scene::{Scene, Tool};
 use crate::segments::{Family, SegmentKind};
+use crate::template::Budget;
 use segment::Tally;
 
 /// How to render, beyond the scene itself. Each field's default is what `render` uses.
@@ -51,6 +52,10 @@ pub fn render(scene: &Scene, family: Family) -> Report {
 
 /// Renders a scene for one LLM family. Never fails: problems become diagnostics, as TFRobot keeps
 /// the LLM call going when a tool or a prompt misbehaves. The scene is not changed.
+///
+/// All the templates of the render share one budget of fuel and output ([`Budget::scene`],
+/// docs/templates.md): past it, the templates still to render fail with `LimitExceeded`, which
+/// the report shows as their diagnostics.
 pub fn render_with(scene: &Scene, family: Family, options: &Options) -> Report {
     render_with_memo(scene, family, options, &mut RenderMemo::off())
 }
@@ -64,18 +69,31 @@ pub fn render_with_memo(
     options: &Options,
     memo: &mut RenderMemo,
 ) -> Report {
+    render_in(scene, family, options, memo, &Budget::scene())
+}
+
+/// [`render_with_memo`] within `budget`, which the render's templates take what they use from.
+pub fn render_in(
+    scene: &Scene,
+    family: Family,
+    options: &Options,
+    memo: &mut RenderMemo,
+    budget: &Budget,
+) -> Report {
     let span = tracing::info_span!(
         "render",
         llm = family.as_str(),
         tools_total = tracing::field::Empty,
         tools_rendered = tracing::field::Empty,
         bytes = tracing::field::Empty,
+        fuel = tracing::field::Empty,
     );
     let _entered = span.enter();
     let mut r = Renderer {
         family,
         diagnostics: Vec::new(),
         memo,
+        budget,
     };
 
     let tools = r.distinct_tools(&scene.tools);
@@ -139,6 +157,7 @@ pub fn render_with_memo(
     span.record("tools_total", metrics.tools_total);
     span.record("tools_rendered", metrics.tools_rendered);
     span.record("bytes", metrics.bytes);
+    span.record("fuel", budget.fuel_spent());
 
     let tool_defs = crate::provider::ToolDef::of(&valid);
     let mut tools_out: Vec<ToolOut> = tools
@@ -226,6 +245,8 @@ struct Renderer<'m> {
     family: Family,
     diagnostics: Vec<Diagnostic>,
     memo: &'m mut RenderMemo,
+    /// The one budget of fuel and output all the render's templates share.
+    budget: &'m Budget,
 }
 
 impl Renderer<'_> {

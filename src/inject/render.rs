@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use crate::scene::{Prompt, TemplateSpec};
-use crate::template::{Template, TemplateError, Vars};
+use crate::template::{Budget, Template, TemplateError, Vars};
 use crate::value::Value;
 
 use super::memo::{RenderMemo, RenderedOver};
@@ -35,8 +35,17 @@ impl fmt::Display for PromptError {
     }
 }
 
-/// Renders a template spec over `vars`.
+/// Renders a template spec over `vars`, on its own (a scene render's budget to itself).
 pub fn render_template(spec: &TemplateSpec, vars: &Vars) -> Result<String, PromptError> {
+    render_template_in(spec, vars, &Budget::scene())
+}
+
+/// Renders a template spec over `vars` as one of a scene render's templates, within `budget`.
+pub fn render_template_in(
+    spec: &TemplateSpec,
+    vars: &Vars,
+    budget: &Budget,
+) -> Result<String, PromptError> {
     let (locale, source) = spec.select().ok_or_else(|| PromptError::NoTemplate {
         active: spec
             .active_language
@@ -48,7 +57,7 @@ pub fn render_template(spec: &TemplateSpec, vars: &Vars) -> Result<String, Promp
         error,
     };
     let template = Template::compile_shared(spec.engine, source).map_err(wrap)?;
-    template.render(vars).map_err(wrap)
+    template.render_with(vars, budget).map_err(wrap)
 }
 
 /// The variables of one render, converted once and shared by every prompt.
@@ -77,7 +86,7 @@ impl RenderVars {
     }
 
     pub fn render_prompt(&self, prompt: &Prompt) -> Result<String, PromptError> {
-        self.render_prompt_with(prompt, &mut RenderMemo::off())
+        self.render_prompt_with(prompt, &mut RenderMemo::off(), &Budget::scene())
     }
 
     /// [`Self::render_prompt`], through `memo` (a live document's renders between keystrokes).
@@ -85,16 +94,17 @@ impl RenderVars {
         &self,
         prompt: &Prompt,
         memo: &mut RenderMemo,
+        budget: &Budget,
     ) -> Result<String, PromptError> {
         match prompt {
             Prompt::Normalize { template, .. } => {
-                memo.render(template, RenderedOver::Context, || {
-                    render_template(template, &self.ctx)
+                memo.render(template, RenderedOver::Context, budget, || {
+                    render_template_in(template, &self.ctx, budget)
                 })
             }
             Prompt::AdditionalInfo { template } => {
-                memo.render(template, RenderedOver::AdditionalInfo, || {
-                    render_template(template, self.additional_info())
+                memo.render(template, RenderedOver::AdditionalInfo, budget, || {
+                    render_template_in(template, self.additional_info(), budget)
                 })
             }
         }

@@ -61,7 +61,7 @@ impl Renderer<'_> {
         let mut pieces = Vec::new();
         for (i, prompt) in configured.iter().enumerate() {
             let text = vars
-                .render_prompt_with(prompt, self.memo)
+                .render_prompt_with(prompt, self.memo, self.budget)
                 .unwrap_or_else(|e| {
                     self.diagnostics.push(Diagnostic {
                         level: Level::Warning,
@@ -87,7 +87,7 @@ impl Renderer<'_> {
         for (t, prompt) in contributions.into_iter().flatten() {
             let name = &tally.tools[*t].name;
             let text = vars
-                .render_prompt_with(prompt, self.memo)
+                .render_prompt_with(prompt, self.memo, self.budget)
                 .unwrap_or_else(|e| {
                     self.diag(
                         DiagnosticCode::PromptRenderFailed,

@@ -3,6 +3,7 @@
 //! Both compile once into a [`Template`] and render many times over shared [`Vars`]; both report
 //! failures as one [`TemplateError`] type carrying the Python exception name and a position.
 
+pub mod budget;
 mod error;
 pub mod fstring;
 pub mod jinja;
@@ -11,6 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
+pub use budget::Budget;
 pub use error::{ErrorKind, TemplateError};
 
 use crate::value::Value;
@@ -172,11 +174,18 @@ impl Template {
         }
     }
 
-    /// Renders over `vars`; errors carry their line and column in this template.
+    /// Renders over `vars` on its own (a budget of one scene render to itself); errors carry
+    /// their line and column in this template.
     pub fn render(&self, vars: &Vars) -> Result<String, TemplateError> {
+        self.render_with(vars, &Budget::scene())
+    }
+
+    /// Renders over `vars` as one of the templates of a scene render, within what `budget` has
+    /// left and taking what it uses off it (see [`budget`]).
+    pub fn render_with(&self, vars: &Vars, budget: &Budget) -> Result<String, TemplateError> {
         let result = match &self.compiled {
-            Compiled::Fstring(c) => fstring::render(c, vars.value()),
-            Compiled::Jinja2(c) => jinja::render(c, vars.jinja()),
+            Compiled::Fstring(c) => fstring::render_in(c, vars.value(), budget),
+            Compiled::Jinja2(c) => jinja::render_in(c, vars.jinja(), budget),
         };
         result.map_err(|e| e.locate(&self.source))
     }

@@ -22,6 +22,7 @@ mod provider_limits;
 mod provider_specs;
 mod providers;
 mod regressions;
+mod scene_budget;
 mod scene_load;
 mod schema;
 mod serve;

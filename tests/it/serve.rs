@@ -603,3 +603,119 @@ fn serve_save_and_golden_refuse_a_link_to_a_fifo() {
         assert!(super::writes::is_fifo(&fifo), "{op}: the FIFO was replaced");
     }
 }
+
+/// Operations run at most `--max-operations` at once (more wait `--queue-timeout`, then `503
+/// busy`); an operation whose client goes away is cancelled and frees its slot; a template past
+/// its budget answers with the budget's `{code, message}`.
+#[test]
+fn operations_are_limited_and_cancelled_when_the_client_goes_away() {
+    let dir = std::env::temp_dir().join(format!("pi-serve-cancel-{}", std::process::id()));
+    let scenes = dir.join("scenes");
+    std::fs::create_dir_all(&scenes).expect("scenes dir");
+    // 40 scenes whose 200 tools each use up their fuel: without cancellation, checking them takes
+    // minutes (each family of each scene spends its whole budget).
+    let tool = |i: usize| {
+        format!(
+            r#"{{ "name": "t{i}", "prompt_position": ["system_msg_prompt", "system_prompt"],
+                 "format_2_prompt": {{ "returns": "str", "source": {{ "engine": "jinja2",
+                 "templates": {{ "default": "{{% for i in range(1000000) %}}{{% endfor %}}" }} }} }} }}"#
+        )
+    };
+    let tools: Vec<String> = (0..200).map(tool).collect();
+    let scene = format!(
+        r#"{{ "format": "prompt-inspector/scene@1", "name": "heavy",
+             "context": {{ "user_input": {{ "input": "hi" }} }}, "tools": [{}] }}"#,
+        tools.join(",")
+    );
+    for i in 0..40 {
+        std::fs::write(scenes.join(format!("s{i}.scene.json")), &scene).expect("scene");
+    }
+    let log_path = dir.join("serve.log");
+    let log = std::fs::File::create(&log_path).expect("log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--max-operations",
+            "1",
+            "--queue-timeout",
+            "1",
+            "--ui",
+        ])
+        .arg(ui_dir("operations_are_limited"))
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .expect("start serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the URL line");
+    let url = line
+        .trim()
+        .strip_prefix("serving on http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    let (port, token) = url.split_once("/?token=").expect("port and token");
+    let s = Served {
+        child,
+        port: port.parse().expect("port"),
+        token: token.to_owned(),
+    };
+    let bearer = format!("Bearer {}", s.token);
+    let auth = [("Authorization", bearer.as_str())];
+
+    // A template past its fuel answers with the budget's error.
+    let r = request(
+        s.port,
+        "POST",
+        "/api/template",
+        &auth,
+        r#"{"engine": "jinja2", "template": "{% for i in range(1000000) %}{% endfor %}", "vars": {}}"#,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    let body = json(&r.body);
+    assert_eq!(body["code"], "template_error");
+    assert_eq!(body["kind"], "LimitExceeded");
+    assert_eq!(
+        body["message"],
+        "the template did too much work (out of fuel)"
+    );
+
+    // The long check takes the one slot.
+    let mut long = TcpStream::connect(("127.0.0.1", s.port)).expect("connect");
+    let check = format!(r#"{{"folder": {:?}}}"#, scenes.display().to_string());
+    let head = format!(
+        "POST /api/check HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: {bearer}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{check}",
+        s.port,
+        check.len()
+    );
+    long.write_all(head.as_bytes()).expect("send");
+    std::thread::sleep(Duration::from_millis(500));
+    // Another operation waits its turn, then is answered busy.
+    let r = request(s.port, "POST", "/api/rules", &auth, "");
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert_eq!(json(&r.body)["code"], "busy");
+
+    // The client goes away: the check is cancelled and its slot freed within seconds.
+    drop(long);
+    let started = std::time::Instant::now();
+    let freed = loop {
+        let r = request(s.port, "POST", "/api/rules", &auth, "");
+        if r.status == 200 {
+            break true;
+        }
+        assert_eq!(r.status, 503, "{}", r.body);
+        if started.elapsed() > Duration::from_secs(20) {
+            break false;
+        }
+    };
+    assert!(freed, "the slot stayed taken: the check was not cancelled");
+    let log = std::fs::read_to_string(&log_path).expect("log");
+    assert!(
+        log.contains("operation cancelled: the client went away"),
+        "{log}"
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -218,6 +218,12 @@ enum Command {
         /// The built UI to serve at `/` (default: `ui/dist` when it exists).
         #[arg(long, value_name = "DIR")]
         ui: Option<PathBuf>,
+        /// Operations run at once (default: the number of cores); more wait their turn.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        max_operations: Option<u16>,
+        /// Seconds an operation waits for its turn before it is answered `503 busy`.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+        queue_timeout: u64,
     },
 }
 
@@ -367,6 +373,11 @@ fn main() -> ExitCode {
             };
             import_cmd::run(&file, from, out, force)
         }
-        Command::Serve { port, ui } => serve::run(port, ui),
+        Command::Serve {
+            port,
+            ui,
+            max_operations,
+            queue_timeout,
+        } => serve::run(port, ui, serve::Limits::new(max_operations, queue_timeout)),
     }
 }

@@ -8,7 +8,7 @@ mod lookup;
 
 use self::lookup::{get_key, Obj};
 use crate::py::format::fields::{Args, FormatString};
-use crate::template::TemplateError;
+use crate::template::{Budget, ErrorKind, TemplateError};
 use crate::value::Value;
 
 /// Output beyond this many bytes is refused with `LimitExceeded` (CPython would keep going).
@@ -59,11 +59,33 @@ impl<'v> Args for Mapping<'v> {
     }
 }
 
-/// `source.format_map(vars)`.
+/// `source.format_map(vars)` on its own (see [`render_in`]).
 pub fn render(c: &Compiled, vars: &Value) -> Result<String, TemplateError> {
+    render_in(c, vars, &Budget::scene())
+}
+
+/// `source.format_map(vars)`, within `budget`: the output (which bounds the work, every field
+/// being printed into it) is limited to what the scene has left, and taken off it.
+pub fn render_in(c: &Compiled, vars: &Value, budget: &Budget) -> Result<String, TemplateError> {
+    if let Some(refused) = budget.refusal() {
+        return Err(refused);
+    }
+    let left = usize::try_from(budget.output_left()).unwrap_or(usize::MAX);
     let mut out = String::with_capacity(c.parsed.source().len() + c.parsed.fields() * 16);
-    c.parsed.render_into(&Mapping(vars), &mut out, MAX_OUTPUT)?;
-    Ok(out)
+    match c
+        .parsed
+        .render_into(&Mapping(vars), &mut out, MAX_OUTPUT.min(left))
+    {
+        // Past what the scene has left, not past this template's own limit.
+        Err(e) if left < MAX_OUTPUT && e.kind() == ErrorKind::LimitExceeded => {
+            Err(budget.output_refused())
+        }
+        Err(e) => Err(e),
+        Ok(()) => {
+            budget.take_output(out.len() as u64)?;
+            Ok(out)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -16,9 +16,6 @@ use super::pyops::{as_int, is_float};
 use super::undefined::py_type_name;
 use super::{filters, methods, tests_builtin};
 
-/// Work budget per render: about this many instructions, or 64 bytes of data each.
-const FUEL: u64 = 1_000_000;
-
 /// Nesting of macros, loops and includes before rendering fails.
 const RECURSION_LIMIT: usize = 200;
 
@@ -41,6 +38,13 @@ pub(crate) fn base() -> &'static Environment<'static> {
     &BASE
 }
 
+/// The base environment with less fuel: a render the scene's budget limits.
+pub(crate) fn with_fuel(fuel: u64) -> Environment<'static> {
+    let mut env = base().clone();
+    env.set_fuel(Some(fuel));
+    env
+}
+
 fn build() -> Environment<'static> {
     let mut env = Environment::new();
     // Debug mode records where undefined values came from, which Jinja2's messages need.
@@ -48,7 +52,7 @@ fn build() -> Environment<'static> {
     env.set_undefined_behavior(UndefinedBehavior::Lenient);
     env.set_auto_escape_callback(|_| AutoEscape::None);
     env.set_formatter(format_output);
-    env.set_fuel(Some(FUEL));
+    env.set_fuel(Some(crate::template::budget::TEMPLATE_FUEL));
     env.set_recursion_limit(RECURSION_LIMIT);
     env.set_path_join_callback(|_, _| Cow::Borrowed(NO_LOADER));
     env.set_unknown_method_callback(methods::call_method);
@@ -151,11 +155,13 @@ fn env_filter_names(_env: &Environment<'static>) -> Vec<&'static str> {
 /// `{{ x }}` writes `str(x)`.
 fn format_output(
     out: &mut minijinja::Output,
-    _state: &mut State,
+    state: &mut State,
     value: &JValue,
 ) -> Result<(), Error> {
+    super::work::observe(state);
     let mut s = String::new();
     write_str(&mut s, value)?;
+    super::work::print(s.len())?;
     out.write_str(&s).map_err(|_| {
         Error::new(
             minijinja::ErrorKind::WriteFailure,

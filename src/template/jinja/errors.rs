@@ -66,6 +66,9 @@ pub(crate) fn undefined_use(v: &minijinja::Value) -> Error {
     }
 }
 
+/// The message of a render that used up its own fuel.
+pub(crate) const OUT_OF_FUEL: &str = "the template did too much work (out of fuel)";
+
 pub(crate) fn limit(message: impl Into<String>) -> Error {
     py_err(ErrorKind::LimitExceeded, message)
 }
@@ -127,10 +130,7 @@ pub(crate) fn map_error(err: &Error, undefined: impl Fn(&str) -> Option<String>)
                 ErrorKind::UndefinedError,
                 undefined_message(detail, &undefined),
             ),
-            MjKind::OutOfFuel => (
-                ErrorKind::LimitExceeded,
-                "the template did too much work (out of fuel)".to_owned(),
-            ),
+            MjKind::OutOfFuel => (ErrorKind::LimitExceeded, OUT_OF_FUEL.to_owned()),
             MjKind::WriteFailure => (
                 ErrorKind::LimitExceeded,
                 "the template output grew past its size limit".to_owned(),

@@ -33,6 +33,7 @@ mod str_format;
 mod tests_builtin;
 mod undefined;
 mod urlize;
+mod work;
 
 #[cfg(test)]
 mod tests;
@@ -40,6 +41,7 @@ mod tests;
 use machinery::{eval, make_string_output, parse, CodeGenerator, CompiledTemplate};
 use minijinja::AutoEscape;
 
+use crate::template::budget::{self, Budget};
 use crate::template::{ErrorKind, TemplateError};
 
 pub(crate) use convert::to_jinja_value;
@@ -129,13 +131,42 @@ fn rewrite(template: &mut CompiledTemplate<'_>) {
     }
 }
 
+/// Renders `c` over `vars` on its own (see [`render_in`]).
 pub fn render(c: &Compiled, vars: &minijinja::Value) -> Result<String, TemplateError> {
-    let env = env::base();
+    render_in(c, vars, &Budget::scene())
+}
+
+/// Renders `c` over `vars` within what `budget` has left: at most [`budget::TEMPLATE_FUEL`] of
+/// fuel (less when the scene has less left), and its output within the scene's output budget.
+/// What the render used (instructions, data made and the bytes scanned, `work.rs`) is taken off
+/// the budget, whether it succeeds or fails.
+pub fn render_in(
+    c: &Compiled,
+    vars: &minijinja::Value,
+    budget: &Budget,
+) -> Result<String, TemplateError> {
+    if let Some(refused) = budget.refusal() {
+        return Err(refused);
+    }
+    let allotted = budget.allot();
+    // The scene, not the template's own limit, decides how far this render may go.
+    let scene_limited = allotted < budget::TEMPLATE_FUEL;
+    let limited_env;
+    let env = if scene_limited {
+        limited_env = env::with_fuel(allotted);
+        &limited_env
+    } else {
+        env::base()
+    };
     let root = if c.mutates {
         mutable::MutableRoot::wrap(vars)
     } else {
         vars.clone()
     };
+    // Printing stops at the template's own limit or what the scene has left, whichever is less.
+    let print_allowance = budget.output_left().min(MAX_OUTPUT_BYTES as u64 + 1);
+    let scene_output_limited = budget.output_left() <= MAX_OUTPUT_BYTES as u64;
+    let meter = work::Meter::install(allotted, print_allowance, budget.cancel_flag().cloned());
     let mut rendered = String::new();
     let result = c.cell.with_dependent(|_, template| {
         let mut out = make_string_output(&mut rendered);
@@ -147,14 +178,50 @@ pub fn render(c: &Compiled, vars: &minijinja::Value) -> Result<String, TemplateE
             &mut out,
             AutoEscape::None,
         )
-        .map(|_| ())
+        .map(|(_, state)| state.fuel_levels().map_or(0, |(consumed, _)| consumed))
     });
+    let counted = meter.counted();
+    drop(meter);
+    let consumed = match &result {
+        Ok(consumed) => *consumed,
+        Err(e) if e.kind() == minijinja::ErrorKind::OutOfFuel => allotted,
+        // A failed render does not report its fuel: take what it was last seen to have used.
+        Err(_) => counted.seen,
+    };
+    budget.take_fuel(consumed.saturating_add(counted.fuel));
+    let out_of_fuel = counted.over
+        || counted.cancelled
+        || matches!(&result, Err(e) if e.kind() == minijinja::ErrorKind::OutOfFuel);
+    if out_of_fuel && (counted.cancelled || budget.is_cancelled()) {
+        budget.trip();
+        return Err(TemplateError::new(
+            ErrorKind::LimitExceeded,
+            budget::CANCELLED,
+        ));
+    }
+    if out_of_fuel && scene_limited {
+        budget.trip();
+        return Err(TemplateError::new(
+            ErrorKind::LimitExceeded,
+            budget::FUEL_EXHAUSTED,
+        ));
+    }
+    if counted.print_over && scene_output_limited {
+        return Err(budget.output_refused());
+    }
     match result {
-        Ok(()) if rendered.len() > MAX_OUTPUT_BYTES => Err(TemplateError::new(
+        _ if counted.over => Err(TemplateError::new(
+            ErrorKind::LimitExceeded,
+            errors::OUT_OF_FUEL,
+        )),
+        Ok(_) if rendered.len() > MAX_OUTPUT_BYTES => Err(TemplateError::new(
             ErrorKind::LimitExceeded,
             "the template output grew past its size limit",
         )),
-        Ok(()) => Ok(rendered),
+        Ok(_) => {
+            budget.take_output(rendered.len() as u64)?;
+            Ok(rendered)
+        }
         Err(e) => {
             tracing::debug!(error = %e, "jinja2 render failed");
             let err = errors::map_error(&e, |expr| undefined::describe(env, vars, expr));

@@ -37,6 +37,8 @@ const GT: &str = "\u{0}gt";
 const GE: &str = "\u{0}ge";
 const CONCAT: &str = "\u{0}concat";
 const CONTAINS: &str = "\u{0}in";
+const EQ: &str = "\u{0}eq";
+const NE: &str = "\u{0}ne";
 pub(crate) const BUILD_MAP: &str = "\u{0}dict";
 
 /// The replacement for a minijinja instruction, if we have one.
@@ -56,6 +58,9 @@ pub(crate) fn replacement(instr: &Instruction<'_>) -> Option<Instruction<'static
         Instruction::Gte => call(GE),
         Instruction::StringConcat => call(CONCAT),
         Instruction::In => call(CONTAINS),
+        // minijinja's own `==`, charged by the bytes it compares (`work.rs`).
+        Instruction::Eq => call(EQ),
+        Instruction::Ne => call(NE),
         Instruction::BuildMap(n) => {
             let args = u16::try_from(n.checked_mul(2)?).ok()?;
             Some(Instruction::CallFunction(BUILD_MAP, Some(args)))
@@ -90,8 +95,17 @@ pub(crate) fn register(env: &mut Environment<'static>) {
             py_contains(seq, v).map(JValue::from)
         }),
     ];
-    for &(name, f) in ops {
+    let eq: BinOp = |_, a, b| {
+        super::work::touch(super::pyops::eq_cost(a, b))?;
+        Ok(JValue::from(a == b))
+    };
+    let ne: BinOp = |_, a, b| {
+        super::work::touch(super::pyops::eq_cost(a, b))?;
+        Ok(JValue::from(a != b))
+    };
+    for &(name, f) in ops.iter().chain(&[(EQ, eq), (NE, ne)]) {
         env.add_function(name, move |state: &State, a: JValue, b: JValue| {
+            super::work::observe(state);
             f(state, &a, &b)
         });
     }
@@ -469,6 +483,7 @@ fn compare(a: &JValue, b: &JValue, op: &str, ok: fn(Ordering) -> bool) -> Result
     }
     match py_cmp(a, b) {
         Ok(o) => Ok(JValue::from(ok(o))),
+        Err(e) if e.kind() == minijinja::ErrorKind::OutOfFuel => Err(e),
         Err(_) => Err(type_error(format!(
             "'{op}' not supported between instances of '{}' and '{}'",
             short_type(a),

@@ -77,8 +77,30 @@ pub(crate) fn not_iterable(v: &JValue) -> Error {
     type_error(format!("'{}' object is not iterable", py_type_name(v)))
 }
 
+/// The bytes `a == b` touches, for `work.rs`: a fixed cost per comparison, the strings' bytes
+/// when their lengths are equal (else they differ at once), a slot per item of two containers.
+pub(crate) fn eq_cost(a: &JValue, b: &JValue) -> usize {
+    const COMPARE: usize = 32;
+    match (a.as_str(), b.as_str()) {
+        (Some(x), Some(y)) if x.len() == y.len() => COMPARE + x.len(),
+        (Some(_), Some(_)) => COMPARE,
+        _ => match (a.kind(), b.kind()) {
+            (ValueKind::Seq | ValueKind::Map, ValueKind::Seq | ValueKind::Map) => {
+                let n = a.len().unwrap_or(0).min(b.len().unwrap_or(0));
+                COMPARE.saturating_mul(n.saturating_add(1))
+            }
+            _ => COMPARE,
+        },
+    }
+}
+
 /// Python `==`: numbers compare by value across int/float/bool, containers element-wise.
+/// Charged to the render's work meter; once that is over its limit, `false` without comparing
+/// (the render then fails).
 pub(crate) fn py_eq(a: &JValue, b: &JValue) -> bool {
+    if !super::work::note(eq_cost(a, b)) {
+        return false;
+    }
     if let (Some(x), Some(y)) = (as_num(a), as_num(b)) {
         if let (Some(i), Some(j)) = (as_int(a), as_int(b)) {
             return i == j;
@@ -98,10 +120,14 @@ pub(crate) fn py_cmp(a: &JValue, b: &JValue) -> Result<Ordering, Error> {
         return Ok(x.partial_cmp(&y).unwrap_or(Ordering::Equal));
     }
     match (a.kind(), b.kind()) {
-        (ValueKind::String, ValueKind::String) => Ok(a
-            .as_str()
-            .unwrap_or_default()
-            .cmp(b.as_str().unwrap_or_default())),
+        (ValueKind::String, ValueKind::String) => {
+            let (x, y) = (
+                a.as_str().unwrap_or_default(),
+                b.as_str().unwrap_or_default(),
+            );
+            super::work::touch(32 + x.len().min(y.len()))?;
+            Ok(x.cmp(y))
+        }
         (ValueKind::Seq, ValueKind::Seq) if a.is_tuple() == b.is_tuple() => {
             let xs: Vec<JValue> = a.try_iter()?.collect();
             let ys: Vec<JValue> = b.try_iter()?.collect();
@@ -205,8 +231,12 @@ pub(crate) fn lookup_path(item: &JValue, parts: &[JValue], default: Option<&JVal
     cur
 }
 
-/// Jinja2's `ignore_case`: lowercases strings, leaves the rest.
+/// Jinja2's `ignore_case`: lowercases strings, leaves the rest. Charged to the render's work
+/// meter; once that is over its limit, the value as it is (the render then fails).
 pub(crate) fn ignore_case(v: JValue) -> JValue {
+    if !super::work::note(v.as_str().map_or(0, str::len)) {
+        return v;
+    }
     match v.as_str() {
         Some(s) if !v.is_safe() => JValue::from(s.to_lowercase()),
         Some(s) => JValue::from_safe_string(s.to_lowercase()),

@@ -312,6 +312,7 @@ fn unique(_: &State, args: &[JValue]) -> Result<JValue, Error> {
             seen.push(key);
             out.push(item);
         }
+        super::work::check()?;
     }
     Ok(JValue::from(out))
 }
@@ -328,6 +329,7 @@ fn min_or_max(fname: &str, args: &[JValue], want: Ordering) -> Result<JValue, Er
         } else {
             ignore_case(key)
         };
+        super::work::check()?;
         let better = match &best {
             None => true,
             Some((bk, _)) => py_cmp(&key, bk)? == want,
@@ -427,16 +429,28 @@ fn attr(_: &State, args: &[JValue]) -> Result<JValue, Error> {
     Ok(obj.get_attr(n).unwrap_or(JValue::UNDEFINED))
 }
 
-/// Calls a filter by name as `map`/`select` do. Only Jinja2's builtin filters exist here.
+/// The bytes of a string argument, for `work.rs`: what a filter or test called from here scans.
+fn str_bytes(v: Option<&JValue>) -> usize {
+    v.and_then(JValue::as_str).map_or(0, str::len)
+}
+
+/// Calls a filter by name as `map`/`select` do. Only Jinja2's builtin filters exist here. The
+/// string it works on and the one it makes are charged, as minijinja charges a filter it calls.
 fn call_filter(state: &State, name: &str, args: &[JValue]) -> Result<JValue, Error> {
     let f = super::filters::lookup(name)
         .ok_or_else(|| runtime_error(format!("No filter named '{name}'.")))?;
-    f(state, args)
+    super::work::observe(state);
+    super::work::touch(str_bytes(args.first()))?;
+    let out = f(state, args)?;
+    super::work::touch(str_bytes(Some(&out)))?;
+    Ok(out)
 }
 
 fn call_test(state: &State, name: &str, args: &[JValue]) -> Result<bool, Error> {
     let f = super::tests_builtin::lookup(name)
         .ok_or_else(|| runtime_error(format!("No test named '{name}'.")))?;
+    super::work::observe(state);
+    super::work::touch(str_bytes(args.first()))?;
     f(state, args)
 }
 
@@ -655,6 +669,7 @@ fn groupby(_: &State, args: &[JValue]) -> Result<JValue, Error> {
             Some((k, items)) if py_eq(k, &key) => items.push(item),
             _ => groups.push((key, vec![item])),
         }
+        super::work::check()?;
     }
     let out: Vec<JValue> = groups
         .into_iter()

@@ -202,11 +202,15 @@ fn cased(s: &str, lower: bool) -> bool {
 }
 
 fn lower(_: &State, args: &[JValue]) -> Result<bool, Error> {
-    Ok(cased(&py_str(&one("test_lower", args)?)?, true))
+    let s = py_str(&one("test_lower", args)?)?;
+    super::work::touch(s.len())?;
+    Ok(cased(&s, true))
 }
 
 fn upper(_: &State, args: &[JValue]) -> Result<bool, Error> {
-    Ok(cased(&py_str(&one("test_upper", args)?)?, false))
+    let s = py_str(&one("test_upper", args)?)?;
+    super::work::touch(s.len())?;
+    Ok(cased(&s, false))
 }
 
 /// Python's `a % b == 0` for the parity and divisibility tests.
@@ -266,12 +270,16 @@ fn divisibleby(_: &State, args: &[JValue]) -> Result<bool, Error> {
 
 fn eq(_: &State, args: &[JValue]) -> Result<bool, Error> {
     let (a, b) = two("eq", args, "b")?;
-    Ok(py_eq(&a, &b))
+    let eq = py_eq(&a, &b);
+    super::work::check()?;
+    Ok(eq)
 }
 
 fn ne(_: &State, args: &[JValue]) -> Result<bool, Error> {
     let (a, b) = two("ne", args, "b")?;
-    Ok(!py_eq(&a, &b))
+    let eq = py_eq(&a, &b);
+    super::work::check()?;
+    Ok(!eq)
 }
 
 fn ordered(args: &[JValue], name: &str, op: &str, ok: fn(Ordering) -> bool) -> Result<bool, Error> {
@@ -282,6 +290,7 @@ fn ordered(args: &[JValue], name: &str, op: &str, ok: fn(Ordering) -> bool) -> R
     }
     match py_cmp(&a, &b) {
         Ok(o) => Ok(ok(o)),
+        Err(e) if e.kind() == minijinja::ErrorKind::OutOfFuel => Err(e),
         Err(_) => Err(type_error(format!(
             "'{op}' not supported between instances of '{}' and '{}'",
             py_type_name(&a),
@@ -306,11 +315,21 @@ fn ge(_: &State, args: &[JValue]) -> Result<bool, Error> {
     ordered(args, "ge", ">=", |o| o != Ordering::Less)
 }
 
-/// Python's `value in seq`.
+/// Python's `value in seq`, charged by the bytes and items it scans (`work.rs`).
 pub(crate) fn py_contains(seq: &JValue, value: &JValue) -> Result<bool, Error> {
+    let found = contains(seq, value)?;
+    super::work::check()?;
+    Ok(found)
+}
+
+fn contains(seq: &JValue, value: &JValue) -> Result<bool, Error> {
     match seq.kind() {
         ValueKind::String => match value.as_str() {
-            Some(needle) => Ok(seq.as_str().unwrap_or_default().contains(needle)),
+            Some(needle) => {
+                let haystack = seq.as_str().unwrap_or_default();
+                super::work::touch(haystack.len())?;
+                Ok(haystack.contains(needle))
+            }
             None => Err(type_error(format!(
                 "'in <string>' requires string as left operand, not {}",
                 // Python names the class without its module here.

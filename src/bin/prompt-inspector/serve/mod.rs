@@ -14,6 +14,7 @@ use std::convert::Infallible;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,7 @@ use hyper::header::{HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, HO
 use hyper::{Method, Request, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use prompt_inspector::api::{self, ApiError, ErrorCode};
+use prompt_inspector::template::budget;
 use serde::Serialize;
 
 /// Request bodies above this are refused: a scene is large, but not this large.
@@ -78,7 +80,24 @@ fn ui_folder(flag: Option<PathBuf>) -> Result<Option<PathBuf>, String> {
     Ok(None)
 }
 
-pub fn run(port: u16, ui: Option<PathBuf>) -> ExitCode {
+/// How many operations run at once, and how long one waits for its turn.
+pub struct Limits {
+    operations: usize,
+    queue_timeout: Duration,
+}
+
+impl Limits {
+    /// `operations` (default: the number of cores), `queue_timeout` in seconds.
+    pub fn new(operations: Option<u16>, queue_timeout: u64) -> Limits {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Limits {
+            operations: operations.map_or(cores, usize::from).max(1),
+            queue_timeout: Duration::from_secs(queue_timeout),
+        }
+    }
+}
+
+pub fn run(port: u16, ui: Option<PathBuf>, limits: Limits) -> ExitCode {
     // Logs go to stderr at `info` unless PROMPT_INSPECTOR_LOG already set up a subscriber.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new("info"))
@@ -109,10 +128,10 @@ pub fn run(port: u16, ui: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    runtime.block_on(serve(port, ui, token))
+    runtime.block_on(serve(port, ui, token, limits))
 }
 
-async fn serve(port: u16, ui: Option<PathBuf>, token: String) -> ExitCode {
+async fn serve(port: u16, ui: Option<PathBuf>, token: String, limits: Limits) -> ExitCode {
     let listener = match listener(port) {
         Ok(l) => l,
         Err(e) => {
@@ -142,6 +161,8 @@ async fn serve(port: u16, ui: Option<PathBuf>, token: String) -> ExitCode {
         token,
         ui,
         live: Arc::new(api::Live::new()),
+        operations: Arc::new(tokio::sync::Semaphore::new(limits.operations)),
+        queue_timeout: limits.queue_timeout,
     });
     let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
@@ -196,6 +217,21 @@ struct State {
     ui: Option<PathBuf>,
     /// The pages' live documents (`live_open`, `live_edit`).
     live: Arc<api::Live>,
+    /// One permit per operation running on the blocking pool: the operations that run at once.
+    operations: Arc<tokio::sync::Semaphore>,
+    /// How long an operation waits for a permit before it is answered `busy`.
+    queue_timeout: Duration,
+}
+
+/// Sets its flag when dropped: the request's future went away before the operation answered.
+struct CancelOnDrop(Option<Arc<AtomicBool>>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(flag) = &self.0 {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// What a request turns into before it is written: status, content type and body.
@@ -256,6 +292,9 @@ enum HttpCode {
     UnsupportedMediaType,
     /// The body did not arrive in time.
     RequestTimeout,
+    /// Every operation slot stayed taken for the queue timeout (`--max-operations`,
+    /// `--queue-timeout`).
+    Busy,
 }
 
 impl HttpCode {
@@ -268,6 +307,7 @@ impl HttpCode {
             HttpCode::RequestTimeout => 408,
             HttpCode::TooLarge => 413,
             HttpCode::UnsupportedMediaType => 415,
+            HttpCode::Busy => 503,
         }
     }
 }
@@ -389,17 +429,53 @@ impl State {
             Ok(b) => b,
             Err(reply) => return reply,
         };
+        // At most `operations` run at once; the permit goes with the work, so an operation whose
+        // client left still counts until it has stopped.
+        let permit = match tokio::time::timeout(
+            self.queue_timeout,
+            Arc::clone(&self.operations).acquire_owned(),
+        )
+        .await
+        {
+            Ok(Ok(permit)) => permit,
+            _ => {
+                return Reply::refused(
+                    HttpCode::Busy,
+                    format!(
+                        "the server is busy: every operation slot stayed taken for {} s; try again",
+                        self.queue_timeout.as_secs()
+                    ),
+                )
+            }
+        };
         let live = Arc::clone(&self.live);
         let name = operation.clone();
+        // Set when this future is dropped: hyper drops it when the client goes away, and the
+        // operation's templates stop at their next charge of fuel.
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut cancel = CancelOnDrop(Some(Arc::clone(&flag)));
         // On the blocking pool, so other connections go on while this one renders. A panic in
         // the operation is caught there (`api::guarded`) and answers this request with an
         // `internal` error; the join error is left for the pool itself failing.
-        tokio::task::spawn_blocking(move || {
-            api::guarded(&name, || api::dispatch(&live, &name, &body))
+        let reply = tokio::task::spawn_blocking(move || {
+            let result = budget::with_cancel(Arc::clone(&flag), || {
+                api::guarded(&name, || api::dispatch(&live, &name, &body))
+            });
+            if flag.load(Ordering::Relaxed) {
+                tracing::info!(
+                    operation = name,
+                    "operation cancelled: the client went away"
+                );
+            }
+            drop(permit);
+            result
         })
         .await
         .unwrap_or_else(|_| Err(internal(&format!("the operation {operation:?}"))))
-        .map_or_else(|e| Reply::error(&e), |json| Reply::json(200, json))
+        .map_or_else(|e| Reply::error(&e), |json| Reply::json(200, json));
+        // Answered: the guard has nothing left to cancel.
+        cancel.0 = None;
+        reply
     }
 
     fn host_ok(&self, request: &Request<Incoming>) -> bool {
