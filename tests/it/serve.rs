@@ -23,11 +23,18 @@ impl Drop for Served {
 }
 
 fn serve(ui: &std::path::Path) -> Served {
+    serve_with(ui, &[], Stdio::null())
+}
+
+/// `serve` on a free port with `flags` before `--ui`, its stderr sent to `stderr`.
+fn serve_with(ui: &std::path::Path, flags: &[&str], stderr: Stdio) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args(["serve", "--port", "0", "--ui"])
+        .args(["serve", "--port", "0"])
+        .args(flags)
+        .arg("--ui")
         .arg(ui)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("start serve");
     let mut line = String::new();
@@ -632,36 +639,11 @@ fn operations_are_limited_and_cancelled_when_the_client_goes_away() {
     }
     let log_path = dir.join("serve.log");
     let log = std::fs::File::create(&log_path).expect("log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--max-operations",
-            "1",
-            "--queue-timeout",
-            "1",
-            "--ui",
-        ])
-        .arg(ui_dir("operations_are_limited"))
-        .stdout(Stdio::piped())
-        .stderr(log)
-        .spawn()
-        .expect("start serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("the URL line");
-    let url = line
-        .trim()
-        .strip_prefix("serving on http://127.0.0.1:")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    let (port, token) = url.split_once("/?token=").expect("port and token");
-    let s = Served {
-        child,
-        port: port.parse().expect("port"),
-        token: token.to_owned(),
-    };
+    let s = serve_with(
+        &ui_dir("operations_are_limited"),
+        &["--max-operations", "1", "--queue-timeout", "1"],
+        Stdio::from(log),
+    );
     let bearer = format!("Bearer {}", s.token);
     let auth = [("Authorization", bearer.as_str())];
 
