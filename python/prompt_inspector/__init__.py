@@ -213,7 +213,7 @@ class Scene:
 
 
 def _whole_requests(shared: Dict[str, Any]) -> Dict[str, Any]:
-    """The run report as `run --format json` prints it (docs/run-loop.md), from the form that keeps each message once."""
+    """The run report as `run --format json` prints it, from the form that keeps each message once."""
     messages = shared["messages"]
     iterations = []
     for it in shared["iterations"]:
