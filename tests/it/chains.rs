@@ -3,20 +3,12 @@
 //! (docs/templates.md, "Limits on untrusted templates").
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args(args)
-        .output()
-        .expect("run prompt-inspector")
-}
+use crate::support::run;
 
 fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pi-chains-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    crate::support::tempdir("chains", tag)
 }
 
 /// `{{ x|abs|abs|... }}`, `n` filters long.

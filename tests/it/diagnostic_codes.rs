@@ -2,22 +2,10 @@
 //! exactly its variants with their levels, and `--deny` takes only its codes.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Output;
 
 use prompt_inspector::report::DiagnosticCode;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn cli(args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run prompt-inspector")
-}
+use crate::support::{cli, root};
 
 /// Each row of the doc's tables whose header starts `| code | level |`: the code and the level,
 /// with the line they are on.

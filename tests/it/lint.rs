@@ -2,22 +2,11 @@
 //! fixture made for it, with the tool or prompt and the template line it names, stays quiet on
 //! the clean fixtures, stays out of goldens, and `--deny` turns a finding into a failure.
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use serde_json::Value as Json;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn cli(args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run prompt-inspector")
-}
+use crate::support::{cli, root};
 
 fn json_of(o: &Output) -> Json {
     serde_json::from_slice(&o.stdout)

@@ -1,6 +1,8 @@
 //! Shared helpers for the integration tests: scenes from JSON snippets, and a capture of
 //! `tracing` events.
 
+use std::path::PathBuf;
+use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 
 use prompt_inspector::scene::{self, Scene};
@@ -84,4 +86,35 @@ impl<S: tracing::Subscriber> Layer<S> for Capture {
             }
         }
     }
+}
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The command line run with `args` in the test's working directory.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(args)
+        .output()
+        .expect("run prompt-inspector")
+}
+
+/// The command line run with `args` from the repository's root (relative fixture paths).
+pub fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("run prompt-inspector")
+}
+
+/// A fresh, empty scratch folder for one test, named by its module and tag so tests running at
+/// once never share one.
+pub fn tempdir(module: &str, tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pi-{module}-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
 }

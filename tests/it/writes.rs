@@ -10,18 +10,10 @@ use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args(args)
-        .output()
-        .expect("run prompt-inspector")
-}
+use crate::support::run;
 
 fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pi-writes-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    crate::support::tempdir("writes", tag)
 }
 
 pub fn mkfifo(path: &Path) {
