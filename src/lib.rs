@@ -5,6 +5,7 @@
 //! (Python `str.format_map` and Jinja2), which render each prompt piece.
 
 pub mod api;
+pub mod billing;
 pub mod check;
 pub mod context;
 pub mod conversation;
@@ -23,6 +24,7 @@ pub mod scene;
 pub mod segments;
 pub mod template;
 pub mod tokens;
+pub mod usage;
 pub mod value;
 
 /// The core's version (its Cargo.toml's): what the app's About box and `--version` say.

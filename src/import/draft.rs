@@ -17,6 +17,9 @@ pub(crate) struct Draft {
     pub tools: Vec<ToolDraft>,
     /// `pointer: what`, for each thing a scene has no place for.
     pub unmapped: Vec<String>,
+    /// The scene's `recorded` object (docs/scene-format.md): the API, model, request
+    /// parameters, billed usage and timestamp. Left out of the scene when empty.
+    pub recorded: Map<String, Json>,
 }
 
 /// A system text and where it came from (`/messages/0`).
@@ -149,6 +152,7 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         messages,
         tools,
         mut unmapped,
+        recorded,
     } = draft;
     let mut origins = Vec::new();
 
@@ -269,6 +273,9 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         );
     }
     doc.insert("tools".into(), Json::Array(tools));
+    if !recorded.is_empty() {
+        doc.insert("recorded".into(), Json::Object(recorded));
+    }
     Json::Object(doc)
 }
 

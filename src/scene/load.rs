@@ -281,6 +281,7 @@ impl Reader<'_> {
             },
             tools: self.list(&o, &FieldPath::Root, "tools", Self::tool)?,
             run: o.get("run").map(|j| self.run(j)).transpose()?,
+            recorded: None,
         })
     }
 

@@ -45,6 +45,25 @@ pub struct Scene {
     pub tools: Vec<Tool>,
     /// The tool-call loop to replay (`run`, docs/scene-format.md); `runloop::replay` replays it.
     pub run: Option<run::Run>,
+    /// What was recorded with an imported call: the API, model, request parameters, billed
+    /// usage and when (`recorded`, docs/scene-format.md). `None` for scenes written by hand.
+    pub recorded: Option<Recorded>,
+}
+
+/// A recorded call's facts beyond its prompts and tools.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    /// The API the request was sent to.
+    pub api: crate::usage::Api,
+    /// The model the request named.
+    pub model: Option<String>,
+    /// The request's other top-level fields as sent (`max_tokens`, `temperature`,
+    /// `response_format`, `reasoning`, ...), in the order sent.
+    pub params: serde_json::Map<String, serde_json::Value>,
+    /// The response's usage, normalised.
+    pub usage: Option<crate::usage::Usage>,
+    /// When the call was made (RFC 3339).
+    pub timestamp: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
