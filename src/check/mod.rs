@@ -306,7 +306,8 @@ pub fn check_scene(scene_path: &Path, options: &RunOptions) -> Checked {
         let table = crate::pricing::Table::builtin();
         let rows = table.select(&[]).unwrap_or_default();
         for report in [&mut golden.chat, &mut golden.desk] {
-            report.costs = crate::pricing::cost::input_costs(report, &rows);
+            let sent = crate::pricing::request::Sent::of(&scene, report, scene_path.parent());
+            report.costs = crate::pricing::cost::input_costs(report, &sent, &rows);
         }
         c.reports = Some(Reports {
             description: scene.description.clone(),
