@@ -170,6 +170,12 @@ pub struct ModelCost {
     pub ttl: Option<String>,
     pub calls: Vec<CallCost>,
     pub total: Total,
+    /// How far the token figures (and so the costs) can be from what the row's provider bills:
+    /// they are counted on the provider-neutral serialisation (docs/run-loop.md).
+    pub provenance: Provenance,
+    /// When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from.
+    pub prices_read: String,
+    pub price_sources: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -211,6 +217,9 @@ impl ModelCost {
                 .flatten(),
             calls,
             total,
+            provenance: request::serialisation_provenance(row),
+            prices_read: row.read.clone(),
+            price_sources: row.sources.clone(),
         }
     }
 }

@@ -71,6 +71,21 @@ impl Provider {
 /// "Provenance of the figures", has where it was measured).
 pub const TEXT_BOUND_PERCENT: f64 = 30.0;
 
+/// The bound of an `o200k_base` count of the provider-neutral serialisation (`role + "\n" +
+/// content` per message, docs/run-loop.md) against what OpenAI bills for a call large enough to
+/// be cached: the framing it leaves out is a few tokens per message.
+pub const OPENAI_SERIALISATION_BOUND_PERCENT: f64 = 3.0;
+
+/// How far the cache figures (`runloop::cache`, counted on the provider-neutral serialisation)
+/// can be from what `row`'s provider bills, for calls large enough to be cached.
+pub fn serialisation_provenance(row: &Row) -> Provenance {
+    let bound_percent = match Provider::of_row(row) {
+        Some(Provider::Openai) => OPENAI_SERIALISATION_BOUND_PERCENT,
+        _ => TEXT_BOUND_PERCENT,
+    };
+    Provenance::Estimate { bound_percent }
+}
+
 /// What a call sends beside the report's text: the tool definitions (the report keeps only their
 /// sizes), and the folder relative image paths are read from.
 #[derive(Clone, Debug, Default)]

@@ -74,15 +74,19 @@ pub fn text(r: &CacheReport) -> String {
          A provider's prompt cache reuses only a prefix that a request shares, byte for byte, with an\n\
          earlier one. Below, each call is compared with the one before it: the first byte that differs\n\
          and who wrote it (a configured prompt, a tool, or a recorded message), then what each provider\n\
-         serves from its cache. Tokens are counted with o200k_base (an estimate for Anthropic);\n\
-         an image counts as one part of {} tokens, a placeholder estimate, and calls share it when\n\
-         its bytes are the same.\n\
+         serves from its cache. Tokens are counted with o200k_base on the provider-neutral\n\
+         serialisation: an estimate, within {}% of what OpenAI bills for a call long enough to be\n\
+         cached and within {}% for the other providers (docs/models.md, \"Provenance of the\n\
+         figures\"); an image counts as one part of {} tokens, a placeholder estimate, and calls\n\
+         share it when its bytes are the same.\n\
          OpenAI caches automatically from {} tokens, hits growing in {}-token steps. Anthropic caches\n\
          only at explicit breakpoints (at most {}), each prefix at least {} tokens; they are placed at\n\
          the end of the system message, of the user's input (the next turn's history ends there), of\n\
          the intermediate messages and of the request: the points after which the chat layout\n\
          starts changing from call to call.\n",
         r.steps.len(),
+        prompt_inspector::pricing::request::OPENAI_SERIALISATION_BOUND_PERCENT,
+        prompt_inspector::pricing::request::TEXT_BOUND_PERCENT,
         cache::IMAGE_TOKENS,
         cache::OPENAI_MIN_TOKENS,
         cache::OPENAI_STEP_TOKENS,
