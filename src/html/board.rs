@@ -394,10 +394,9 @@ fn push_diagnostics(out: &mut String, report: &Value, level: usize, id: &str) {
 fn text_provenance(costs: &[Value]) -> String {
     let mut labels: Vec<(String, Vec<&str>)> = Vec::new();
     for c in costs {
-        let (Some(label), Some(model)) = (
-            c.get("text_provenance").map(provenance),
-            str_of(c, "model"),
-        ) else {
+        let (Some(label), Some(model)) =
+            (c.get("text_provenance").map(provenance), str_of(c, "model"))
+        else {
             continue;
         };
         match labels.iter_mut().find(|(l, _)| *l == label) {

@@ -107,9 +107,11 @@ pub fn input_costs(report: &Report, sent: &Sent, rows: &[&Row]) -> Vec<InputCost
             let (api, input_tokens, provenance) = match request::billed(report, sent, row) {
                 // A provider the table does not know is priced as an OpenAI-compatible call,
                 // whose count of its text is no better than an estimate.
-                Ok(p) if provider.is_none() => {
-                    (Some(p.api), p.input_tokens, p.provenance.combine(&text_provenance))
-                }
+                Ok(p) if provider.is_none() => (
+                    Some(p.api),
+                    p.input_tokens,
+                    p.provenance.combine(&text_provenance),
+                ),
                 Ok(p) => (Some(p.api), p.input_tokens, p.provenance),
                 Err(e) => {
                     tracing::warn!(model = %row.id, "the call's body cannot be counted: {e}");

@@ -128,7 +128,11 @@ pub struct Body {
 /// they are about the shape of a request the report does not show.
 pub fn body(report: &Report, sent: &Sent, row: &Row) -> Body {
     let provider = Provider::of_row(row);
-    let model = row.models.first().cloned().unwrap_or_else(|| row.id.clone());
+    let model = row
+        .models
+        .first()
+        .cloned()
+        .unwrap_or_else(|| row.id.clone());
     let mut ignored = Vec::new();
     let tools = &sent.tools;
     let (api, mut json) = match (&report.messages, provider) {
@@ -177,8 +181,13 @@ pub fn body(report: &Report, sent: &Sent, row: &Row) -> Body {
                 Adapter::GeminiDesk => Api::Gemini,
                 _ => Api::OpenaiChat,
             };
-            let json =
-                provider::desk_request(&config, &report.segments, tools, sent.base_dir, &mut ignored);
+            let json = provider::desk_request(
+                &config,
+                &report.segments,
+                tools,
+                sent.base_dir,
+                &mut ignored,
+            );
             (api, json)
         }
     };
@@ -192,7 +201,11 @@ pub fn body(report: &Report, sent: &Sent, row: &Row) -> Body {
 }
 
 /// What `row`'s provider bills for the report's call, or why it cannot be told.
-pub fn billed(report: &Report, sent: &Sent, row: &Row) -> Result<Prediction, billing::BillingError> {
+pub fn billed(
+    report: &Report,
+    sent: &Sent,
+    row: &Row,
+) -> Result<Prediction, billing::BillingError> {
     let body = body(report, sent, row);
     billing::predict(body.api, &body.model, &body.json)
 }
