@@ -281,9 +281,11 @@ fn cache_labels_each_models_figures_and_says_when_prices_were_read() {
     assert_eq!(json["models"][1]["prices_read"], "2026-12-01");
 }
 
-/// The corpus's calls of plain text (no tools, images, files, schemas or carried reasoning):
-/// `(api, [(role, text)], billed input)`.
-fn plain_text_calls() -> Vec<(Api, Vec<(String, String)>, u64)> {
+/// A recorded call: its API, its messages as `(role, text)`, and the input it was billed.
+type Call = (Api, Vec<(String, String)>, u64);
+
+/// The corpus's calls of plain text (no tools, images, files, schemas or carried reasoning).
+fn plain_text_calls() -> Vec<Call> {
     let corpus = root().join("corpora/usage");
     let selection: Vec<Value> = serde_json::from_str(
         &std::fs::read_to_string(corpus.join("selection.json")).expect("selection"),
