@@ -421,7 +421,7 @@ pub(crate) fn provenance(v: &Value) -> String {
         .map_or_else(|_| "unlabelled".to_owned(), |p| p.to_string())
 }
 
-/// `Prices as read on DATE from` and links to the pages, per date: under every table of prices.
+/// `Prices as read on DATE from` and the pages, per date: under every table of prices.
 pub(crate) fn prices_read(out: &mut String, rows: &[Value], read: &str, sources: &str) {
     let pairs: Vec<(&str, Vec<String>)> = rows
         .iter()
@@ -436,15 +436,16 @@ pub(crate) fn prices_read(out: &mut String, rows: &[Value], read: &str, sources:
         .collect();
     let dates = crate::pricing::read_dates(pairs.iter().map(|(d, p)| (*d, p.as_slice())));
     for (date, pages) in dates {
-        let links: Vec<String> = pages
+        // Named, not linked: the page leads nowhere outside itself.
+        let pages: Vec<String> = pages
             .iter()
-            .map(|u| format!("<a href=\"{0}\">{0}</a>", escape(u)))
+            .map(|u| format!("<code>{}</code>", escape(u)))
             .collect();
         let _ = writeln!(
             out,
             "<p class=\"muted prices-read\">Prices as read on {} from {}.</p>",
             escape(date),
-            links.join(", ")
+            pages.join(", ")
         );
     }
 }

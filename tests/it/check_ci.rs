@@ -257,16 +257,19 @@ fn github_annotates_the_scene_and_the_template_line() {
     let file = scene.display().to_string();
     let template_line = line_of(&scene, "Trace this reply.");
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("::error ")).collect();
-    assert!(
-        lines.contains(
-            &format!(
-                "::error file={file},title=Golden mismatch::the golden differs: first in chat · \
+    let mismatch = format!(
+        "::error file={file},title=Golden mismatch::the golden differs: first in chat · \
          after_input_msg_prompt (tracer's text) ({})",
-                d.join("b-mismatch.golden.json").display()
-            )
-            .as_str()
-        ),
-        "{out}"
+        d.join("b-mismatch.golden.json").display()
+    );
+    // Then, on lines of the same message, what the change costs per model.
+    let annotation = lines
+        .iter()
+        .find(|l| l.starts_with(&mismatch))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        annotation[mismatch.len()..].starts_with("%0ACost change, golden → now"),
+        "{annotation}"
     );
     let on_template = lines
         .iter()

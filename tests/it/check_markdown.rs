@@ -152,7 +152,7 @@ fn a_mismatch_says_its_token_cost_and_cache_change_in_every_output() {
         after - before
     )));
     assert!(
-        page.contains("Prices as read on 2026-01-02 from <a href=\"https://example.com/prices\">")
+        page.contains("Prices as read on 2026-01-02 from <code>https://example.com/prices</code>.")
     );
 }
 

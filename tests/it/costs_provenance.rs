@@ -246,7 +246,7 @@ fn the_html_board_labels_costs_and_text_counts_and_links_the_price_pages() {
         "tokens counted with o200k_base (exact for openai/gpt-5; estimate ±30% for anthropic/claude-sonnet-4-5)"
     ));
     assert!(page.contains(
-        "Prices as read on 2026-12-01 from <a href=\"https://developers.openai.com/api/docs/guides/prompt-caching\">"
+        "Prices as read on 2026-12-01 from <code>https://developers.openai.com/api/docs/guides/prompt-caching</code>"
     ));
 }
 
