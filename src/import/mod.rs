@@ -1,19 +1,22 @@
 //! Recorded traffic in, scenes out (`prompt-inspector import`, docs/cli.md): an OpenAI
 //! chat-completions or Responses request body, an Anthropic Messages request body, or an
-//! OpenTelemetry GenAI span becomes a scene; a JSON-lines file of successive requests (or an
-//! export of several spans) becomes a conversation of scenes, one per call, that
+//! OpenTelemetry GenAI span becomes a scene; a JSON-lines file of successive requests, an
+//! export of several spans, or a VCR cassette or HAR file of recorded calls (`container/`, with
+//! each call's billed usage and time) becomes a conversation of scenes, one per call, that
 //! `prompt-inspector cache` reads. One file per source reads it into a neutral draft
 //! (`draft.rs`), which becomes the scene; what a scene has no place for is listed, in the
 //! scene's description and in [`ImportedScene::unmapped`], never dropped unsaid. Each scene is
 //! checked by loading it with the scene loader before it is returned.
 
 mod anthropic;
+mod container;
 mod draft;
 mod error;
 mod node;
 mod openai_chat;
 mod openai_responses;
 mod otel;
+mod otel_usage;
 
 use std::path::Path;
 
@@ -31,14 +34,20 @@ pub enum Source {
     OpenaiResponses,
     Anthropic,
     Otel,
+    /// A VCR cassette: recorded requests with their responses.
+    Vcr,
+    /// A HAR file: a browser's or proxy's network export.
+    Har,
 }
 
 impl Source {
-    pub const ALL: [Source; 4] = [
+    pub const ALL: [Source; 6] = [
         Source::OpenaiChat,
         Source::OpenaiResponses,
         Source::Anthropic,
         Source::Otel,
+        Source::Vcr,
+        Source::Har,
     ];
 
     /// The name `--from` takes.
@@ -48,6 +57,8 @@ impl Source {
             Source::OpenaiResponses => "openai-responses",
             Source::Anthropic => "anthropic",
             Source::Otel => "otel",
+            Source::Vcr => "vcr",
+            Source::Har => "har",
         }
     }
 
@@ -61,6 +72,8 @@ impl Source {
             Source::OpenaiResponses => "an OpenAI Responses request body",
             Source::Anthropic => "an Anthropic Messages request body",
             Source::Otel => "an OpenTelemetry GenAI span",
+            Source::Vcr => "a VCR cassette",
+            Source::Har => "a HAR file",
         }
     }
 }
@@ -73,7 +86,8 @@ pub struct Import {
     pub detected: Option<String>,
     /// In call order (records in file order, spans in export order).
     pub scenes: Vec<ImportedScene>,
-    /// Spans of an export that hold no GenAI request, each with why.
+    /// Spans of an export that hold no GenAI request, and recorded calls of a cassette or HAR
+    /// file that are not LLM calls, each with why.
     pub skipped: Vec<String>,
     /// The input file's name without its extension, which names the scenes.
     pub stem: String,
@@ -96,8 +110,14 @@ pub fn is_json_lines(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"))
 }
 
-/// Reads and imports a file: JSON lines when it ends in `.jsonl` or `.ndjson`, else one
-/// document. `from` says what it holds; `None` detects it (and says why in [`Import::detected`]).
+/// Whether a file is read as YAML (a VCR cassette) rather than JSON.
+pub fn is_yaml(file_name: &str) -> bool {
+    let lower = file_name.to_ascii_lowercase();
+    lower.ends_with(".yaml") || lower.ends_with(".yml")
+}
+
+/// Reads and imports a file: JSON lines when it ends in `.jsonl` or `.ndjson`, YAML when it
+/// ends in `.yaml` or `.yml`, else one JSON document. `from` says what it holds; `None` detects it (and says why in [`Import::detected`]).
 pub fn import_file(path: &Path, from: Option<Source>) -> Result<Import, ImportError> {
     let text = crate::files::read_regular_text(path, MAX_IMPORT_BYTES, "an import")
         .map_err(|e| ImportError::io(path, e.to_string()))?;
@@ -191,7 +211,14 @@ fn import_text(
             host: None,
             prefix: String::new(),
         };
-        let tree = node::parse(&doc)?;
+        let (tree, binary) = if is_yaml(file_name) && !json_lines {
+            let y = container::yaml::parse(record).map_err(|e| {
+                doc.error_at(e.offset, "", format!("invalid YAML: {}", e.message))
+            })?;
+            (y.root, y.binary)
+        } else {
+            (node::parse(&doc)?, Default::default())
+        };
         let root = Node::root(&tree, &doc);
         root.object()?;
         let this = match from {
@@ -218,6 +245,23 @@ fn import_text(
             Source::OpenaiChat => drafts.push((openai_chat::read(&root)?, at, None)),
             Source::OpenaiResponses => drafts.push((openai_responses::read(&root)?, at, None)),
             Source::Anthropic => drafts.push((anthropic::read(&root)?, at, None)),
+            Source::Vcr | Source::Har => {
+                let container = if this == Source::Vcr {
+                    container::Container::Vcr
+                } else {
+                    container::Container::Har
+                };
+                let calls = container::read(container, &root, &binary, &mut skipped)?;
+                if one && calls.len() > 1 {
+                    return Err(root.err(format!(
+                        "{} recorded LLM calls: {ONE_SCENE}",
+                        calls.len()
+                    )));
+                }
+                for c in calls {
+                    drafts.push((c.draft, at, Some(c.label)));
+                }
+            }
             Source::Otel => {
                 let spans = otel::read(&root, &mut skipped)?;
                 if one && spans.len() > 1 {
@@ -316,6 +360,18 @@ pub fn file_names(import: &Import) -> Vec<String> {
 /// What a request body is, and why: OpenTelemetry data by its shape, the Responses API by
 /// `input`, and among bodies with `messages` the fields only one of OpenAI and Anthropic has.
 fn detect(root: &Node<'_>) -> Result<(Source, String), ImportError> {
+    if root.get("interactions").is_some_and(|i| i.is_array()) {
+        return Ok((
+            Source::Vcr,
+            "a VCR cassette (\"interactions\" of requests and responses)".to_owned(),
+        ));
+    }
+    if root
+        .get("log")
+        .is_some_and(|l| l.get("entries").is_some_and(|e| e.is_array()))
+    {
+        return Ok((Source::Har, "a HAR file (\"log\".\"entries\")".to_owned()));
+    }
     if otel::looks_like(root) {
         return Ok((
             Source::Otel,
@@ -333,7 +389,7 @@ fn detect(root: &Node<'_>) -> Result<(Source, String), ImportError> {
             ));
         }
         return Err(root.err(
-            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses) or OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys)",
+            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses), OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys), a VCR cassette (interactions) or a HAR file (log.entries)",
         ));
     }
     let anthropic = evidence(root, true);

@@ -3,14 +3,17 @@
 //! attribute map. `gen_ai.system_instructions`, `gen_ai.input.messages` and
 //! `gen_ai.tool.definitions` are read as their JSON schemas in the conventions describe them;
 //! without `gen_ai.input.messages`, the older message events (`gen_ai.system.message`,
-//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. Every other
-//! attribute and event is listed as not mapped.
+//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. The usage
+//! counts (`otel_usage.rs`) and the span's start time go into the scene's `recorded` object.
+//! Every other attribute and event is listed as not mapped.
 
 use serde_json::{json, Value as Json};
 
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
+use super::container::time;
 use super::openai_chat;
+use super::otel_usage;
 use super::ImportError;
 use crate::json::{Json as Tree, Kind, Member};
 use crate::scene::Role;
@@ -88,6 +91,9 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
     let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref())? else {
         return Ok(None);
     };
+    if let Some(t) = start_time(span)? {
+        d.draft.recorded.insert("timestamp".into(), json!(t));
+    }
     if let Some(n) = name {
         d.label = format!(
             "span {n:?} at {}",
@@ -99,6 +105,28 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
         );
     }
     Ok(Some(d))
+}
+
+/// When the span started, as RFC 3339: OTLP's `startTimeUnixNano` (a decimal string or a
+/// number), or the `start_time` (ISO 8601) of the OpenTelemetry SDKs' JSON form of a span.
+fn start_time(span: &Node<'_>) -> Result<Option<String>, ImportError> {
+    if let Some(n) = span.get("startTimeUnixNano") {
+        let nanos = match &n.json.kind {
+            Kind::Str(s) => s.trim().parse::<u128>().ok(),
+            Kind::Int(i) => i.as_i64().and_then(|i| u128::try_from(i).ok()),
+            _ => None,
+        };
+        return nanos
+            .and_then(time::from_unix_nanos)
+            .map(Some)
+            .ok_or_else(|| n.err("expected nanoseconds since the Unix epoch (a decimal string)"));
+    }
+    match span.get("start_time") {
+        Some(t) => time::from_iso8601(t.str()?)
+            .map(Some)
+            .ok_or_else(|| t.err("expected an ISO 8601 date-time with its zone")),
+        None => Ok(None),
+    }
 }
 
 /// The attributes as (key, value) pairs: OTLP's `[{key, value: AnyValue}]` with each value
@@ -119,7 +147,7 @@ fn key_values<'a>(attributes: &Node<'a>) -> Result<Vec<(&'a str, Node<'a>)>, Imp
 
 /// An OTLP `AnyValue` as the JSON it stands for (spans kept, so errors still point into the
 /// file); a plain JSON value (a map's) as it is.
-fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
+pub(super) fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
     if !otlp {
         return Ok(v.json.clone());
     }
@@ -260,13 +288,26 @@ fn read_attributes(
     if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
         structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
     }
+    let mut counts = Vec::new();
     for (key, v) in pairs {
-        if ![INPUT, SYSTEM, TOOLS].contains(key) {
-            let tree = any_value(v, otlp)?;
-            draft
-                .unmapped
-                .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
+        if [INPUT, SYSTEM, TOOLS].contains(key) {
+            continue;
         }
+        let tree = any_value(v, otlp)?;
+        if otel_usage::is_usage_key(key) {
+            counts.push((*key, tree, v.clone()));
+            continue;
+        }
+        draft
+            .unmapped
+            .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
+        if otel_usage::is_provider_key(key) {
+            counts.push((*key, tree, v.clone()));
+        }
+    }
+    if let Some(usage) = otel_usage::read(&counts)? {
+        let usage = serde_json::to_value(usage).unwrap_or(Json::Null);
+        draft.recorded.insert("usage".into(), usage);
     }
     Ok(Some(SpanDraft {
         draft,

@@ -187,9 +187,11 @@ enum Command {
         deny: Vec<DiagnosticCode>,
     },
     /// Turn a recorded request (OpenAI chat completions or Responses, Anthropic Messages, an
-    /// OpenTelemetry GenAI span), or a JSON-lines file of successive ones, into scenes.
+    /// OpenTelemetry GenAI span), a JSON-lines file of successive ones, or a VCR cassette or HAR
+    /// file of recorded calls with their billed usage, into scenes.
     Import {
-        /// The request file (`.jsonl` / `.ndjson`: one request per line, a conversation).
+        /// The request file (`.jsonl` / `.ndjson`: one request per line, a conversation;
+        /// `.yaml` / `.yml`: a VCR cassette).
         file: PathBuf,
         /// What the file holds; detected from its fields when absent (stderr says how).
         #[arg(long, value_parser = parse_source)]
