@@ -360,7 +360,10 @@ pub fn file_names(import: &Import) -> Vec<String> {
 /// What a request body is, and why: OpenTelemetry data by its shape, the Responses API by
 /// `input`, and among bodies with `messages` the fields only one of OpenAI and Anthropic has.
 fn detect(root: &Node<'_>) -> Result<(Source, String), ImportError> {
-    if root.get("interactions").is_some_and(|i| i.is_array()) {
+    let interactions = root
+        .get("interactions")
+        .or_else(|| root.get("http_interactions"));
+    if interactions.is_some_and(|i| i.is_array()) {
         return Ok((
             Source::Vcr,
             "a VCR cassette (\"interactions\" of requests and responses)".to_owned(),

@@ -2,7 +2,8 @@
 //! string, `!!binary` bytes or `{string | base64_string}`, or pydantic-ai's already parsed
 //! `parsed_body`) and a `response` (`status.code`, `headers`, `body.string` /
 //! `body.base64_string`, or `parsed_body`). vcrpy and pytest-recording write them as YAML (or
-//! JSON with vcrpy's JSON serializer); Ruby's VCR writes the same shape with `recorded_at`.
+//! JSON with vcrpy's JSON serializer); Ruby's VCR writes the same shape under
+//! `http_interactions`, with `recorded_at`.
 //! The call's time is `recorded_at` when there is one, else the response's `Date` header.
 
 use std::collections::HashSet;
@@ -21,7 +22,11 @@ pub(super) fn exchanges<'a>(
     skipped: &mut Vec<String>,
 ) -> Result<Vec<Exchange<'a>>, ImportError> {
     let mut out = Vec::new();
-    for (i, it) in root.req("interactions")?.items()?.into_iter().enumerate() {
+    let interactions = match root.get("http_interactions") {
+        Some(ruby) => ruby,
+        None => root.req("interactions")?,
+    };
+    for (i, it) in interactions.items()?.into_iter().enumerate() {
         let request = it.req("request")?;
         let method = request.req_str("method")?;
         let uri = request.req_str("uri")?;
