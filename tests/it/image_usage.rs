@@ -18,10 +18,19 @@ struct Pair {
     api: Api,
     model: String,
     billed: u64,
-    images: Vec<(Option<(u32, u32)>, usize, Provenance)>,
+    images: Vec<Priced>,
     /// The approximate text part.
     text: usize,
     tools: bool,
+}
+
+/// An image as the rules price it: the size read from its header (`None` for a URL), its tokens
+/// and their provenance.
+#[derive(Debug)]
+struct Priced {
+    size: Option<(u32, u32)>,
+    tokens: usize,
+    provenance: Provenance,
 }
 
 fn pairs() -> Vec<Pair> {
@@ -89,7 +98,11 @@ fn pairs() -> Vec<Pair> {
                                 ..ImageRef::default()
                             },
                         );
-                        images.push((size, n, p));
+                        images.push(Priced {
+                            size,
+                            tokens: n,
+                            provenance: p,
+                        });
                     }
                     Some("image") => {
                         let source = &part["source"];
@@ -102,7 +115,11 @@ fn pairs() -> Vec<Pair> {
                                 ..ImageRef::default()
                             },
                         );
-                        images.push((size, n, p));
+                        images.push(Priced {
+                            size,
+                            tokens: n,
+                            provenance: p,
+                        });
                     }
                     _ => {}
                 }
@@ -129,7 +146,7 @@ fn billed_image_calls_agree_with_the_image_rules() {
     let pairs = pairs();
     assert_eq!(pairs.len(), 4, "the corpus's image pairs");
     for p in &pairs {
-        let image_tokens: usize = p.images.iter().map(|(_, n, _)| n).sum();
+        let image_tokens: usize = p.images.iter().map(|i| i.tokens).sum();
         let rest = p.billed as i64 - image_tokens as i64;
         eprintln!(
             "{} {} {}: billed {}, images {:?}, billed less images {rest}, text part ≈ {}",
@@ -141,7 +158,12 @@ fn billed_image_calls_agree_with_the_image_rules() {
             p.text
         );
         assert_eq!(p.images.len(), 1, "{}", p.file);
-        if let (None, estimate, provenance) = &p.images[0] {
+        if let Priced {
+            size: None,
+            tokens: estimate,
+            provenance,
+        } = &p.images[0]
+        {
             // A URL image: what the bill leaves for it after the text is within the estimate's
             // bound (the corpus's 800×400 image, 2 tiles: 425 tokens).
             let billed_image = p.billed as usize - p.text;
@@ -179,7 +201,7 @@ fn billed_image_calls_agree_with_the_image_rules() {
         }
     }
     // The sizes the rules were given, read from the images' headers (the URL image has none).
-    let sizes: Vec<Option<(u32, u32)>> = pairs.iter().map(|p| p.images[0].0).collect();
+    let sizes: Vec<Option<(u32, u32)>> = pairs.iter().map(|p| p.images[0].size).collect();
     assert_eq!(
         sizes,
         [Some((228, 148)), Some((1, 1)), Some((128, 128)), None]
