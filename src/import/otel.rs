@@ -3,15 +3,16 @@
 //! attribute map. `gen_ai.system_instructions`, `gen_ai.input.messages` and
 //! `gen_ai.tool.definitions` are read as their JSON schemas in the conventions describe them;
 //! without `gen_ai.input.messages`, the older message events (`gen_ai.system.message`,
-//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. The usage
-//! counts (`otel_usage.rs`) and the span's start time go into the scene's `recorded` object.
+//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. When the span
+//! names its provider, the API, model, usage counts (`otel_usage.rs`) and the span's start time
+//! go into the scene's `recorded` object.
 //! Every other attribute and event is listed as not mapped.
 
 use serde_json::{json, Value as Json};
 
+use super::container::time;
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
-use super::container::time;
 use super::openai_chat;
 use super::otel_usage;
 use super::ImportError;
@@ -91,7 +92,8 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
     let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref())? else {
         return Ok(None);
     };
-    if let Some(t) = start_time(span)? {
+    // A time is recorded with the call's API (a span that names no provider has neither).
+    if let Some(t) = start_time(span)?.filter(|_| d.draft.recorded.contains_key("api")) {
         d.draft.recorded.insert("timestamp".into(), json!(t));
     }
     if let Some(n) = name {
@@ -277,7 +279,7 @@ fn read_attributes(
                 draft.unmapped_because(
                     e,
                     "message events: the span's gen_ai.input.messages was read instead",
-                );
+                )?;
             }
         }
     } else if let Some(e) = events {
@@ -288,26 +290,44 @@ fn read_attributes(
     if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
         structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
     }
-    let mut counts = Vec::new();
+    // The usage counts, the provider and the model go into `recorded` when the provider says
+    // which API the call was; the counts are listed as not mapped otherwise.
+    let mut facts = Vec::new();
     for (key, v) in pairs {
         if [INPUT, SYSTEM, TOOLS].contains(key) {
             continue;
         }
         let tree = any_value(v, otlp)?;
         if otel_usage::is_usage_key(key) {
-            counts.push((*key, tree, v.clone()));
+            facts.push((*key, tree, v.clone()));
             continue;
         }
-        draft
-            .unmapped
-            .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
-        if otel_usage::is_provider_key(key) {
-            counts.push((*key, tree, v.clone()));
+        let excerpt = format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text));
+        if otel_usage::is_fact_key(key) {
+            facts.push((*key, tree, v.clone()));
         }
+        draft.unmapped.push(excerpt);
     }
-    if let Some(usage) = otel_usage::read(&counts)? {
-        let usage = serde_json::to_value(usage).unwrap_or(Json::Null);
-        draft.recorded.insert("usage".into(), usage);
+    match otel_usage::api(&facts) {
+        Some(api) => {
+            draft.recorded.insert("api".into(), json!(api.as_str()));
+            if let Some(model) = otel_usage::model(&facts) {
+                draft.recorded.insert("model".into(), json!(model));
+            }
+            if let Some(usage) = otel_usage::read(&facts)? {
+                let usage = serde_json::to_value(usage).unwrap_or(Json::Null);
+                draft.recorded.insert("usage".into(), usage);
+            }
+        }
+        None => {
+            for (key, tree, v) in &facts {
+                if otel_usage::is_usage_key(key) {
+                    draft
+                        .unmapped
+                        .push(format!("{key} = {}", node::tree_excerpt(tree, v.doc.text)));
+                }
+            }
+        }
     }
     Ok(Some(SpanDraft {
         draft,
@@ -446,7 +466,7 @@ fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let name_node = ev.req("name")?;
     let name = name_node.str()?;
     let Some((_, role)) = EVENTS.iter().find(|(e, _)| *e == name) else {
-        draft.unmapped_because(ev, &format!("the event {name:?}"));
+        draft.unmapped_because(ev, &format!("the event {name:?}"))?;
         return Ok(());
     };
     let attributes = match ev.get("attributes") {

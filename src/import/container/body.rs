@@ -71,22 +71,11 @@ impl Headers {
             .collect();
         (!values.is_empty()).then(|| values.join(", "))
     }
-
-    /// Whether `content-type` names this media type (`text/event-stream; charset=utf-8`).
-    pub fn content_type_is(&self, media: &str) -> bool {
-        self.get("content-type").is_some_and(|v| {
-            v.split(',')
-                .any(|t| t.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case(media))
-        })
-    }
 }
 
 /// Base64 text (line breaks and spaces allowed, as YAML's `!!binary` folds it) as bytes.
 pub(crate) fn base64(text: &str) -> Result<Vec<u8>, String> {
-    let compact: Vec<u8> = text
-        .bytes()
-        .filter(|b| !b.is_ascii_whitespace())
-        .collect();
+    let compact: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     base64::engine::general_purpose::STANDARD
         .decode(&compact)
         .map_err(|e| format!("invalid base64: {e}"))
@@ -169,8 +158,10 @@ fn is_zlib(b: &[u8]) -> bool {
 /// Bytes that already read as the JSON or event-stream text of an LLM call.
 fn looks_like_text(b: &[u8]) -> bool {
     let start = b.iter().find(|c| !c.is_ascii_whitespace());
-    matches!(start, None | Some(b'{' | b'[' | b'"' | b'd' | b'e' | b':' | b'i'))
-        && std::str::from_utf8(&b[..b.len().min(64)]).is_ok()
+    matches!(
+        start,
+        None | Some(b'{' | b'[' | b'"' | b'd' | b'e' | b':' | b'i')
+    ) && std::str::from_utf8(&b[..b.len().min(64)]).is_ok()
 }
 
 /// The payload of a chunked body (RFC 9112 7.1): `None` when the bytes are not in that framing
@@ -180,7 +171,9 @@ fn dechunk(b: &[u8]) -> Option<Vec<u8>> {
     let mut at = 0;
     loop {
         let line_end = at + b.get(at..)?.iter().position(|&c| c == b'\n')?;
-        let line = b[at..line_end].strip_suffix(b"\r").unwrap_or(&b[at..line_end]);
+        let line = b[at..line_end]
+            .strip_suffix(b"\r")
+            .unwrap_or(&b[at..line_end]);
         let size_text = line.split(|&c| c == b';').next()?;
         let size_text = std::str::from_utf8(size_text).ok()?.trim();
         if size_text.is_empty() || size_text.len() > 15 {
@@ -289,7 +282,10 @@ mod tests {
 
     #[test]
     fn base64_allows_folded_lines() {
-        assert_eq!(base64("eyJh\nIjog\n MX0=\n").expect("decodes"), b"{\"a\": 1}");
+        assert_eq!(
+            base64("eyJh\nIjog\n MX0=\n").expect("decodes"),
+            b"{\"a\": 1}"
+        );
         assert!(base64("not base64!").is_err());
     }
 }

@@ -4,7 +4,7 @@
 //! base64 when `content.encoding` says so, and `content.mimeType`).
 
 use super::body::{base64, Budget, Headers};
-use super::{endpoint, request_text, time, usage_of_body, Exchange};
+use super::{endpoint, text_body, time, Exchange};
 use crate::import::node::Node;
 use crate::import::ImportError;
 use crate::json::Kind;
@@ -15,7 +15,13 @@ pub(super) fn exchanges<'a>(
     skipped: &mut Vec<String>,
 ) -> Result<Vec<Exchange<'a>>, ImportError> {
     let mut out = Vec::new();
-    for (i, entry) in root.req("log")?.req("entries")?.items()?.into_iter().enumerate() {
+    for (i, entry) in root
+        .req("log")?
+        .req("entries")?
+        .items()?
+        .into_iter()
+        .enumerate()
+    {
         let request = entry.req("request")?;
         let method = request.req_str("method")?;
         let url = request.req_str("url")?;
@@ -55,37 +61,37 @@ pub(super) fn exchanges<'a>(
             Some("base64") => base64(text.str()?).map_err(|e| text.err(format!("{what}: {e}")))?,
             _ => text.str()?.as_bytes().to_vec(),
         };
-        let body = request_text(bytes, &request_headers, budget, &text, &what)?;
-        let mut response_headers = headers(&response)?;
+        let body = text_body(bytes, &request_headers, budget, &text, &what)?;
+        let response_headers = headers(&response)?;
         let what = format!("entry {i}'s response body");
-        let usage = match response.get("content") {
-            Some(content) => {
-                if let Some(mime) = content.opt_str("mimeType")? {
-                    response_headers.0.push(("content-type".into(), mime.to_owned()));
+        let response_body = match response.get("content") {
+            Some(content) => match content.get("text") {
+                Some(t) => {
+                    let bytes = match content.opt_str("encoding")? {
+                        Some("base64") => {
+                            base64(t.str()?).map_err(|e| t.err(format!("{what}: {e}")))?
+                        }
+                        _ => t.str()?.as_bytes().to_vec(),
+                    };
+                    (!bytes.is_empty())
+                        .then(|| text_body(bytes, &response_headers, budget, &t, &what))
+                        .transpose()?
                 }
-                match content.get("text") {
-                    Some(t) => {
-                        let bytes = match content.opt_str("encoding")? {
-                            Some("base64") => base64(t.str()?)
-                                .map_err(|e| t.err(format!("{what}: {e}")))?,
-                            _ => t.str()?.as_bytes().to_vec(),
-                        };
-                        usage_of_body(api, bytes, &response_headers, budget, &t, &what)?
-                    }
-                    None => None,
-                }
-            }
+                None => None,
+            },
             None => None,
         };
         let started = entry.req("startedDateTime")?;
         let timestamp = time::from_iso8601(started.str()?).ok_or_else(|| {
-            started.err("expected an ISO 8601 date-time with its zone (2024-03-01T10:11:12.345+01:00)")
+            started
+                .err("expected an ISO 8601 date-time with its zone (2024-03-01T10:11:12.345+01:00)")
         })?;
         out.push(Exchange {
             api,
+            url: url.to_owned(),
             label,
             request: body,
-            usage,
+            response: response_body,
             timestamp: Some(timestamp),
         });
     }

@@ -1,13 +1,13 @@
 //! Recorded traffic that holds requests with their responses: VCR cassettes (`vcr.rs`, YAML or
 //! JSON, as vcrpy and pytest-recording write them) and HAR files (`har.rs`, the network export of
 //! browsers and proxies). Each recorded provider LLM call becomes an [`Exchange`]: its request
-//! body, the usage its response reports and when it was made; the request is read by the
-//! request body's own reader and the rest goes into the scene's `recorded` object. Every other
-//! recorded call (embeddings, authentication, other hosts, errors) is skipped and listed with why.
+//! body, its response body and when it was made, decoded from however the recording stored them
+//! (`body.rs`); [`super::exchange`] reads the request by its API's reader and the usage the
+//! response billed into the scene's `recorded`. Every other recorded call (embeddings,
+//! authentication, other hosts, errors) is skipped and listed with why.
 
 pub(crate) mod body;
 mod har;
-mod response;
 pub(crate) mod time;
 mod vcr;
 pub(crate) mod yaml;
@@ -17,9 +17,10 @@ use std::collections::HashSet;
 use serde_json::json;
 
 use super::draft::Draft;
-use super::node::{self, Doc, Host, Node};
-use super::{anthropic, openai_chat, openai_responses, ImportError};
-use crate::usage::{Api, Usage};
+use super::node::{Host, Node};
+use super::{ImportError, Source};
+use crate::json::{self, Json as Tree, Kind};
+use crate::usage::Api;
 
 /// What holds the recorded calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,51 +32,38 @@ pub(crate) enum Container {
 /// One recorded LLM call.
 pub(crate) struct Exchange<'a> {
     pub api: Api,
+    /// The request's URL (Gemini names the model there).
+    pub url: String,
     /// Where it is (`interaction 3 (POST https://api.openai.com/v1/chat/completions)`).
     pub label: String,
-    pub request: Request<'a>,
-    pub usage: Option<Usage>,
+    pub request: Body<'a>,
+    pub response: Option<Body<'a>>,
     /// RFC 3339.
     pub timestamp: Option<String>,
 }
 
-/// A recorded request body.
-pub(crate) enum Request<'a> {
-    /// A value of the container itself (pydantic-ai records the body already parsed).
+/// A recorded body and where it sits in the container, for errors.
+pub(crate) enum Body<'a> {
+    /// A value of the container itself (pydantic-ai records bodies already parsed).
     Tree(Node<'a>),
     /// The body's text, decoded, and the container's string it came from.
     Text { text: String, host: Host<'a> },
 }
 
-/// A call read into a draft, with where it came from.
-pub(crate) struct Call {
-    pub draft: Draft,
-    pub label: String,
-}
-
-/// The LLM calls of a cassette or HAR file, in recorded order; `skipped` gets every other
-/// recorded call with why. `binary` holds where the YAML text has `!!binary` scalars.
+/// The LLM calls of a cassette or HAR file, in recorded order, each as a draft with its label;
+/// `skipped` gets every other recorded call with why. `binary` holds where the YAML text has
+/// `!!binary` scalars.
 pub(crate) fn read(
     container: Container,
     root: &Node<'_>,
     binary: &HashSet<usize>,
     skipped: &mut Vec<String>,
-) -> Result<Vec<Call>, ImportError> {
+) -> Result<Vec<(Draft, String)>, ImportError> {
     let mut budget = body::Budget::default();
-    let mut exchanges = match container {
+    let exchanges = match container {
         Container::Vcr => vcr::exchanges(root, binary, &mut budget, skipped)?,
         Container::Har => har::exchanges(root, &mut budget, skipped)?,
     };
-    exchanges.retain(|e| {
-        let read = reads(e.api);
-        if !read {
-            skipped.push(format!(
-                "{}: a Gemini call, whose request body this version does not read",
-                e.label
-            ));
-        }
-        read
-    });
     if exchanges.is_empty() {
         let what = match container {
             Container::Vcr => "interaction of this cassette",
@@ -90,55 +78,110 @@ pub(crate) fn read(
     exchanges.into_iter().map(call).collect()
 }
 
-/// An exchange's request read by its API's reader, with the recorded usage and time.
-fn call(exchange: Exchange<'_>) -> Result<Call, ImportError> {
+/// An exchange read as a recorded call: the request by its API's reader, the response's usage
+/// and model, the time.
+fn call(exchange: Exchange<'_>) -> Result<(Draft, String), ImportError> {
     let Exchange {
         api,
+        url,
         mut label,
         request,
-        usage,
+        response,
         timestamp,
     } = exchange;
-    let mut draft = match &request {
-        Request::Tree(node) => read_request(api, node)?,
-        Request::Text { text, host } => {
-            let doc = Doc {
-                text,
-                first_line: 1,
-                host: Some(host.clone()),
-                prefix: String::new(),
-            };
-            let tree = node::parse(&doc)?;
-            read_request(api, &Node::root(&tree, &doc))?
-        }
-    };
-    match usage {
-        Some(u) => {
-            draft
-                .recorded
-                .insert("usage".into(), serde_json::to_value(u).unwrap_or(json!(null)));
-        }
-        None => label.push_str(", no usage in its response"),
+    let request_text = body_text(&request)?;
+    let response_text = response.as_ref().map(body_text).transpose()?;
+    let call = super::exchange(
+        &request_text,
+        response_text.as_deref(),
+        timestamp.as_deref(),
+        Some(source_of(api)),
+    )
+    .map_err(|e| match (e.line, &response) {
+        // Errors without a position are the response's (or the time's).
+        (0, Some(r)) => relocate(r, e, "the response body"),
+        _ => relocate(&request, e, "the request body"),
+    })?;
+    let mut draft = call.draft;
+    if let Some(model) = gemini_model(api, &url) {
+        draft.recorded.insert("model".into(), json!(model));
     }
-    if let Some(t) = timestamp {
-        draft.recorded.insert("timestamp".into(), json!(t));
+    if !draft.recorded.contains_key("usage") {
+        label.push_str(", no usage in its response");
     }
-    Ok(Call { draft, label })
+    Ok((draft, label))
 }
 
-/// Whether an API's request bodies have a reader.
-fn reads(api: Api) -> bool {
-    api != Api::Gemini
-}
-
-fn read_request(api: Api, body: &Node<'_>) -> Result<Draft, ImportError> {
-    body.object()?;
+/// The request source of an API.
+fn source_of(api: Api) -> Source {
     match api {
-        Api::OpenaiChat => openai_chat::read(body),
-        Api::OpenaiResponses => openai_responses::read(body),
-        Api::Anthropic => anthropic::read(body),
-        Api::Gemini => Err(body.err("a Gemini request body, which this version does not read")),
+        Api::OpenaiChat => Source::OpenaiChat,
+        Api::OpenaiResponses => Source::OpenaiResponses,
+        Api::Anthropic => Source::Anthropic,
+        Api::Gemini => Source::Gemini,
     }
+}
+
+/// The model a Gemini call names in its URL (`.../models/gemini-2.5-flash:generateContent`).
+fn gemini_model(api: Api, url: &str) -> Option<String> {
+    if api != Api::Gemini {
+        return None;
+    }
+    let (_, path) = split_url(url)?;
+    let tail = &path[path.rfind("/models/")? + "/models/".len()..];
+    let model = &tail[..tail.find(':')?];
+    (!model.is_empty()).then(|| model.to_owned())
+}
+
+/// A body as JSON text: the decoded text, or a parsed body written compactly.
+fn body_text(b: &Body<'_>) -> Result<String, ImportError> {
+    match b {
+        Body::Text { text, .. } => Ok(text.clone()),
+        Body::Tree(node) => Ok(node.to_json()?.to_string()),
+    }
+}
+
+/// An error of [`super::exchange`], whose positions are within the body's own text, moved to
+/// where the body is in the container: a parsed body's value at the error's pointer, or the
+/// string the text came from, with the position inside it in the message.
+fn relocate(b: &Body<'_>, e: ImportError, what: &str) -> ImportError {
+    match b {
+        Body::Tree(node) => {
+            let offset = find(node.json, &e.pointer).map_or(node.json.span.start, |t| t.span.start);
+            node.doc
+                .error_at(offset, &format!("{}{}", node.ptr, e.pointer), e.message)
+        }
+        Body::Text { host, .. } => {
+            let (line, column) = json::line_col(host.text, host.offset);
+            let inner = match (e.line, e.pointer.as_str()) {
+                (0, "") => String::new(),
+                (0, p) => format!(" at {p}"),
+                (l, "") => format!(" (its line {l}, column {})", e.column),
+                (l, p) => format!(" at {p} (its line {l}, column {})", e.column),
+            };
+            ImportError {
+                file: None,
+                line: host.first_line + line - 1,
+                column,
+                pointer: host.pointer.clone(),
+                message: format!("in {what} of {}{inner}: {}", host.what, e.message),
+            }
+        }
+    }
+}
+
+/// The value at a JSON pointer (RFC 6901) below `tree`.
+fn find<'t>(tree: &'t Tree, pointer: &str) -> Option<&'t Tree> {
+    let mut at = tree;
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        at = match &at.kind {
+            Kind::Object(members) => &members.iter().rev().find(|m| m.key == token)?.value,
+            Kind::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(at)
 }
 
 /// Which API a recorded call is, or why it is not an LLM call this command reads. Hosts are
@@ -188,93 +231,39 @@ fn split_url(url: &str) -> Option<(String, &str)> {
     };
     let path = &rest[end..];
     let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
-    Some((host.to_ascii_lowercase(), if path.is_empty() { "/" } else { path }))
+    Some((
+        host.to_ascii_lowercase(),
+        if path.is_empty() { "/" } else { path },
+    ))
 }
 
-/// A recorded response body's bytes, decoded, as the usage it reports. `host` is the container's
-/// value the body came from, `what` names it for errors (`interaction 3's response body`).
-pub(crate) fn usage_of_body(
-    api: Api,
+/// A recorded body's bytes, decoded, as text; `node` is the container's value they came from,
+/// `what` names the body (`interaction 3's request body`).
+pub(crate) fn text_body<'a>(
     bytes: Vec<u8>,
     headers: &body::Headers,
     budget: &mut body::Budget,
-    host: &Node<'_>,
+    node: &Node<'a>,
     what: &str,
-) -> Result<Option<Usage>, ImportError> {
-    let text = text_of(bytes, headers, budget, host, what)?;
-    let trimmed = text.trim_start();
-    let stream = headers.content_type_is("text/event-stream")
-        || trimmed.starts_with("data:")
-        || trimmed.starts_with("event:");
-    if stream {
-        return response::of_stream(api, &text).map_err(|(line, message)| {
-            host.err(format!("{what} (an event stream), its line {line}: {message}"))
-        });
-    }
-    let doc = Doc {
-        text: &text,
-        first_line: 1,
-        host: Some(host_of(host, what)),
-        prefix: String::new(),
-    };
-    let tree = node::parse(&doc)?;
-    usage_of_tree(api, &Node::root(&tree, &doc))
-}
-
-/// The usage of a response body already parsed (a tree of the container or of its text).
-pub(crate) fn usage_of_tree(api: Api, body: &Node<'_>) -> Result<Option<Usage>, ImportError> {
-    let Some(found) = response::usage_node(api, body.json) else {
-        return Ok(None);
-    };
-    let value = node::tree_to_json(found, body.doc.text)
-        .map_err(|(offset, what)| body.doc.error_at(offset, &body.ptr, format!("{what} is not a JSON number")))?;
-    Ok(Usage::from_response(api, &value))
-}
-
-/// A recorded request body's bytes, decoded, as the text the request reader reads.
-pub(crate) fn request_text<'a>(
-    bytes: Vec<u8>,
-    headers: &body::Headers,
-    budget: &mut body::Budget,
-    host: &Node<'a>,
-    what: &str,
-) -> Result<Request<'a>, ImportError> {
-    let text = text_of(bytes, headers, budget, host, what)?;
-    Ok(Request::Text {
-        text,
-        host: host_of(host, what),
-    })
-}
-
-fn text_of(
-    bytes: Vec<u8>,
-    headers: &body::Headers,
-    budget: &mut body::Budget,
-    host: &Node<'_>,
-    what: &str,
-) -> Result<String, ImportError> {
+) -> Result<Body<'a>, ImportError> {
     let (bytes, _) =
-        body::decode(bytes, headers, budget).map_err(|e| host.err(format!("{what}: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        host.err(format!(
+        body::decode(bytes, headers, budget).map_err(|e| node.err(format!("{what}: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        node.err(format!(
             "{what} is not UTF-8 text (byte {} of the decoded body)",
             e.utf8_error().valid_up_to()
         ))
-    })
-}
-
-/// Where a body's text sits in the container, for errors inside that text.
-fn host_of<'a>(node: &Node<'a>, what: &str) -> Host<'a> {
-    match &node.doc.host {
-        Some(outer) => outer.clone(),
-        None => Host {
+    })?;
+    Ok(Body::Text {
+        text,
+        host: Host {
             text: node.doc.text,
             first_line: node.doc.first_line,
             offset: node.json.span.start,
             pointer: format!("{}{}", node.doc.prefix, node.ptr),
             what: what.to_owned(),
         },
-    }
+    })
 }
 
 /// A string value's bytes: base64 decoded when the YAML tagged it `!!binary`.

@@ -9,8 +9,7 @@
 use std::collections::HashSet;
 
 use super::body::{Budget, Headers};
-use super::{endpoint, request_text, string_bytes, time, usage_of_body, usage_of_tree};
-use super::{Exchange, Request};
+use super::{endpoint, string_bytes, text_body, time, Body, Exchange};
 use crate::import::node::Node;
 use crate::import::ImportError;
 use crate::json::Kind;
@@ -46,16 +45,11 @@ pub(super) fn exchanges<'a>(
             continue;
         }
         let request_headers = headers(&request)?;
+        let what = format!("interaction {i}'s request body");
         let body = match request.get("parsed_body") {
-            Some(parsed) => Request::Tree(parsed),
-            None => match body_bytes(request.get("body"), binary, &format!("interaction {i}'s request body"))? {
-                Some((node, bytes)) => request_text(
-                    bytes,
-                    &request_headers,
-                    budget,
-                    &node,
-                    &format!("interaction {i}'s request body"),
-                )?,
+            Some(parsed) => Body::Tree(parsed),
+            None => match body_bytes(request.get("body"), binary, &what)? {
+                Some((node, bytes)) => text_body(bytes, &request_headers, budget, &node, &what)?,
                 None => {
                     skipped.push(format!("{label}: no request body recorded"));
                     continue;
@@ -64,11 +58,11 @@ pub(super) fn exchanges<'a>(
         };
         let response_headers = headers(&response)?;
         let what = format!("interaction {i}'s response body");
-        let usage = match response.get("parsed_body") {
-            Some(parsed) if parsed.as_str().is_none() => usage_of_tree(api, &parsed)?,
+        let response_body = match response.get("parsed_body") {
+            Some(parsed) if parsed.as_str().is_none() => Some(Body::Tree(parsed)),
             _ => match body_bytes(response.get("body"), binary, &what)? {
                 Some((node, bytes)) => {
-                    usage_of_body(api, bytes, &response_headers, budget, &node, &what)?
+                    Some(text_body(bytes, &response_headers, budget, &node, &what)?)
                 }
                 None => None,
             },
@@ -84,9 +78,10 @@ pub(super) fn exchanges<'a>(
         };
         out.push(Exchange {
             api,
+            url: uri.to_owned(),
             label,
             request: body,
-            usage,
+            response: response_body,
             timestamp,
         });
     }
@@ -98,7 +93,11 @@ fn status(response: &Node<'_>) -> Result<Option<i64>, ImportError> {
     let Some(s) = response.get("status") else {
         return Ok(None);
     };
-    let code = if s.is_object() { s.get("code") } else { Some(s) };
+    let code = if s.is_object() {
+        s.get("code")
+    } else {
+        Some(s)
+    };
     Ok(code.and_then(|c| match &c.json.kind {
         Kind::Int(i) => i.as_i64(),
         Kind::Str(t) => t.trim().parse().ok(),
@@ -149,8 +148,8 @@ fn body_bytes<'a>(
     };
     if body.is_object() {
         if let Some(b64) = body.get("base64_string") {
-            let bytes = super::body::base64(b64.str()?)
-                .map_err(|e| b64.err(format!("{what}: {e}")))?;
+            let bytes =
+                super::body::base64(b64.str()?).map_err(|e| b64.err(format!("{what}: {e}")))?;
             return Ok(Some((b64, bytes)));
         }
         return match body.get("string") {

@@ -103,9 +103,7 @@ pub(crate) fn parse(text: &str) -> Result<Yaml, YamlError> {
         })?;
         let at = offsets.span(&span);
         let value = match event {
-            Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => {
-                continue
-            }
+            Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => continue,
             Event::DocumentStart(_) => {
                 if root.is_some() {
                     return Err(YamlError {
@@ -119,8 +117,7 @@ pub(crate) fn parse(text: &str) -> Result<Yaml, YamlError> {
                 if matches!(stack.last(), Some(Frame::Map { key: None, .. })) {
                     return Err(YamlError {
                         offset: at.start,
-                        message: "a mapping key that is a collection: keys must be scalars"
-                            .into(),
+                        message: "a mapping key that is a collection: keys must be scalars".into(),
                     });
                 }
                 if stack.len() >= MAX_DEPTH {
@@ -197,7 +194,10 @@ pub(crate) fn parse(text: &str) -> Result<Yaml, YamlError> {
             }
             Event::Scalar(value, style, anchor, tag) => {
                 // A key is kept as its text, whatever it would resolve to.
-                if let Some(Frame::Map { key: key @ None, .. }) = stack.last_mut() {
+                if let Some(Frame::Map {
+                    key: key @ None, ..
+                }) = stack.last_mut()
+                {
                     *key = Some((value.into_owned(), at));
                     continue;
                 }
