@@ -309,11 +309,16 @@ fn read_attributes(
         draft.unmapped.push(excerpt);
     }
     match otel_usage::api(&facts) {
-        Some(api) => {
+        Some((api, provider_key)) => {
             draft.recorded.insert("api".into(), json!(api.as_str()));
-            if let Some(model) = otel_usage::model(&facts) {
+            let mut kept = vec![provider_key];
+            if let Some((model, model_key)) = otel_usage::model(&facts) {
                 draft.recorded.insert("model".into(), json!(model));
+                kept.push(model_key);
             }
+            draft
+                .unmapped
+                .retain(|u| !kept.iter().any(|k| u.starts_with(&format!("{k} = "))));
             if let Some(usage) = otel_usage::read(&facts)? {
                 let usage = serde_json::to_value(usage).unwrap_or(Json::Null);
                 draft.recorded.insert("usage".into(), usage);
