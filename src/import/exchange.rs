@@ -274,8 +274,10 @@ fn record_usage(call: &mut Call, usage: &Json, at: Option<&Node<'_>>) -> Result<
         .and_then(|p| p.pointer("/prompt_cache_options/ttl"))
         .and_then(Json::as_str)
         .map(str::to_owned);
-    if let (Some(ttl), Some(n)) = (ttl, normal.cache_write.remove("unspecified")) {
-        *normal.cache_write.entry(ttl).or_insert(0) += n;
+    if let Some(ttl) = ttl {
+        if let Some(n) = normal.cache_write.remove("unspecified") {
+            *normal.cache_write.entry(ttl).or_insert(0) += n;
+        }
     }
     let value = serde_json::to_value(&normal).map_err(|e| response_error(e.to_string()))?;
     call.draft.recorded.insert("usage".into(), value);

@@ -458,17 +458,26 @@ pub(crate) fn detect_with_usage(
     }
     let anthropic = evidence(root, true);
     let openai = evidence(root, false);
+    let usage_says = |key: &str| usage.is_some_and(|u| u.get(key).is_some());
     match (anthropic, openai) {
+        (Some(a), Some(o)) if usage_says("prompt_tokens") => Ok((
+            Source::OpenaiChat,
+            format!("{o} is OpenAI chat completions', and so is the response's usage (prompt_tokens), though {a} is Anthropic's"),
+        )),
+        (Some(a), Some(o)) if usage_says("input_tokens") => Ok((
+            Source::Anthropic,
+            format!("{a} is Anthropic's, and so is the response's usage (input_tokens), though {o} is OpenAI chat completions'"),
+        )),
         (Some(a), Some(o)) => Err(root.err(format!(
             "both OpenAI's and Anthropic's fields: {o} is OpenAI chat completions', {a} Anthropic's; pass --from"
         ))),
         (Some(a), None) => Ok((Source::Anthropic, format!("{a} is Anthropic's"))),
         (None, Some(o)) => Ok((Source::OpenaiChat, format!("{o} is OpenAI chat completions'"))),
-        (None, None) if usage.is_some_and(|u| u.get("prompt_tokens").is_some()) => Ok((
+        (None, None) if usage_says("prompt_tokens") => Ok((
             Source::OpenaiChat,
             "\"messages\", and the response's usage has prompt_tokens, which is OpenAI chat completions'".to_owned(),
         )),
-        (None, None) if usage.is_some_and(|u| u.get("input_tokens").is_some()) => Ok((
+        (None, None) if usage_says("input_tokens") => Ok((
             Source::Anthropic,
             "\"messages\", and the response's usage has input_tokens, which is Anthropic's".to_owned(),
         )),
