@@ -48,12 +48,18 @@ fn main() {
             }
         }
         println!("{} ({} calls)", api.as_str(), calls.len());
-        println!("  before (compact JSON, o200k_base): {}", summary(&before, None));
+        println!(
+            "  before (compact JSON, o200k_base): {}",
+            summary(&before, None)
+        );
         let stated = match api {
             Api::Anthropic => anthropic::BOUND_PERCENT,
             _ => billing::gemini::BOUND_PERCENT,
         };
-        println!("  after:                             {}", summary(&after, Some(stated)));
+        println!(
+            "  after:                             {}",
+            summary(&after, Some(stated))
+        );
         println!(
             "  within the bound each prediction states (media widen it): {own_bound}/{}",
             calls.len()
@@ -81,7 +87,11 @@ fn seam_count(body: &Json) -> usize {
 fn summary(errors: &[f64], bound: Option<f64>) -> String {
     let mut abs: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
     abs.sort_by(f64::total_cmp);
-    let median = if abs.is_empty() { 0.0 } else { abs[abs.len() / 2] };
+    let median = if abs.is_empty() {
+        0.0
+    } else {
+        abs[abs.len() / 2]
+    };
     let within = |b: f64| abs.iter().filter(|e| **e <= b + 1e-9).count();
     let mut s = format!(
         "median error {median:.1}%, within 1%: {}/{}",
@@ -89,7 +99,11 @@ fn summary(errors: &[f64], bound: Option<f64>) -> String {
         abs.len()
     );
     if let Some(b) = bound {
-        s.push_str(&format!(", within the ±{b}% bound: {}/{}", within(b), abs.len()));
+        s.push_str(&format!(
+            ", within the ±{b}% bound: {}/{}",
+            within(b),
+            abs.len()
+        ));
     }
     s
 }
@@ -169,7 +183,10 @@ fn anthropic_fit(records: &[calibration::Record], verbose: bool) {
     let errors = |c: &Coefficients, s: &Sample| {
         (s.tally.tokens(c, s.newer).round() - s.billed) / s.billed * 100.0
     };
-    let in_sample: Vec<f64> = samples.iter().map(|s| errors(&coefficients(&fitted), s)).collect();
+    let in_sample: Vec<f64> = samples
+        .iter()
+        .map(|s| errors(&coefficients(&fitted), s))
+        .collect();
     let loo: Vec<f64> = (0..samples.len())
         .map(|i| {
             let rest: Vec<&Sample> = samples
@@ -189,8 +206,9 @@ fn anthropic_fit(records: &[calibration::Record], verbose: bool) {
     let bound = Some(anthropic::BOUND_PERCENT);
     println!("  in sample:     {}", summary(&in_sample, bound));
     println!("  leave-one-out: {}", summary(&loo, bound));
-    let (train, test): (Vec<&Sample>, Vec<&Sample>) =
-        samples.iter().partition(|s| s.source.contains("pydantic-ai"));
+    let (train, test): (Vec<&Sample>, Vec<&Sample>) = samples
+        .iter()
+        .partition(|s| s.source.contains("pydantic-ai"));
     let c = coefficients(&fit(&train));
     let split: Vec<f64> = test.iter().map(|s| errors(&c, s)).collect();
     println!(
@@ -242,6 +260,12 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> Vec<f64>
         }
     }
     (0..FEATURES)
-        .map(|i| if a[i][i].abs() < 1e-18 { 0.0 } else { b[i] / a[i][i] })
+        .map(|i| {
+            if a[i][i].abs() < 1e-18 {
+                0.0
+            } else {
+                b[i] / a[i][i]
+            }
+        })
         .collect()
 }

@@ -89,11 +89,8 @@ pub const BOUND_PERCENT: f64 = 12.0;
 const PDF_TOKENS_PER_PAGE: usize = 1500;
 
 /// Anthropic-defined tools' documented definition sizes, by the start of their `type`.
-const DEFINED_TOOLS: &[(&str, usize)] = &[
-    ("bash_", 245),
-    ("text_editor_", 700),
-    ("computer_", 735),
-];
+const DEFINED_TOOLS: &[(&str, usize)] =
+    &[("bash_", 245), ("text_editor_", 700), ("computer_", 735)];
 
 impl Tally {
     fn add(&mut self, o: &Tally) {
@@ -243,16 +240,36 @@ fn error(pointer: &str, message: &str) -> BillingError {
 /// The TTL of a value's `cache_control` (`5m` unless it says `1h`).
 fn ttl_of(v: &Json) -> Option<String> {
     let cc = v.get("cache_control")?.as_object()?;
-    Some(cc.get("ttl").and_then(Json::as_str).unwrap_or("5m").to_owned())
+    Some(
+        cc.get("ttl")
+            .and_then(Json::as_str)
+            .unwrap_or("5m")
+            .to_owned(),
+    )
 }
 
 /// Tools deferred with `defer_loading` stay out of the prompt until a `tool_reference` in a
 /// tool result loads them.
 fn referenced_tools(body: &Json) -> Vec<String> {
     let mut names = Vec::new();
-    for m in body.get("messages").and_then(Json::as_array).into_iter().flatten() {
-        for b in m.get("content").and_then(Json::as_array).into_iter().flatten() {
-            for r in b.get("content").and_then(Json::as_array).into_iter().flatten() {
+    for m in body
+        .get("messages")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+    {
+        for b in m
+            .get("content")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            for r in b
+                .get("content")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if r.get("type").and_then(Json::as_str) == Some("tool_reference") {
                     if let Some(name) = r.get("tool_name").and_then(Json::as_str) {
                         names.push(name.to_owned());
@@ -444,7 +461,12 @@ fn thinking_kept_at(messages: &[Json]) -> Option<usize> {
 fn tool_names(messages: &[Json]) -> HashMap<&str, &str> {
     let mut names = HashMap::new();
     for m in messages {
-        for b in m.get("content").and_then(Json::as_array).into_iter().flatten() {
+        for b in m
+            .get("content")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
             if let (Some(id), Some(name)) = (
                 b.get("id").and_then(Json::as_str),
                 b.get("name").and_then(Json::as_str),
@@ -559,11 +581,7 @@ fn block_drafts(
                 text: if kept { o200k(text) } else { 0 },
                 ..Tally::default()
             };
-            let canonical = if kept {
-                text.to_owned()
-            } else {
-                String::new()
-            };
+            let canonical = if kept { text.to_owned() } else { String::new() };
             out.push(Draft::new(PartKind::Reasoning, at, canonical, tally));
         }
         "image" | "document" => media_draft(ctx.model, b, at, out, provenance),

@@ -26,6 +26,8 @@ const RECORD_LIMIT: u64 = 64 << 20;
 /// Files looked at while walking a folder of recorded calls, and the depth walked.
 const WALK_FILES: usize = 100_000;
 const WALK_DEPTH: usize = 16;
+/// A family learnt from fewer calls keeps at least the estimate's own bound.
+pub const MIN_CALLS: usize = 5;
 
 /// Ratios learnt from recorded calls.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -47,7 +49,8 @@ pub struct FamilyRatio {
     /// multiplied by.
     pub ratio: f64,
     /// How far a calibrated figure was off: the largest relative error after scaling (the 90th
-    /// percentile from 10 calls on), rounded up to a whole percent, at least 1.
+    /// percentile from 10 calls on), rounded up to a whole percent, at least 1; from fewer than
+    /// [`MIN_CALLS`] calls, no less than the estimate's own bound.
     pub bound_percent: f64,
     /// The recorded calls the ratio was learnt from.
     pub calls: usize,
@@ -207,7 +210,12 @@ impl Calibration {
             file: file.to_owned(),
             position: Some((e.line(), e.column())),
             pointer: None,
-            message: e.to_string().split(" at line ").next().unwrap_or("").to_owned(),
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or("")
+                .to_owned(),
         })?;
         let refuse = |pointer: String, message: &str| CalibrationError {
             file: file.to_owned(),
@@ -223,19 +231,29 @@ impl Calibration {
             if f.family.is_empty() {
                 return Err(refuse(at("family"), "a family name is not empty"));
             }
-            for (field, v) in [("ratio", f.ratio), ("min_ratio", f.min_ratio), ("max_ratio", f.max_ratio)] {
+            for (field, v) in [
+                ("ratio", f.ratio),
+                ("min_ratio", f.min_ratio),
+                ("max_ratio", f.max_ratio),
+            ] {
                 if !(v.is_finite() && v > 0.0) {
                     return Err(refuse(at(field), "a ratio is a positive number"));
                 }
             }
             if !(f.bound_percent.is_finite() && f.bound_percent >= 0.0) {
-                return Err(refuse(at("bound_percent"), "a bound is a percentage, 0 or more"));
+                return Err(refuse(
+                    at("bound_percent"),
+                    "a bound is a percentage, 0 or more",
+                ));
             }
             let earlier = c.families[..i]
                 .iter()
                 .any(|g| g.api == f.api && g.family == f.family);
             if earlier {
-                return Err(refuse(at("family"), "this API and family are already listed"));
+                return Err(refuse(
+                    at("family"),
+                    "this API and family are already listed",
+                ));
             }
         }
         Ok(c)
@@ -260,7 +278,7 @@ pub struct Skipped {
 /// billed input. Calls predicted exactly teach nothing and are skipped, as are calls whose body
 /// cannot be counted or that billed no input.
 pub fn learn(records: &[Record]) -> (Calibration, Vec<Skipped>) {
-    let mut ratios: BTreeMap<(&str, String), (Api, Vec<f64>)> = BTreeMap::new();
+    let mut ratios: BTreeMap<(&str, String), (Api, Vec<f64>, f64)> = BTreeMap::new();
     let mut skipped = Vec::new();
     for r in records {
         let skip = |reason: String| Skipped {
@@ -284,16 +302,16 @@ pub fn learn(records: &[Record]) -> (Calibration, Vec<Skipped>) {
         }
         let ratio = r.usage.input_total as f64 / p.input_tokens as f64;
         for name in [family(&r.model), "*".to_owned()] {
-            ratios
+            let entry = ratios
                 .entry((r.api.as_str(), name))
-                .or_insert_with(|| (r.api, Vec::new()))
-                .1
-                .push(ratio);
+                .or_insert_with(|| (r.api, Vec::new(), 0.0));
+            entry.1.push(ratio);
+            entry.2 = entry.2.max(p.provenance.bound());
         }
     }
     let families = ratios
         .into_iter()
-        .map(|((_, name), (api, mut rs))| {
+        .map(|((_, name), (api, mut rs, estimate_bound))| {
             rs.sort_by(f64::total_cmp);
             let ratio = round3(rs[rs.len() / 2]);
             let mut errors: Vec<f64> = rs.iter().map(|r| (r / ratio - 1.0).abs() * 100.0).collect();
@@ -303,11 +321,17 @@ pub fn learn(records: &[Record]) -> (Calibration, Vec<Skipped>) {
             } else {
                 errors.len() - 1
             };
+            let measured = errors[at].ceil().max(1.0);
             FamilyRatio {
                 api,
                 family: name,
                 ratio,
-                bound_percent: errors[at].ceil().max(1.0),
+                // Too few calls to measure a spread: no tighter than the estimate was.
+                bound_percent: if rs.len() < MIN_CALLS {
+                    measured.max(estimate_bound)
+                } else {
+                    measured
+                },
                 calls: rs.len(),
                 min_ratio: round3(rs[0]),
                 max_ratio: round3(rs[rs.len() - 1]),

@@ -101,9 +101,20 @@ fn message(m: &Json, i: usize) -> BilledPart {
     let text = plain_text(m.get("content").unwrap_or(&Json::Null));
     let mut tokens = scaled(o200k(&text), TEXT_RATIO) + PER_MESSAGE;
     let mut canonical = format!("{role}: {text}");
-    for call in m.get("tool_calls").and_then(Json::as_array).into_iter().flatten() {
-        let name = call.pointer("/function/name").and_then(Json::as_str).unwrap_or("");
-        let args = call.pointer("/function/arguments").and_then(Json::as_str).unwrap_or("");
+    for call in m
+        .get("tool_calls")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = call
+            .pointer("/function/name")
+            .and_then(Json::as_str)
+            .unwrap_or("");
+        let args = call
+            .pointer("/function/arguments")
+            .and_then(Json::as_str)
+            .unwrap_or("");
         tokens += scaled(o200k(name) + o200k(args), TEXT_RATIO) + PER_CALL;
         canonical.push_str(&format!("\n<call {name}>{args}"));
     }
@@ -137,7 +148,8 @@ mod tests {
             {"role": "system", "content": "Be brief."},
             {"role": "user", "content": [{"type": "text", "text": "Hello there"}]}]});
         let (parts, provenance) = chat("deepseek-chat", &body).unwrap();
-        let text = scaled(o200k("Be brief."), TEXT_RATIO) + scaled(o200k("Hello there"), TEXT_RATIO);
+        let text =
+            scaled(o200k("Be brief."), TEXT_RATIO) + scaled(o200k("Hello there"), TEXT_RATIO);
         let total: usize = parts.iter().map(|p| p.tokens).sum();
         assert_eq!(total, text + 2 * PER_MESSAGE + PER_REQUEST);
         assert_eq!(parts[0].kind, PartKind::System);

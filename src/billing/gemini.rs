@@ -37,9 +37,19 @@ pub(super) fn generate_content(
     };
     tools(body, &mut parts);
     if let Some((key, system)) = field(body, &["systemInstruction", "system_instruction"]) {
-        for (j, p) in system.get("parts").and_then(Json::as_array).into_iter().flatten().enumerate() {
+        for (j, p) in system
+            .get("parts")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
             let text = p.get("text").and_then(Json::as_str).unwrap_or("");
-            parts.push(text_part(PartKind::System, format!("/{key}/parts/{j}"), text));
+            parts.push(text_part(
+                PartKind::System,
+                format!("/{key}/parts/{j}"),
+                text,
+            ));
         }
     }
     let config = field(body, &["generationConfig", "generation_config"]);
@@ -53,7 +63,12 @@ pub(super) fn generate_content(
         if let Some((key, schema)) = field(config, &schema_keys) {
             let text = sorted_json(schema);
             let tokens = scaled(o200k(&text), TEXT_RATIO);
-            parts.push(part(PartKind::Schema, format!("/{config_key}/{key}"), text, tokens));
+            parts.push(part(
+                PartKind::Schema,
+                format!("/{config_key}/{key}"),
+                text,
+                tokens,
+            ));
         }
     }
     let contents = match body.get("contents") {
@@ -96,17 +111,33 @@ fn part(kind: PartKind, pointer: String, canonical: String, tokens: usize) -> Bi
 }
 
 fn text_part(kind: PartKind, pointer: String, text: &str) -> BilledPart {
-    part(kind, pointer, text.to_owned(), scaled(o200k(text), TEXT_RATIO))
+    part(
+        kind,
+        pointer,
+        text.to_owned(),
+        scaled(o200k(text), TEXT_RATIO),
+    )
 }
 
 fn tools(body: &Json, out: &mut Vec<BilledPart>) {
-    for (i, tool) in body.get("tools").and_then(Json::as_array).into_iter().flatten().enumerate() {
+    for (i, tool) in body
+        .get("tools")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
         match field(tool, &["functionDeclarations", "function_declarations"]) {
             Some((key, Json::Array(decls))) => {
                 for (j, d) in decls.iter().enumerate() {
                     let text = declaration(d);
                     let tokens = scaled(o200k(&text), TEXT_RATIO);
-                    out.push(part(PartKind::Tool, format!("/tools/{i}/{key}/{j}"), text, tokens));
+                    out.push(part(
+                        PartKind::Tool,
+                        format!("/tools/{i}/{key}/{j}"),
+                        text,
+                        tokens,
+                    ));
                 }
             }
             _ => {
@@ -126,7 +157,11 @@ fn declaration(d: &Json) -> String {
         ("name", &["name"][..]),
         (
             "parameters",
-            &["parameters", "parametersJsonSchema", "parameters_json_schema"][..],
+            &[
+                "parameters",
+                "parametersJsonSchema",
+                "parameters_json_schema",
+            ][..],
         ),
     ] {
         if let Some((_, v)) = field(d, names) {
@@ -145,9 +180,10 @@ fn current_turn(contents: &[Json]) -> usize {
             let role = c.get("role").and_then(Json::as_str).unwrap_or("user");
             let parts = c.get("parts").and_then(Json::as_array);
             role == "user"
-                && parts.into_iter().flatten().any(|p| {
-                    field(p, &["functionResponse", "function_response"]).is_none()
-                })
+                && parts
+                    .into_iter()
+                    .flatten()
+                    .any(|p| field(p, &["functionResponse", "function_response"]).is_none())
         })
         .unwrap_or(0)
 }
@@ -172,12 +208,25 @@ fn content_part(
         let name = call.get("name").and_then(Json::as_str).unwrap_or("");
         let args = call.get("args").map(sorted_json).unwrap_or_default();
         let tokens = scaled(o200k(name) + o200k(&args), TEXT_RATIO);
-        out.push(part(PartKind::Message, at.clone(), format!("{role}: call {name} {args}"), tokens));
+        out.push(part(
+            PartKind::Message,
+            at.clone(),
+            format!("{role}: call {name} {args}"),
+            tokens,
+        ));
     } else if let Some((_, response)) = field(p, &["functionResponse", "function_response"]) {
         let name = response.get("name").and_then(Json::as_str).unwrap_or("");
-        let body = response.get("response").map(sorted_json).unwrap_or_default();
+        let body = response
+            .get("response")
+            .map(sorted_json)
+            .unwrap_or_default();
         let tokens = scaled(o200k(name) + o200k(&body), TEXT_RATIO);
-        out.push(part(PartKind::Message, at.clone(), format!("{role}: result {name} {body}"), tokens));
+        out.push(part(
+            PartKind::Message,
+            at.clone(),
+            format!("{role}: result {name} {body}"),
+            tokens,
+        ));
     } else if let Some((_, inline)) = field(p, &["inlineData", "inline_data"]) {
         let mime = field(inline, &["mimeType", "mime_type"]).and_then(|(_, m)| m.as_str());
         let data = inline.get("data").and_then(Json::as_str).unwrap_or("");
@@ -186,7 +235,8 @@ fn content_part(
         let mime = field(file, &["mimeType", "mime_type"]).and_then(|(_, m)| m.as_str());
         out.push(media(model, mime, None, at.clone(), provenance));
     }
-    let signature = field(p, &["thoughtSignature", "thought_signature"]).and_then(|(_, s)| s.as_str());
+    let signature =
+        field(p, &["thoughtSignature", "thought_signature"]).and_then(|(_, s)| s.as_str());
     if let (Some(sig), true) = (signature, in_current_turn) {
         let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(sig.trim_end_matches('='))
@@ -194,7 +244,12 @@ fn content_part(
             .map(|b| b.len())
             .unwrap_or(sig.len() * 3 / 4);
         let tokens = (bytes as f64 / SIGNATURE_BYTES_PER_TOKEN).round() as usize;
-        out.push(part(PartKind::Reasoning, format!("{at}/thoughtSignature"), String::new(), tokens));
+        out.push(part(
+            PartKind::Reasoning,
+            format!("{at}/thoughtSignature"),
+            String::new(),
+            tokens,
+        ));
     }
 }
 
@@ -235,10 +290,14 @@ mod tests {
 
     #[test]
     fn text_is_billed_with_no_framing() {
-        let body = json!({"contents": [{"role": "user", "parts": [{"text": "Say this is a test"}]}]});
+        let body =
+            json!({"contents": [{"role": "user", "parts": [{"text": "Say this is a test"}]}]});
         let (parts, provenance) = generate_content("gemini-2.5-pro", &body).unwrap();
         assert_eq!(parts.len(), 1);
-        assert_eq!(parts[0].tokens, scaled(o200k("Say this is a test"), TEXT_RATIO));
+        assert_eq!(
+            parts[0].tokens,
+            scaled(o200k("Say this is a test"), TEXT_RATIO)
+        );
         assert_eq!(parts[0].pointer, "/contents/0/parts/0");
         assert_eq!(provenance.bound(), BOUND_PERCENT);
     }
@@ -270,7 +329,14 @@ mod tests {
         let order: Vec<PartKind> = k.iter().map(|(kind, _)| *kind).collect();
         assert_eq!(
             order,
-            [PartKind::Tool, PartKind::System, PartKind::Schema, PartKind::Message, PartKind::Message, PartKind::Message]
+            [
+                PartKind::Tool,
+                PartKind::System,
+                PartKind::Schema,
+                PartKind::Message,
+                PartKind::Message,
+                PartKind::Message
+            ]
         );
         assert!(k.iter().all(|(_, t)| *t > 0));
     }
@@ -285,7 +351,10 @@ mod tests {
             {"role": "model", "parts": [call]},
             {"role": "user", "parts": [result]}]});
         let (parts, _) = generate_content("gemini-3-flash-preview", &in_loop).unwrap();
-        let thought = parts.iter().find(|p| p.kind == PartKind::Reasoning).unwrap();
+        let thought = parts
+            .iter()
+            .find(|p| p.kind == PartKind::Reasoning)
+            .unwrap();
         assert_eq!(thought.tokens, 100);
         assert_eq!(thought.pointer, "/contents/1/parts/0/thoughtSignature");
 

@@ -106,7 +106,10 @@ mod tests {
     #[test]
     fn both_naming_schemes_and_dated_snapshots_parse() {
         let c = Claude::parse("claude-sonnet-4-5-20250929").unwrap();
-        assert_eq!((c.family, c.version, c.date), ("sonnet", (4, 5), Some(20250929)));
+        assert_eq!(
+            (c.family, c.version, c.date),
+            ("sonnet", (4, 5), Some(20250929))
+        );
         let c = Claude::parse("claude-3-5-sonnet-20240620").unwrap();
         assert_eq!((c.family, c.version), ("sonnet", (3, 5)));
         let c = Claude::parse("claude-3-5-haiku-latest").unwrap();
@@ -131,8 +134,14 @@ mod tests {
         assert_eq!(tool_prompt_tokens("claude-opus-4-6", "tool"), 589);
         assert_eq!(tool_prompt_tokens("claude-opus-4-8", "none"), 290);
         assert_eq!(tool_prompt_tokens("claude-3-5-haiku-20241022", "auto"), 264);
-        assert_eq!(tool_prompt_tokens("claude-3-5-sonnet-20240620", "auto"), 294);
-        assert_eq!(tool_prompt_tokens("claude-3-5-sonnet-20241022", "auto"), 346);
+        assert_eq!(
+            tool_prompt_tokens("claude-3-5-sonnet-20240620", "auto"),
+            294
+        );
+        assert_eq!(
+            tool_prompt_tokens("claude-3-5-sonnet-20241022", "auto"),
+            346
+        );
         assert_eq!(tool_prompt_tokens("claude-3-opus-20240229", "any"), 281);
     }
 
