@@ -149,7 +149,8 @@ mod tests {
     fn an_unlisted_model_borrows_the_nearest_row() {
         // Same version, another family.
         assert_eq!(tool_prompt_tokens("claude-opus-5", "auto"), 354);
+        assert_eq!(tool_prompt_tokens("claude-haiku-4-6", "auto"), 497);
         // The latest earlier version of its family.
-        assert_eq!(tool_prompt_tokens("claude-haiku-4-6", "auto"), 496);
+        assert_eq!(tool_prompt_tokens("claude-haiku-4-9", "auto"), 496);
     }
 }
