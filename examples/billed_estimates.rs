@@ -249,13 +249,14 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> Vec<f64>
         if a[c][c].abs() < 1e-18 {
             continue;
         }
-        for r in 0..FEATURES {
+        let (pivot, pivot_b) = (a[c], b[c]);
+        for (r, row) in a.iter_mut().enumerate() {
             if r != c {
-                let f = a[r][c] / a[c][c];
-                for k in c..FEATURES {
-                    a[r][k] -= f * a[c][k];
+                let f = row[c] / pivot[c];
+                for (x, p) in row.iter_mut().zip(pivot.iter()).skip(c) {
+                    *x -= f * p;
                 }
-                b[r] -= f * b[c];
+                b[r] -= f * pivot_b;
             }
         }
     }

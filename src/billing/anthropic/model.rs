@@ -45,7 +45,9 @@ impl<'a> Claude<'a> {
 
 /// The documented size of the tool-use system prompt: for `tool_choice` `auto` or `none`, and
 /// for `any` or `tool` ("Tool use system prompt token count", Anthropic's tool-use docs).
-const TOOL_PROMPT: &[(&str, (u32, u32), usize, usize)] = &[
+type ToolPromptRow = (&'static str, (u32, u32), usize, usize);
+
+const TOOL_PROMPT: &[ToolPromptRow] = &[
     ("opus", (4, 8), 290, 410),
     ("opus", (4, 7), 675, 804),
     ("opus", (4, 6), 497, 589),
@@ -80,11 +82,11 @@ pub(super) fn tool_prompt_tokens(model: &str, choice: &str) -> usize {
     };
     if claude.family == "sonnet"
         && claude.version == (3, 5)
-        && claude.date.is_some_and(|d| d < 2024_10_00)
+        && claude.date.is_some_and(|d| d < 20_241_001)
     {
         return pick(SONNET_3_5_JUNE);
     }
-    let row = |pred: &dyn Fn(&(&str, (u32, u32), usize, usize)) -> bool| {
+    let row = |pred: &dyn Fn(&ToolPromptRow) -> bool| {
         TOOL_PROMPT
             .iter()
             .filter(|r| pred(r))
