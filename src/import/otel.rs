@@ -249,7 +249,7 @@ fn read_attributes(
                 draft.unmapped_because(
                     e,
                     "message events: the span's gen_ai.input.messages was read instead",
-                );
+                )?;
             }
         }
     } else if let Some(e) = events {
@@ -405,7 +405,7 @@ fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let name_node = ev.req("name")?;
     let name = name_node.str()?;
     let Some((_, role)) = EVENTS.iter().find(|(e, _)| *e == name) else {
-        draft.unmapped_because(ev, &format!("the event {name:?}"));
+        draft.unmapped_because(ev, &format!("the event {name:?}"))?;
         return Ok(());
     };
     let attributes = match ev.get("attributes") {

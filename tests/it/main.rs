@@ -13,6 +13,7 @@ mod diagnostic_codes;
 mod doc_links;
 mod escape;
 mod fixtures;
+mod image_usage;
 mod import;
 mod inputs;
 mod json_schema;

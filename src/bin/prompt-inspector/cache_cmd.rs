@@ -115,15 +115,16 @@ pub fn text(r: &CacheReport) -> String {
          earlier one. Below, each call is compared with the one before it: the first byte that differs\n\
          and who wrote it (a configured prompt, a tool, or a recorded message), then what each provider\n\
          serves from its cache. Tokens are counted with o200k_base (an estimate for Anthropic);\n\
-         an image counts as one part of {} tokens, a placeholder estimate, and calls share it when\n\
-         its bytes are the same.\n\
+         an image is one part priced by its size as {} prices it (each model's costs below price\n\
+         it by that model's provider's rule; an image given by URL is an estimate), and calls\n\
+         share it when its bytes are the same.\n\
          OpenAI caches automatically from {} tokens, hits growing in {}-token steps. Anthropic caches\n\
          only at explicit breakpoints (at most {}), each prefix at least {} tokens; they are placed at\n\
          the end of the system message, of the user's input (the next turn's history ends there), of\n\
          the intermediate messages and of the request: the points after which the chat layout\n\
          starts changing from call to call.\n",
         r.steps.len(),
-        cache::IMAGE_TOKENS,
+        cache::REFERENCE_IMAGE_MODEL.1,
         cache::OPENAI_MIN_TOKENS,
         cache::OPENAI_STEP_TOKENS,
         cache::ANTHROPIC_MAX_BREAKPOINTS,
@@ -194,15 +195,14 @@ fn step(out: &mut String, i: usize, s: &StepOut) {
     let images = match s.images {
         0 => String::new(),
         1 => format!(
-            " (1 image counted as {} tokens: a placeholder estimate until images are priced per \
-             provider)",
-            s.image_tokens
+            " (1 image, {} tokens as {} counts it)",
+            s.image_tokens,
+            cache::REFERENCE_IMAGE_MODEL.1
         ),
         n => format!(
-            " ({n} images counted as {} tokens, {} each: a placeholder estimate until images are \
-             priced per provider)",
+            " ({n} images, {} tokens as {} counts them)",
             s.image_tokens,
-            cache::IMAGE_TOKENS
+            cache::REFERENCE_IMAGE_MODEL.1
         ),
     };
     let _ = writeln!(
