@@ -14,11 +14,15 @@ use prompt_inspector::runloop::cache;
 pub fn run(
     paths: &[PathBuf],
     as_json: bool,
-    (ids, table): (&[String], Option<&Path>),
+    (ids, table, calibration): (&[String], Option<&Path>, Option<&Path>),
     deny: &[DiagnosticCode],
 ) -> ExitCode {
     let rows = match crate::models_arg::chosen(ids, table) {
         Ok(rows) => rows,
+        Err(code) => return code,
+    };
+    let calibration = match crate::calibrate_cmd::load(calibration) {
+        Ok(c) => c,
         Err(code) => return code,
     };
     let models: Vec<&Row> = rows.iter().collect();
@@ -29,10 +33,25 @@ pub fn run(
             return ExitCode::from(2);
         }
     };
-    let out = if as_json {
+    let predicted = calibration
+        .as_ref()
+        .map(|c| predicted_per_call(paths, &models, c))
+        .unwrap_or_default();
+    let out = if as_json && !predicted.is_empty() {
+        let mut value = serde_json::to_value(&report).unwrap_or_default();
+        if let (Some(obj), Ok(calls)) = (value.as_object_mut(), serde_json::to_value(&predicted)) {
+            obj.insert("predicted_input".to_owned(), calls);
+        }
+        crate::output::json(&value)
+    } else if as_json {
         crate::output::json(&report)
     } else {
-        text(&report)
+        let mut out = text(&report);
+        for (i, rows) in predicted.iter().enumerate() {
+            let label = format!(" of call {} (calibrated)", i + 1);
+            crate::calibrate_cmd::predicted_text(&mut out, rows, &label);
+        }
+        out
     };
     let emitted = crate::output::emit(&out);
     crate::output::deny_exit(
@@ -40,6 +59,27 @@ pub fn run(
         deny,
         report.diagnostics.iter().map(|f| &f.diagnostic),
     )
+}
+
+/// Each call's predicted billed input per model, calibrated (the scenes were read once
+/// already, so a scene that cannot be read here is left out).
+fn predicted_per_call(
+    paths: &[PathBuf],
+    models: &[&Row],
+    calibration: &prompt_inspector::billing::calibration::Calibration,
+) -> Vec<Vec<crate::calibrate_cmd::PredictedInput>> {
+    paths
+        .iter()
+        .filter_map(|p| {
+            let scene = prompt_inspector::scene::load_file(p).ok()?;
+            Some(crate::calibrate_cmd::predicted(
+                p,
+                &scene,
+                models,
+                calibration,
+            ))
+        })
+        .collect()
 }
 
 fn place(l: &Location) -> String {
