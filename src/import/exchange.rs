@@ -110,8 +110,14 @@ pub fn exchange(
     let response = response.map(parse_response).transpose()?;
     let usage = response.as_ref().and_then(|events| merged_usage(events));
     let mut call = read_request(&body, from, usage.as_ref())?;
-    if let Some(u) = &usage {
-        record_usage(&mut call, u, None)?;
+    match (&usage, &response) {
+        (Some(u), _) => record_usage(&mut call, u, None)?,
+        // A stream without a final usage (OpenAI's without `include_usage`), an error body.
+        (None, Some(_)) => call
+            .draft
+            .unmapped
+            .push("the response carries no usage (no usage, usageMetadata, or a stream event with one)".to_owned()),
+        (None, None) => {}
     }
     if let Some(events) = &response {
         for e in events {

@@ -287,3 +287,58 @@ fn every_recorded_call_is_rebuilt_as_it_was_sent() {
         "listed as exceptions but rebuilt faithfully: {exceptions_faithful:?}"
     );
 }
+
+/// The import fixtures (one payload per source, modelled on the providers' documented
+/// examples) are rebuilt as they were sent too, each line of a JSON-lines file its own call.
+#[test]
+fn the_import_fixtures_are_rebuilt_as_they_were_sent() {
+    let dir = root().join("fixtures/import");
+    let cases = [
+        "openai-chat/weather.json",
+        "openai-responses/support.json",
+        "anthropic/code-review.json",
+        "gemini/lights.json",
+        "pair/haiku.json",
+        "conversation/lisbon.jsonl",
+        "pair/lisbon-stream.jsonl",
+    ];
+    let mut failures = Vec::new();
+    for case in cases {
+        let path = dir.join(case);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{case}: {e}"));
+        let json_lines = import::is_json_lines(&path);
+        let imported = import::import_str(&text, case, json_lines, None)
+            .unwrap_or_else(|e| panic!("{case}: {e}"));
+        let records: Vec<&str> = if json_lines {
+            text.lines().filter(|l| !l.trim().is_empty()).collect()
+        } else {
+            vec![text.as_str()]
+        };
+        assert_eq!(records.len(), imported.scenes.len(), "{case}");
+        for (record, s) in records.iter().zip(&imported.scenes) {
+            let v: Json = serde_json::from_str(record).expect("json");
+            let sent = v.get("request").unwrap_or(&v);
+            let s = scene::load_str(&s.text).unwrap_or_else(|e| panic!("{case}: {e}"));
+            let report = inject::render_with(&s, Family::Chat, &Options::default());
+            let rebuilt = provider::recorded_request(&s, &report, Some(&dir))
+                .expect("recorded")
+                .unwrap_or_else(|e| panic!("{case}: {e}"));
+            let gemini = rebuilt.api == Api::Gemini;
+            // Gemini's body names no model: it is the URL's.
+            let mut sent = sent.clone();
+            if !gemini {
+                assert_eq!(rebuilt.body["model"], sent["model"], "{case}");
+            } else if let Json::Object(m) = &mut sent {
+                m.remove("model");
+            }
+            if let Some(d) = first_difference(
+                &normalise(&rebuilt.body, gemini),
+                &normalise(&sent, gemini),
+                "",
+            ) {
+                failures.push(format!("{case}: {d}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
