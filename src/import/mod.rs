@@ -213,7 +213,13 @@ fn import_text(
         let at = json_lines.then_some(*line);
         if exchange::is_wrapper(&root) {
             let call = exchange::read_wrapper(&root, from)?;
-            agree(&root, &mut source, &mut detected, call.source, call.detected)?;
+            agree(
+                &root,
+                &mut source,
+                &mut detected,
+                call.source,
+                call.detected,
+            )?;
             drafts.push((call.draft, at, None));
             continue;
         }
@@ -330,9 +336,8 @@ pub(crate) fn read_body(source: Source, body: &Node<'_>) -> Result<Draft, Import
         Source::OpenaiResponses => openai_responses::read(body),
         Source::Anthropic => anthropic::read(body),
         Source::Gemini => gemini::read(body),
-        Source::Otel => Err(body.err(
-            "an OpenTelemetry span is not a request body: pass its export or span to import",
-        )),
+        Source::Otel => Err(body
+            .err("an OpenTelemetry span is not a request body: pass its export or span to import")),
     }
 }
 

@@ -87,8 +87,14 @@ fn what_the_scene_has_no_place_for_is_kept_in_recorded() {
     let recorded = loaded.recorded.clone().expect("recorded");
     assert_eq!(recorded.api.as_str(), "openai-chat");
     assert_eq!(recorded.model.as_deref(), Some("gpt-4o-2024-08-06"));
-    assert_eq!(recorded.params.get("tool_choice"), Some(&serde_json::json!("auto")));
-    assert_eq!(recorded.params.get("temperature"), Some(&serde_json::json!(0.2)));
+    assert_eq!(
+        recorded.params.get("tool_choice"),
+        Some(&serde_json::json!("auto"))
+    );
+    assert_eq!(
+        recorded.params.get("temperature"),
+        Some(&serde_json::json!(0.2))
+    );
     assert!(
         recorded
             .carried
@@ -98,7 +104,9 @@ fn what_the_scene_has_no_place_for_is_kept_in_recorded() {
         recorded.carried
     );
     assert!(
-        s.carried.iter().any(|c| c == "/tools/0/function/strict = true"),
+        s.carried
+            .iter()
+            .any(|c| c == "/tools/0/function/strict = true"),
         "{:?}",
         s.carried
     );

@@ -46,7 +46,10 @@ fn gemini_bodies_and_recorded_calls_become_their_golden_scenes() {
     );
     let got = imported("pair/haiku.json");
     assert_eq!(got.source, Source::Anthropic);
-    same_as_golden(&got.scenes[0].text, &fixtures().join("pair/haiku.scene.json"));
+    same_as_golden(
+        &got.scenes[0].text,
+        &fixtures().join("pair/haiku.scene.json"),
+    );
     let got = imported("pair/lisbon-stream.jsonl");
     assert_eq!(got.source, Source::OpenaiChat);
     let names = import::file_names(&got);
@@ -98,7 +101,9 @@ fn the_rebuilt_body_names_the_recorded_model_and_parameters() {
     let got = imported("conversation/lisbon.jsonl");
     let s = loaded(&got.scenes[0].text);
     let report = inject::render_with(&s, Family::Chat, &Options::default());
-    let body = report.request.expect("a recorded scene's chat render has a request");
+    let body = report
+        .request
+        .expect("a recorded scene's chat render has a request");
     assert_eq!(body["model"], "gpt-4o-mini");
     assert_eq!(body["temperature"], 0.3);
     // The same API asked for by name: the recorded body.
@@ -122,7 +127,10 @@ fn the_rebuilt_body_names_the_recorded_model_and_parameters() {
     let rebuilt = provider::recorded_request(&s, &report_of(&s), None)
         .expect("recorded")
         .expect("a chat report");
-    assert_eq!((rebuilt.api, rebuilt.model.as_str()), (Api::OpenaiChat, "gpt-4o-mini"));
+    assert_eq!(
+        (rebuilt.api, rebuilt.model.as_str()),
+        (Api::OpenaiChat, "gpt-4o-mini")
+    );
     assert_eq!(rebuilt.body, body);
     // A desk render has no chat messages to rebuild from.
     let desk = inject::render_with(&s, Family::Desk, &Options::default());
@@ -214,10 +222,19 @@ fn exchange_reads_a_request_and_its_stream_from_their_texts() {
     assert_eq!(call.source, Source::OpenaiChat);
     // A response without usage is said to have none; a timestamp that is not RFC 3339 is
     // refused.
-    let call = import::exchange(request, Some(r#"{"id": "x"}"#), None, Some(Source::Anthropic))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let got = import::import_calls(vec![(call, "interaction 1".to_owned())], Vec::new(), "x.yaml")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let call = import::exchange(
+        request,
+        Some(r#"{"id": "x"}"#),
+        None,
+        Some(Source::Anthropic),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let got = import::import_calls(
+        vec![(call, "interaction 1".to_owned())],
+        Vec::new(),
+        "x.yaml",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         got.scenes[0]
             .unmapped
@@ -296,8 +313,16 @@ fn the_loader_reads_recorded_strictly() {
     );
     assert_eq!(ok.carried[1].value, Json::Null);
     let bad = [
-        (r#"{"api": "bedrock"}"#, (2, 21, "recorded.api"), "unknown API \"bedrock\""),
-        (r#"{"model": "x"}"#, (2, 13, "recorded"), "missing field \"api\""),
+        (
+            r#"{"api": "bedrock"}"#,
+            (2, 21, "recorded.api"),
+            "unknown API \"bedrock\"",
+        ),
+        (
+            r#"{"model": "x"}"#,
+            (2, 13, "recorded"),
+            "missing field \"api\"",
+        ),
         (
             r#"{"api": "anthropic", "usage": {"input_total": 10, "uncached": 4, "cache_read": 5, "output": 1}}"#,
             (2, 43, "recorded.usage"),

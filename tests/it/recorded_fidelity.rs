@@ -44,7 +44,9 @@ fn corpus_files() -> Vec<PathBuf> {
 }
 
 fn name(path: &Path) -> String {
-    let rel = path.strip_prefix(root().join("corpora/usage")).unwrap_or(path);
+    let rel = path
+        .strip_prefix(root().join("corpora/usage"))
+        .unwrap_or(path);
     rel.to_string_lossy().replace('\\', "/")
 }
 
@@ -89,17 +91,15 @@ fn canonical(v: &Json, gemini: bool, forms: bool) -> Json {
             }
             if gemini && forms {
                 if let Some(Json::Object(call)) = out.get_mut("functionCall") {
-                    call.entry("args").or_insert_with(|| Json::Object(Map::new()));
+                    call.entry("args")
+                        .or_insert_with(|| Json::Object(Map::new()));
                 }
             }
             Json::Object(out)
         }
-        Json::Array(items) => Json::Array(
-            items
-                .iter()
-                .map(|x| canonical(x, gemini, forms))
-                .collect(),
-        ),
+        Json::Array(items) => {
+            Json::Array(items.iter().map(|x| canonical(x, gemini, forms)).collect())
+        }
         other => other.clone(),
     }
 }
@@ -167,13 +167,8 @@ fn first_difference(a: &Json, b: &Json, at: &str) -> Option<String> {
                     return Some(d);
                 }
             }
-            (x.len() != y.len()).then(|| {
-                format!(
-                    "{at}: {} items rebuilt, {} recorded",
-                    x.len(),
-                    y.len()
-                )
-            })
+            (x.len() != y.len())
+                .then(|| format!("{at}: {} items rebuilt, {} recorded", x.len(), y.len()))
         }
         _ if a == b => None,
         _ => {
@@ -201,7 +196,10 @@ fn rebuild(path: &Path) -> Result<Outcome, String> {
         .map_err(|e| format!("{name}: import: {e}"))?;
     assert_eq!(imported.scenes.len(), 1, "{name}");
     let s = scene::load_str(&imported.scenes[0].text).map_err(|e| format!("{name}: {e}"))?;
-    let rec = s.recorded.clone().ok_or_else(|| format!("{name}: no recorded"))?;
+    let rec = s
+        .recorded
+        .clone()
+        .ok_or_else(|| format!("{name}: no recorded"))?;
     if rec.usage.is_none() {
         return Err(format!("{name}: the usage was not recorded"));
     }
@@ -215,7 +213,11 @@ fn rebuild(path: &Path) -> Result<Outcome, String> {
     }
     let sent = &recorded["request"];
     let gemini = rec.api == Api::Gemini;
-    let difference = first_difference(&normalise(&rebuilt.body, gemini), &normalise(sent, gemini), "");
+    let difference = first_difference(
+        &normalise(&rebuilt.body, gemini),
+        &normalise(sent, gemini),
+        "",
+    );
     if std::env::var_os("FIDELITY_FORMS").is_some() {
         if let Some(d) = first_difference(
             &canonical(&rebuilt.body, gemini, false),
