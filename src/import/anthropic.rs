@@ -20,7 +20,11 @@ pub(crate) fn read(body: &Node<'_>) -> Result<Draft, ImportError> {
     if let Some(system) = body.get("system") {
         draft.layout(
             "system_form",
-            if system.as_str().is_some() { "string" } else { "parts" },
+            if system.as_str().is_some() {
+                "string"
+            } else {
+                "parts"
+            },
         );
         if let Some(text) = system.as_str() {
             draft.system.push(Piece {

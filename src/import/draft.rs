@@ -79,7 +79,11 @@ impl Draft {
 
     /// A value the scene has no place for: carried at its pointer when the draft is a body's
     /// (the rebuilt body puts it back), else listed as not mapped; `why` says what it is.
-    pub fn unmapped_because(&mut self, node: &Node<'_>, why: &str) -> Result<(), super::ImportError> {
+    pub fn unmapped_because(
+        &mut self,
+        node: &Node<'_>,
+        why: &str,
+    ) -> Result<(), super::ImportError> {
         if self.carries {
             self.carry(node, why)
         } else {
@@ -152,8 +156,7 @@ impl Draft {
                 _ => false,
             };
             if key == "model" {
-                self.recorded
-                    .insert("model".into(), json!(member.str()?));
+                self.recorded.insert("model".into(), json!(member.str()?));
             } else if (!known.contains(&key) || empty) && !member.is_null() {
                 params.insert(key.to_owned(), member.to_json()?);
             }
@@ -300,7 +303,11 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
     let mut input_form = None;
     let input_text = match input.map(|m| (m, split_input(&m.content))) {
         Some((m, Some((text, rest)))) => {
-            input_form = Some(if m.content.is_string() { "string" } else { "parts" });
+            input_form = Some(if m.content.is_string() {
+                "string"
+            } else {
+                "parts"
+            });
             if rest.is_empty() {
                 origins.push(format!("context.user_input.input ← {}", m.origin));
             } else {
@@ -374,7 +381,9 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         description.push_str(o);
     }
     if !carried_notes.is_empty() {
-        description.push_str("\nKept in recorded.carried (sent again where they were, not shown as prompts):");
+        description.push_str(
+            "\nKept in recorded.carried (sent again where they were, not shown as prompts):",
+        );
         for c in &carried_notes {
             description.push_str("\n- ");
             description.push_str(c);
@@ -433,7 +442,11 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
 }
 
 /// The scene's `recorded` object, its keys in the documented order.
-fn recorded_object(mut from: Map<String, Json>, cache_control: Vec<Json>, carried: Vec<Json>) -> Map<String, Json> {
+fn recorded_object(
+    mut from: Map<String, Json>,
+    cache_control: Vec<Json>,
+    carried: Vec<Json>,
+) -> Map<String, Json> {
     if !cache_control.is_empty() {
         from.insert("cache_control".into(), Json::Array(cache_control));
     }

@@ -78,7 +78,8 @@ pub(crate) fn read_wrapper(root: &Node<'_>, from: Option<Source>) -> Result<Call
         let text = match t.as_str() {
             Some(s) => s.to_owned(),
             None => match t.json.kind {
-                crate::json::Kind::Int(ref i) => rfc3339(i.as_i64().unwrap_or(i64::MAX)).ok_or_else(|| t.err("a timestamp in seconds since 1970 out of range"))?,
+                crate::json::Kind::Int(ref i) => rfc3339(i.as_i64().unwrap_or(i64::MAX))
+                    .ok_or_else(|| t.err("a timestamp in seconds since 1970 out of range"))?,
                 _ => return Err(t.err("expected an RFC 3339 date-time or seconds since 1970")),
             },
         };
@@ -110,8 +111,14 @@ pub fn exchange(
     let response = response.map(parse_response).transpose()?;
     let usage = response.as_ref().and_then(|events| merged_usage(events));
     let mut call = read_request(&body, from, usage.as_ref())?;
-    if let Some(u) = &usage {
-        record_usage(&mut call, u, None)?;
+    match (&usage, &response) {
+        (Some(u), _) => record_usage(&mut call, u, None)?,
+        // A stream without a final usage (OpenAI's without `include_usage`), an error body.
+        (None, Some(_)) => call.draft.unmapped.push(
+            "the response carries no usage (no usage, usageMetadata, or a stream event with one)"
+                .to_owned(),
+        ),
+        (None, None) => {}
     }
     if let Some(events) = &response {
         for e in events {
@@ -391,7 +398,10 @@ mod tests {
         // Reviewed by hand: 0 is the epoch; 951782400 is 2000-02-29 (a leap day of a century
         // leap year); 1718236800 is 2024-06-13 00:00 UTC; one second before 2100-03-01.
         assert_eq!(rfc3339(0).as_deref(), Some("1970-01-01T00:00:00Z"));
-        assert_eq!(rfc3339(951_782_400).as_deref(), Some("2000-02-29T00:00:00Z"));
+        assert_eq!(
+            rfc3339(951_782_400).as_deref(),
+            Some("2000-02-29T00:00:00Z")
+        );
         assert_eq!(
             rfc3339(1_718_236_800 + 3_723).as_deref(),
             Some("2024-06-13T01:02:03Z")
@@ -412,7 +422,12 @@ mod tests {
         let usage = merged_usage(&events).expect("usage");
         let normal = Usage::from_response(Api::Anthropic, &usage).expect("anthropic usage");
         assert_eq!(
-            (normal.input_total, normal.uncached, normal.cache_read, normal.output),
+            (
+                normal.input_total,
+                normal.uncached,
+                normal.cache_read,
+                normal.output
+            ),
             (1112, 12, 1100, 57)
         );
         // OpenAI's chunks carry `usage: null` until the last one.

@@ -126,7 +126,8 @@ fn content(c: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                 rest(draft, &d, &["mimeType", "data"])?;
                 rest(draft, &p, &["inlineData"])?;
             } else {
-                draft.unmapped_because(&p, &format!("inline {mime} data (a scene holds images)"))?;
+                draft
+                    .unmapped_because(&p, &format!("inline {mime} data (a scene holds images)"))?;
             }
         } else if let Some(f) = field(&p, "fileData") {
             let mime = field(&f, "mimeType").and_then(|m| m.as_str().map(str::to_owned));
@@ -137,7 +138,8 @@ fn content(c: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     rest(draft, &f, &["mimeType", "fileUri"])?;
                     rest(draft, &p, &["fileData"])?;
                 }
-                _ => draft.unmapped_because(&p, "a file that is not an image (a scene holds images)")?,
+                _ => draft
+                    .unmapped_because(&p, "a file that is not an image (a scene holds images)")?,
             }
         } else if let Some(fc) = field(&p, "functionCall").filter(|_| role == Role::Assistant) {
             let args = match field(&fc, "args") {
@@ -158,7 +160,10 @@ fn content(c: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
             let text = response.to_json()?.to_string();
             let origin = format!("{} (functionResponse, its response as JSON text)", p.ptr);
             let name = req_field(&fr, "name")?.str()?.to_owned();
-            let id = field(&fr, "id").map(|i| i.str()).transpose()?.map(str::to_owned);
+            let id = field(&fr, "id")
+                .map(|i| i.str())
+                .transpose()?
+                .map(str::to_owned);
             let msg = draft.message(Role::Tool, json!(text), origin);
             msg.name = Some(name);
             msg.tool_call_id = id;

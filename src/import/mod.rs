@@ -19,6 +19,7 @@ mod node;
 mod openai_chat;
 mod openai_responses;
 mod otel;
+mod otel_recorded;
 
 pub(crate) use draft::Draft;
 pub use exchange::{exchange, Call};
@@ -98,8 +99,12 @@ pub struct ImportedScene {
     pub text: String,
     /// Where in the input it came from (`line 3`, `span "chat" at /resourceSpans/0/...`).
     pub from: String,
-    /// What the scene has no place for, `pointer: what` (also in its description).
+    /// What the scene keeps nowhere, `pointer: what` (also in its description).
     pub unmapped: Vec<String>,
+    /// What the scene keeps in `recorded.carried`, `pointer: what` (also in its description).
+    pub carried: Vec<String>,
+    /// The scene's `recorded`: the API, model, parameters and usage.
+    pub recorded: Option<crate::scene::Recorded>,
 }
 
 /// Whether a file is read as JSON lines (one request per line) rather than one document.
@@ -208,7 +213,13 @@ fn import_text(
         let at = json_lines.then_some(*line);
         if exchange::is_wrapper(&root) {
             let call = exchange::read_wrapper(&root, from)?;
-            agree(&root, &mut source, &mut detected, call.source, call.detected)?;
+            agree(
+                &root,
+                &mut source,
+                &mut detected,
+                call.source,
+                call.detected,
+            )?;
             drafts.push((call.draft, at, None));
             continue;
         }
@@ -325,9 +336,8 @@ pub(crate) fn read_body(source: Source, body: &Node<'_>) -> Result<Draft, Import
         Source::OpenaiResponses => openai_responses::read(body),
         Source::Anthropic => anthropic::read(body),
         Source::Gemini => gemini::read(body),
-        Source::Otel => Err(body.err(
-            "an OpenTelemetry span is not a request body: pass its export or span to import",
-        )),
+        Source::Otel => Err(body
+            .err("an OpenTelemetry span is not a request body: pass its export or span to import")),
     }
 }
 
@@ -351,6 +361,7 @@ pub(crate) fn scenes(
             format!("{stem}-{:0width$}", i + 1, width = number_width(count))
         };
         let unmapped = d.unmapped.clone();
+        let carried = d.carried_notes.clone();
         let from_text = match (line, &label) {
             (Some(l), Some(s)) => format!("line {l}, {s}"),
             (Some(l), None) => format!("line {l}"),
@@ -366,23 +377,21 @@ pub(crate) fn scenes(
         let doc = draft::scene(d, &name, &provenance);
         let mut text = crate::json_out::to_string_pretty(&doc);
         text.push('\n');
-        if let Err(e) = crate::scene::load_str(&text) {
-            return Err(ImportError {
-                file: None,
-                line: line.unwrap_or(0),
-                column: 0,
-                pointer: String::new(),
-                message: format!(
-                    "the scene made from {from_text} does not load (an import bug): {e}"
-                ),
-            });
-        }
-        tracing::debug!(scene = %name, unmapped = unmapped.len(), "imported");
+        let loaded = crate::scene::load_str(&text).map_err(|e| ImportError {
+            file: None,
+            line: line.unwrap_or(0),
+            column: 0,
+            pointer: String::new(),
+            message: format!("the scene made from {from_text} does not load (an import bug): {e}"),
+        })?;
+        tracing::debug!(scene = %name, unmapped = unmapped.len(), carried = carried.len(), "imported");
         scenes.push(ImportedScene {
             name,
             text,
             from: from_text,
             unmapped,
+            carried,
+            recorded: loaded.recorded,
         });
     }
     Ok(Import {

@@ -47,7 +47,10 @@ pub(crate) fn message_as(
         "system" | "developer" => {
             let origin = if role_name == "developer" {
                 if draft.carries {
-                    draft.carry(role_node, "the developer role (the scene holds it as system)")?;
+                    draft.carry(
+                        role_node,
+                        "the developer role (the scene holds it as system)",
+                    )?;
                 }
                 format!("{} (developer, sent as system)", m.ptr)
             } else {
@@ -70,7 +73,9 @@ pub(crate) fn message_as(
                     // No content, or `null`: the scene holds "", and the null is carried (a
                     // member that is null is one that is not there).
                     if draft.carries {
-                        draft.carried.push(json!({"at": format!("{}/content", m.ptr), "value": null}));
+                        draft
+                            .carried
+                            .push(json!({"at": format!("{}/content", m.ptr), "value": null}));
                         draft
                             .carried_notes
                             .push(format!("{}/content: no content (null)", m.ptr));
@@ -107,7 +112,10 @@ pub(crate) fn message_as(
                 m.ptr
             );
             if draft.carries {
-                draft.carry(role_node, "the deprecated function role (the scene holds a tool message)")?;
+                draft.carry(
+                    role_node,
+                    "the deprecated function role (the scene holds a tool message)",
+                )?;
             }
             draft.message(Role::Tool, content, origin).name = Some(name);
             draft.rest(m, &["role", "content", "name"])?;
@@ -135,7 +143,11 @@ pub(crate) fn system_or_message(draft: &mut Draft, content: Json, origin: String
         return;
     }
     if draft.carries {
-        let form = if content.is_string() { "string" } else { "parts" };
+        let form = if content.is_string() {
+            "string"
+        } else {
+            "parts"
+        };
         draft.layout("system_form", form);
     }
     match content {

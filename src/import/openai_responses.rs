@@ -139,7 +139,10 @@ fn message(m: &Node<'_>, instructions: bool, draft: &mut Draft) -> Result<(), Im
     match role_name {
         "system" | "developer" => {
             let origin = if role_name == "developer" {
-                draft.carry(&role_node, "the developer role (the scene holds it as system)")?;
+                draft.carry(
+                    &role_node,
+                    "the developer role (the scene holds it as system)",
+                )?;
                 format!("{} (developer, sent as system)", m.ptr)
             } else {
                 format!("{} (system)", m.ptr)
@@ -194,7 +197,9 @@ fn parts(c: &Node<'_>, draft: &mut Draft) -> Result<Json, ImportError> {
                     }
                     None => draft.unmapped_because(&p, "an image whose data: URL is not base64")?,
                 },
-                None => draft.unmapped_because(&p, "an input_image without image_url (a file id)")?,
+                None => {
+                    draft.unmapped_because(&p, "an input_image without image_url (a file id)")?
+                }
             },
             other => draft.unmapped_because(
                 &p,

@@ -20,8 +20,8 @@ mod tools;
 use serde_json::Value as Json;
 
 pub use image::{Img, MAX_IMAGE_BYTES};
-pub use recorded::{recorded_request, RecordedError, RecordedRequest};
 pub(crate) use recorded::build as build_recorded;
+pub use recorded::{recorded_request, RecordedError, RecordedRequest};
 pub use tools::ToolDef;
 
 use crate::report::{Diagnostic, DiagnosticCode, MessageOut, SegmentOut};

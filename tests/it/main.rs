@@ -23,6 +23,7 @@ mod live;
 mod provider_limits;
 mod provider_specs;
 mod providers;
+mod recorded;
 mod recorded_fidelity;
 mod regressions;
 mod scene_budget;

@@ -80,7 +80,9 @@ fn openai_responses_counts_cached_tokens_inside_input_tokens() {
     // input_tokens 4020 with cached_tokens 4012.
     check(
         Api::OpenaiResponses,
-        &corpus_usage("pydantic-ai/028-openai-responses-test-openai-responses-prompt-cache-e2e-c2.json"),
+        &corpus_usage(
+            "pydantic-ai/028-openai-responses-test-openai-responses-prompt-cache-e2e-c2.json",
+        ),
         usage(4020, 8, 4012, &[], 5, Some(0)),
         "a cache read",
     );
@@ -135,7 +137,14 @@ fn anthropic_reports_cache_tokens_on_top_of_input_tokens() {
         &json!({"input_tokens": 7, "cache_creation_input_tokens": 150, "cache_read_input_tokens": 0,
                 "cache_creation": {"ephemeral_1h_input_tokens": 100, "ephemeral_5m_input_tokens": 20},
                 "output_tokens": 1}),
-        usage(157, 7, 0, &[("1h", 100), ("5m", 20), ("unspecified", 30)], 1, None),
+        usage(
+            157,
+            7,
+            0,
+            &[("1h", 100), ("5m", 20), ("unspecified", 30)],
+            1,
+            None,
+        ),
         "a split write",
     );
 }

@@ -207,10 +207,11 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Turn a recorded request (OpenAI chat completions or Responses, Anthropic Messages, an
-    /// OpenTelemetry GenAI span), or a JSON-lines file of successive ones, into scenes.
+    /// Turn a recorded request (OpenAI chat completions or Responses, Anthropic Messages, Gemini
+    /// generateContent, an OpenTelemetry GenAI span), alone or with its response, or a JSON-lines
+    /// file of successive ones, into scenes that keep what was recorded.
     Import {
-        /// The request file (`.jsonl` / `.ndjson`: one request per line, a conversation).
+        /// The request file (`.jsonl` / `.ndjson`: one call per line, a conversation).
         file: PathBuf,
         /// What the file holds; detected from its fields when absent (stderr says how).
         #[arg(long, value_parser = parse_source)]

@@ -95,8 +95,8 @@ pub(super) fn messages(model: &str, content: &Content, params: &Map<String, Json
         .into_iter()
         .map(|(role, content)| json!({"role": role, "content": content}))
         .collect();
-    let max_tokens = (!params.contains_key("max_tokens"))
-        .then(|| json!(crate::provider::anthropic::MAX_TOKENS));
+    let max_tokens =
+        (!params.contains_key("max_tokens")).then(|| json!(crate::provider::anthropic::MAX_TOKENS));
     object(vec![
         ("model", Some(json!(model))),
         ("max_tokens", max_tokens),

@@ -87,9 +87,9 @@ pub(super) fn generate_content(content: &Content, layout: &Layout) -> Json {
         .into_iter()
         .map(|(role, parts)| json!({"role": role, "parts": parts}))
         .collect();
-    let system = (!content.system.is_empty()).then(|| {
-        json!({"parts": content.system.iter().map(|t| json!({"text": t})).collect::<Vec<_>>()})
-    });
+    let system = (!content.system.is_empty()).then(
+        || json!({"parts": content.system.iter().map(|t| json!({"text": t})).collect::<Vec<_>>()}),
+    );
     let schema_key = if layout.gemini_parameters {
         "parameters"
     } else {

@@ -155,10 +155,7 @@ fn walk<'a>(body: &'a mut Json, tokens: &[String], api: Api) -> Result<&'a mut J
                     .map_err(|_| format!("{t:?} is not an index at /{}", tokens[..k].join("/")))?;
                 let len = items.len();
                 items.get_mut(i).ok_or_else(|| {
-                    format!(
-                        "no item {i} at /{} (it has {len})",
-                        tokens[..k].join("/")
-                    )
+                    format!("no item {i} at /{} (it has {len})", tokens[..k].join("/"))
                 })?
             }
             _ => return Err(format!("nothing inside /{}", tokens[..k].join("/"))),

@@ -34,7 +34,10 @@ impl Reader<'_> {
             self.err(
                 api_j,
                 &api_path,
-                format!("unknown API {api_name:?}, expected one of: {}", all.join(", ")),
+                format!(
+                    "unknown API {api_name:?}, expected one of: {}",
+                    all.join(", ")
+                ),
             )
         })?;
         let model = self.opt_string(&o, p, "model")?;
@@ -93,7 +96,10 @@ impl Reader<'_> {
                     return Err(self.err(
                         v,
                         &vpath,
-                        format!("unknown form {form:?}, expected one of: {}", forms.join(", ")),
+                        format!(
+                            "unknown form {form:?}, expected one of: {}",
+                            forms.join(", ")
+                        ),
                     ))
                 }
             };
@@ -232,13 +238,7 @@ impl Reader<'_> {
                 let text = self.text.get(j.span.clone()).unwrap_or("").trim();
                 match text.parse::<serde_json::Number>() {
                     Ok(n) if text.bytes().any(|b| b.is_ascii_digit()) => J::Number(n),
-                    _ => {
-                        return Err(self.err(
-                            j,
-                            path,
-                            format!("{text} is not a JSON number"),
-                        ))
-                    }
+                    _ => return Err(self.err(j, path, format!("{text} is not a JSON number"))),
                 }
             }
             Kind::Str(s) => J::String(s.clone()),
@@ -253,12 +253,16 @@ impl Reader<'_> {
                 let mut map = serde_json::Map::with_capacity(members.len());
                 for m in members {
                     // A repeated key keeps its last value, as `json.loads` does.
-                    map.insert(m.key.clone(), self.free_json(&m.value, &join(path, &m.key))?);
+                    map.insert(
+                        m.key.clone(),
+                        self.free_json(&m.value, &join(path, &m.key))?,
+                    );
                 }
                 J::Object(map)
             }
-            Kind::Value(v) => serde_json::to_value(v)
-                .map_err(|e| self.err(j, path, format!("not JSON: {e}")))?,
+            Kind::Value(v) => {
+                serde_json::to_value(v).map_err(|e| self.err(j, path, format!("not JSON: {e}")))?
+            }
         })
     }
 }
