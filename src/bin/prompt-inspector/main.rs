@@ -208,10 +208,12 @@ enum Command {
         format: Format,
     },
     /// Turn a recorded request (OpenAI chat completions or Responses, Anthropic Messages, Gemini
-    /// generateContent, an OpenTelemetry GenAI span), alone or with its response, or a JSON-lines
-    /// file of successive ones, into scenes that keep what was recorded.
+    /// generateContent, an OpenTelemetry GenAI span), alone or with its response, a JSON-lines
+    /// file of successive ones, or a VCR cassette or HAR file of recorded calls with their billed
+    /// usage, into scenes that keep what was recorded.
     Import {
-        /// The request file (`.jsonl` / `.ndjson`: one call per line, a conversation).
+        /// The request file (`.jsonl` / `.ndjson`: one call per line, a conversation;
+        /// `.yaml` / `.yml`: a VCR cassette).
         file: PathBuf,
         /// What the file holds; detected from its fields when absent (stderr says how).
         #[arg(long, value_parser = parse_source)]
