@@ -1,6 +1,7 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
 mod api;
+mod billed_openai;
 mod cache_images;
 mod chains;
 mod check_ci;

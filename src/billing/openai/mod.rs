@@ -81,6 +81,9 @@ fn assemble(model: Model, turns: Turns<'_>) -> Prompt {
     if !system_extra.is_empty() {
         let first_is_system = matches!(rest.peek(), Some(Turn::Message { role, .. })
             if role == "system" || role == "developer");
+        if !first_is_system && has_tools && model.format == Format::Harmony {
+            prompt.estimate(bound::HARMONY_TOOLS_ALONE);
+        }
         let (role, mut pieces) = match first_is_system.then(|| rest.next()).flatten() {
             Some(Turn::Message { role, pieces, .. }) => (role, pieces),
             _ => (system_role(model.format).to_owned(), Vec::new()),

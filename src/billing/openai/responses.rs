@@ -50,6 +50,9 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
     if let Some(tools) = body.get("tools").and_then(Json::as_array) {
         for (i, tool) in tools.iter().enumerate() {
             if tool.get("type").and_then(Json::as_str) == Some("function") {
+                if is_bare(tool) {
+                    out.estimates.push(bound::BARE_RESPONSES_TOOL);
+                }
                 out.tools.push((format!("/tools/{i}"), tool));
             } else {
                 out.estimates.push(bound::UNKNOWN_ITEM);
@@ -64,6 +67,20 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
     }
     drop_finished_reasoning(&mut out.turns);
     Ok(out)
+}
+
+/// A tool with neither a description nor parameters.
+fn is_bare(tool: &Json) -> bool {
+    let described = tool
+        .get("description")
+        .and_then(Json::as_str)
+        .is_some_and(|d| !d.trim().is_empty());
+    let has_parameters = tool
+        .get("parameters")
+        .and_then(|p| p.get("properties"))
+        .and_then(Json::as_object)
+        .is_some_and(|p| !p.is_empty());
+    !described && !has_parameters
 }
 
 fn items_into(

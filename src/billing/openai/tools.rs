@@ -20,7 +20,7 @@
 //!
 //! The layout is the one OpenAI's harmony renderer publishes for gpt-oss and the one
 //! reverse-engineered for GPT-3.5 and GPT-4o (docs/models.md lists the sources); the corpus
-//! fixed the details: description lines trimmed and blank ones dropped, a property `title`
+//! fixed the details: description lines without indentation and blank ones dropped, a property `title`
 //! rendered as `// Title` and `//` above the description, and a property with a title but no
 //! description described by its title.
 
@@ -259,10 +259,11 @@ fn default_text(default: &Json, prop: &Json) -> String {
     }
 }
 
-/// A tool description as comment lines: each line trimmed, blank lines dropped (measured on
-/// docstring descriptions with indented and blank lines, docs/models.md).
+/// A tool description as comment lines: each line without its indentation, blank lines dropped
+/// (measured on docstring descriptions with indented and blank lines; a trailing space is kept,
+/// docs/models.md).
 fn comment_lines(text: &str, indent: &str, out: &mut String) {
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+    for line in text.lines().map(str::trim_start).filter(|l| !l.is_empty()) {
         out.push_str(indent);
         out.push_str("// ");
         out.push_str(line);
@@ -324,7 +325,7 @@ mod tests {
     }
 
     #[test]
-    fn docstring_descriptions_are_trimmed_and_blank_lines_dropped() {
+    fn docstring_descriptions_lose_indentation_and_blank_lines() {
         let ns = render(
             &[
                 json!({"name": "f", "description": "Do it.\n\n    Returns:\n        Nothing.\n    "}),

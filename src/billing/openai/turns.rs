@@ -77,6 +77,12 @@ pub(crate) mod bound {
     /// A GPT-5.x model newer than GPT-5 with tools (gpt-5.4-mini billed 30% over GPT-5's tool
     /// rendering).
     pub const NEWER_TOOLS: f64 = 35.0;
+    /// A Responses tool with neither a description nor parameters (recorded twice on gpt-4o,
+    /// billed 1 and 2 tokens under its rendering, which is exact for the same tool in chat).
+    pub const BARE_RESPONSES_TOOL: f64 = 2.0;
+    /// GPT-5 tools with no system or developer message to join (recorded once: 2 tokens, 4%,
+    /// under the rendering that is exact when instructions are present).
+    pub const HARMONY_TOOLS_ALONE: f64 = 5.0;
     /// A model that is not OpenAI's: OpenAI's framing and `o200k_base` are a guess.
     pub const FOREIGN: f64 = 25.0;
 }
