@@ -107,7 +107,7 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
     if let Some(format) = body.get("response_format") {
         let kind = format.get("type").and_then(Json::as_str);
         let schema = format.get("json_schema").unwrap_or(&Json::Null);
-        if let Some(text) = formats::section(kind, schema) {
+        if let Some(text) = formats::section(Api::OpenaiChat, kind, schema) {
             out.format = Some(("/response_format".to_owned(), text));
         }
     }

@@ -72,8 +72,11 @@ fn assemble(model: Model, turns: Turns<'_>) -> Prompt {
         );
     }
     if let Some((pointer, format)) = turns.format {
-        if format.strict {
-            prompt.estimate(bound::STRICT_FORMAT);
+        if let Some(b) = format.bound {
+            prompt.estimate(b);
+        }
+        if model.standing == Standing::Newer {
+            prompt.estimate(bound::NEWER_FORMAT);
         }
         system_extra.push(Piece::text(PartKind::Schema, pointer, format.text));
     }

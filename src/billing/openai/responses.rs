@@ -61,7 +61,7 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
     }
     if let Some(format) = body.get("text").and_then(|t| t.get("format")) {
         let kind = format.get("type").and_then(Json::as_str);
-        if let Some(text) = formats::section(kind, format) {
+        if let Some(text) = formats::section(Api::OpenaiResponses, kind, format) {
             out.format = Some(("/text/format".to_owned(), text));
         }
     }

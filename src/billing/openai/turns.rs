@@ -67,8 +67,11 @@ pub(crate) mod bound {
     /// Several tool calls in one assistant turn (rendered one message each; one recorded call
     /// was billed 3% over that).
     pub const PARALLEL_CALLS: f64 = 5.0;
-    /// A strict structured-output schema (recorded: 3 to 9% off the non-strict rendering).
-    pub const STRICT_FORMAT: f64 = 10.0;
+    /// A strict chat structured-output schema (recorded: 4 tokens, 3.1% and 4.6%, over the
+    /// rendering that is exact for non-strict ones).
+    pub const STRICT_CHAT_FORMAT: f64 = 5.0;
+    /// A non-strict Responses output schema (none recorded).
+    pub const FORMAT: f64 = 10.0;
     /// A tool schema with `$ref`, `anyOf`, multi-line property descriptions or deep nesting
     /// (recorded: up to 29% off on `$defs` schemas).
     pub const COMPLEX_SCHEMA: f64 = 30.0;
@@ -77,9 +80,12 @@ pub(crate) mod bound {
     /// A GPT-5.x model newer than GPT-5 with tools (gpt-5.4-mini billed 30% over GPT-5's tool
     /// rendering).
     pub const NEWER_TOOLS: f64 = 35.0;
-    /// A Responses tool with neither a description nor parameters (recorded twice on gpt-4o,
-    /// billed 1 and 2 tokens under its rendering, which is exact for the same tool in chat).
-    pub const BARE_RESPONSES_TOOL: f64 = 2.0;
+    /// An output schema on a GPT-5.x model newer than GPT-5 (gpt-5.4-mini: 1 token, 1.4%, over).
+    pub const NEWER_FORMAT: f64 = 5.0;
+    /// A Responses tool with neither a description nor parameters (recorded four times on
+    /// gpt-4o, billed 1 or 2 tokens, up to 3%, under its rendering, which is exact for the same
+    /// tool in chat).
+    pub const BARE_RESPONSES_TOOL: f64 = 5.0;
     /// GPT-5 tools with no system or developer message to join (recorded once: 2 tokens, 4%,
     /// under the rendering that is exact when instructions are present).
     pub const HARMONY_TOOLS_ALONE: f64 = 5.0;
