@@ -2,6 +2,7 @@
 
 mod api;
 mod billed_estimates;
+mod billed_openai;
 mod cache_images;
 mod chains;
 mod check_ci;
