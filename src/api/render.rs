@@ -98,18 +98,24 @@ pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
         req.tokens,
     );
     let mut report = inject::render_with(&scene, family, &options);
-    priced(&mut report, &rows);
+    priced(&mut report, &scene, options.base_dir.as_deref(), &rows);
     Ok(RenderResponse { report })
 }
 
 /// Fills a report's `costs` for `rows` (nothing when there are none), and says which of them
 /// the call is too short to be cached for (`cache_below_minimum`).
-pub(crate) fn priced(report: &mut crate::report::Report, rows: &[crate::pricing::Row]) {
+pub(crate) fn priced(
+    report: &mut crate::report::Report,
+    scene: &scene::Scene,
+    base_dir: Option<&std::path::Path>,
+    rows: &[crate::pricing::Row],
+) {
     if rows.is_empty() {
         return;
     }
     let rows: Vec<&crate::pricing::Row> = rows.iter().collect();
-    report.costs = crate::pricing::cost::input_costs(report, &rows);
+    let sent = crate::pricing::request::Sent::of(scene, report, base_dir);
+    report.costs = crate::pricing::cost::input_costs(report, &sent, &rows);
     if let Some(first) = report.costs.first() {
         let short = crate::pricing::minimum::call_below_minimum(&rows, first.input_tokens);
         report.diagnostics.extend(short);

@@ -109,31 +109,3 @@ pub fn predict(api: Api, model: &str, body: &Json) -> Result<Prediction, Billing
         parts,
     })
 }
-
-/// Counts a JSON value's compact text with `o200k_base`: the fallback for a piece whose
-/// provider format is not known.
-pub(crate) fn json_part(kind: PartKind, pointer: String, value: &Json) -> BilledPart {
-    let canonical = value.to_string();
-    let tokens = crate::tokens::count(&canonical, crate::tokens::Encoding::O200kBase);
-    BilledPart {
-        kind,
-        pointer,
-        canonical,
-        tokens,
-        breakpoint: None,
-    }
-}
-
-/// Every element of the array at `key`, as parts of `kind` (nothing when there is none).
-pub(crate) fn array_parts(body: &Json, key: &str, kind: PartKind) -> Vec<BilledPart> {
-    body.get(key)
-        .and_then(Json::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| json_part(kind, format!("/{key}/{i}"), v))
-                .collect()
-        })
-        .unwrap_or_default()
-}

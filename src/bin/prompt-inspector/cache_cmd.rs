@@ -114,9 +114,11 @@ pub fn text(r: &CacheReport) -> String {
          A provider's prompt cache reuses only a prefix that a request shares, byte for byte, with an\n\
          earlier one. Below, each call is compared with the one before it: the first byte that differs\n\
          and who wrote it (a configured prompt, a tool, or a recorded message), then what each provider\n\
-         serves from its cache. Tokens are counted with o200k_base (an estimate for Anthropic);\n\
-         an image is one part priced by its size as {} prices it (each model's costs below price\n\
-         it by that model's provider's rule; an image given by URL is an estimate), and calls\n\
+         serves from its cache. Tokens are counted with o200k_base on the provider-neutral\n\
+         serialisation: an estimate, within {}% of what OpenAI bills for a call long enough to be\n\
+         cached and within {}% for the other providers (docs/models.md, \"Provenance of the\n\
+         figures\"); an image is one part priced by its size as {} prices it (each model's costs\n\
+         below price it by that model's provider's rule; an image given by URL is an estimate), and calls\n\
          share it when its bytes are the same.\n\
          OpenAI caches automatically from {} tokens, hits growing in {}-token steps. Anthropic caches\n\
          only at explicit breakpoints (at most {}), each prefix at least {} tokens; they are placed at\n\
@@ -124,6 +126,8 @@ pub fn text(r: &CacheReport) -> String {
          the intermediate messages and of the request: the points after which the chat layout\n\
          starts changing from call to call.\n",
         r.steps.len(),
+        prompt_inspector::pricing::request::OPENAI_SERIALISATION_BOUND_PERCENT,
+        prompt_inspector::pricing::request::TEXT_BOUND_PERCENT,
         cache::REFERENCE_IMAGE_MODEL.1,
         cache::OPENAI_MIN_TOKENS,
         cache::OPENAI_STEP_TOKENS,

@@ -108,7 +108,9 @@ enum Command {
         #[arg(long)]
         bless: bool,
         /// `text`: a line per scene and a diff per mismatch; `json`: `{passed, failed, scenes}`;
-        /// `github`: GitHub Actions `::error` annotations on the scene files and templates.
+        /// `github`: GitHub Actions `::error` annotations on the scene files and templates;
+        /// `markdown`: a summary for a pull-request comment (the failing scenes' token, cost and
+        /// cache changes, their segment diffs folded).
         #[arg(long, value_enum, default_value = "text")]
         format: check_cmd::CheckFormat,
         /// Fail a scene whose chat or desk report has a diagnostic with this code, such as the
@@ -129,6 +131,14 @@ enum Command {
         /// Scenes checked at once (default: one per core).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
         jobs: Option<u16>,
+        /// Price each mismatch's token, cost and cache change for this model (`provider/family`
+        /// or a model name; repeatable). Default: the rows the table marks `default`
+        /// (docs/models.md).
+        #[arg(long = "model", value_name = "ID")]
+        models: Vec<String>,
+        /// A models table (data/models.json's format) instead of the built-in one.
+        #[arg(long = "models", value_name = "FILE")]
+        table: Option<PathBuf>,
     },
     /// Render one template with JSON variables; stdout is the text only, no newline added.
     Template {
@@ -347,6 +357,8 @@ fn main() -> ExitCode {
             html,
             shard,
             jobs,
+            models,
+            table,
         } => check_cmd::run(&check_cmd::CheckArgs {
             paths,
             bless,
@@ -356,6 +368,7 @@ fn main() -> ExitCode {
             html,
             shard,
             jobs: jobs.map(usize::from),
+            models: (models, table),
         }),
         Command::Template {
             engine,

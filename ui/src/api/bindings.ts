@@ -76,6 +76,17 @@ export type AboutResponse = {
 	version: string,
 };
 
+/**  The request shape a recorded call used: which API it was sent to. */
+export type Api = 
+/**  OpenAI chat completions (`POST /v1/chat/completions`); also DeepSeek's API. */
+"openai-chat" | 
+/**  OpenAI Responses (`POST /v1/responses`). */
+"openai-responses" | 
+/**  Anthropic Messages (`POST /v1/messages`). */
+"anthropic" | 
+/**  Gemini `generateContent` / `streamGenerateContent`. */
+"gemini";
+
 /**
  *  `{code, message}` plus the position fields that apply; absent fields are left out of the JSON.
  *  The optional strings are `Box<str>` to keep the error small (it is the `Err` of every
@@ -507,22 +518,100 @@ export type GoldenResponse_Serialize = {
  *  every token at the model's uncached input price (docs/cli.md, "costs"). Plain figures: the
  *  report sits below the models table (`pricing`), which fills them in.
  */
-export type InputCost = {
+export type InputCost = InputCost_Serialize | InputCost_Deserialize;
+
+/**
+ *  One model's price of a call's input as a first call, with nothing in the prompt cache yet:
+ *  every token at the model's uncached input price (docs/cli.md, "costs"). Plain figures: the
+ *  report sits below the models table (`pricing`), which fills them in.
+ */
+export type InputCost_Deserialize = {
 	/**  The models table row's id (`openai/gpt-5`). */
 	model: string,
+	/**
+	 *  The API the call was priced as being sent to (the row's provider's request shape for this
+	 *  family); absent when its body could not be counted and `input_tokens` fell back to
+	 *  `content_tokens + definition_tokens`.
+	 */
+	api?: Api | null,
 	/**
 	 *  The row's price of an uncached input token, in USD per million tokens (what a piece's
 	 *  tokens cost: `tokens × usd_per_mtok_input / 1e6`).
 	 */
 	usd_per_mtok_input: number | null,
-	/**  The call's input tokens: `content_tokens + definition_tokens`. */
+	/**
+	 *  The call's input as the row's provider bills it: the request body that provider is sent,
+	 *  framing included (per-message and per-tool overhead, tool-use prompts, images).
+	 */
 	input_tokens: number,
-	/**  Tokens of the messages sent (chat) or of the segments (desk). */
+	/**  How far `input_tokens` and `cost_usd` can be off. */
+	provenance: Provenance,
+	/**
+	 *  Tokens of the messages' text (chat) or of the segments' (desk), counted with the report's
+	 *  `tokenizer`, without framing.
+	 */
 	content_tokens: number,
-	/**  Tokens of the tool definitions in the request. */
+	/**  Tokens of the tool definitions' neutral JSON, counted the same way. */
 	definition_tokens: number,
+	/**
+	 *  How far the counts of text (`content_tokens`, `definition_tokens`, `segments[].tokens`,
+	 *  `definitions[].tokens`) can be from the row's provider's own count of that text.
+	 */
+	text_provenance: Provenance,
 	/**  What `input_tokens` cost, in USD. */
 	cost_usd: number | null,
+	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
+	prices_read: string,
+	price_sources: string[],
+	/**  Each segment of the report with tokens, in report order: its tokens and what they cost. */
+	segments: SegmentCost[],
+	/**  Each tool definition with tokens, in tool order. */
+	definitions: DefinitionCost[],
+};
+
+/**
+ *  One model's price of a call's input as a first call, with nothing in the prompt cache yet:
+ *  every token at the model's uncached input price (docs/cli.md, "costs"). Plain figures: the
+ *  report sits below the models table (`pricing`), which fills them in.
+ */
+export type InputCost_Serialize = {
+	/**  The models table row's id (`openai/gpt-5`). */
+	model: string,
+	/**
+	 *  The API the call was priced as being sent to (the row's provider's request shape for this
+	 *  family); absent when its body could not be counted and `input_tokens` fell back to
+	 *  `content_tokens + definition_tokens`.
+	 */
+	api?: Api,
+	/**
+	 *  The row's price of an uncached input token, in USD per million tokens (what a piece's
+	 *  tokens cost: `tokens × usd_per_mtok_input / 1e6`).
+	 */
+	usd_per_mtok_input: number | null,
+	/**
+	 *  The call's input as the row's provider bills it: the request body that provider is sent,
+	 *  framing included (per-message and per-tool overhead, tool-use prompts, images).
+	 */
+	input_tokens: number,
+	/**  How far `input_tokens` and `cost_usd` can be off. */
+	provenance: Provenance,
+	/**
+	 *  Tokens of the messages' text (chat) or of the segments' (desk), counted with the report's
+	 *  `tokenizer`, without framing.
+	 */
+	content_tokens: number,
+	/**  Tokens of the tool definitions' neutral JSON, counted the same way. */
+	definition_tokens: number,
+	/**
+	 *  How far the counts of text (`content_tokens`, `definition_tokens`, `segments[].tokens`,
+	 *  `definitions[].tokens`) can be from the row's provider's own count of that text.
+	 */
+	text_provenance: Provenance,
+	/**  What `input_tokens` cost, in USD. */
+	cost_usd: number | null,
+	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
+	prices_read: string,
+	price_sources: string[],
 	/**  Each segment of the report with tokens, in report order: its tokens and what they cost. */
 	segments: SegmentCost[],
 	/**  Each tool definition with tokens, in tool order. */
@@ -876,6 +965,18 @@ export type PieceOut_Serialize = {
 	tokens?: number,
 };
 
+/**  How far a token or cost figure can be off. */
+export type Provenance = 
+/**  Counted as the provider bills it, and checked so against recorded usage. */
+{ kind: "exact" } | 
+/**
+ *  Within `bound_percent` of the billed figure on the share of recorded calls named in
+ *  docs/models.md.
+ */
+{ kind: "estimate"; bound_percent: number | null } | 
+/**  An estimate scaled by a ratio learnt from recorded usage (`prompt-inspector calibrate`). */
+{ kind: "calibrated"; ratio: number | null; bound_percent: number | null };
+
 /**
  *  The chat providers `render --llm chat --provider` can shape messages for. In JSON (the API's
  *  `provider`) `"openai"` or `"anthropic"`; the TypeScript bindings call the type `Provider`.
@@ -983,7 +1084,7 @@ export type Report_Deserialize = {
 	 *  `models`), computed from the `tokens` fields by `pricing::cost::input_costs`; left out
 	 *  when no model was asked for or tokens were not counted.
 	 */
-	costs: InputCost[],
+	costs: InputCost_Deserialize[],
 };
 
 export type Report_Serialize = {
@@ -1011,7 +1112,7 @@ export type Report_Serialize = {
 	 *  `models`), computed from the `tokens` fields by `pricing::cost::input_costs`; left out
 	 *  when no model was asked for or tokens were not counted.
 	 */
-	costs?: InputCost[],
+	costs?: InputCost_Serialize[],
 };
 
 export type RuleInfo = {
