@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AXE_VERSION, scanPage } from './axe.mjs';
 import { keyboardJourney } from './keyboard.mjs';
+import { moneyJourney } from './money.mjs';
 import { reportJourney } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -679,6 +680,10 @@ try {
     check(g1.written === 0 && g1.uncached === g1.total, `on openai/gpt-5 the first request is all uncached (${g1.label})`);
     await axe(page, 'the Run view (cache bars priced)');
   }
+  // 7a. The money question at 1280x720 and 1440x900 (money.mjs): the run fixture reading the
+  // cache, a zero-read round explained, what-if prices, a conversation folder's bars, its
+  // per-1,000-calls figure and its table of requests sorted by keyboard alone.
+  await moneyJourney({ page, bin, repo, tmp, check, shots, axe, usd, row });
   // Replay: a folder with one scene → missing golden → approve → ok → change → mismatch + diff → approve.
   const folder = join(tmp, 'replay');
   mkdirSync(folder);
