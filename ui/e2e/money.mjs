@@ -12,7 +12,8 @@ import { join } from 'node:path';
 const SONNET = 'anthropic/claude-sonnet-4-5';
 
 /** What has the focus: its test id, or its tag. */
-const focused = (page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName.toLowerCase() ?? null);
+const focused = (page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName.toLowerCase() ?? null);
 
 async function tabTo(page, testId, key = 'Tab', max = 80) {
   for (let n = 1; n <= max; n++) {
@@ -57,7 +58,10 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
       `${size}: only request 1 reads nothing, and it says why: ${await page.getByTestId('zero-read-1-why').innerText()}`,
     );
     const whatIf = await page.getByTestId('run-what-if').innerText();
-    check(whatIf.includes('a cache_control breakpoint at the end of every request'), `${size}: the Run view shows the what-if prices (${whatIf.split('\n').at(-1)})`);
+    check(
+      whatIf.includes('a cache_control breakpoint at the end of every request'),
+      `${size}: the Run view shows the what-if prices (${whatIf.split('\n').at(-1)})`,
+    );
     await page.screenshot({ path: join(shots, `10a-run-cache-hit-${size}.png`) });
     await axe(page, `the Run view reading the cache (${size})`);
 
@@ -83,7 +87,11 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
     const folder = join(tmp, `conversation-${size}`);
     cpSync(join(repo, 'fixtures/cache/system-notes'), folder, { recursive: true });
     const cli = JSON.parse(
-      execFileSync(bin, ['cache', '--format', 'json', '--model', SONNET, ...['01', '02', '03'].map((n) => join(folder, `${n}.scene.json`))], { encoding: 'utf8' }),
+      execFileSync(
+        bin,
+        ['cache', '--format', 'json', '--model', SONNET, ...['01', '02', '03'].map((n) => join(folder, `${n}.scene.json`))],
+        { encoding: 'utf8' },
+      ),
     );
     await page.getByRole('tab', { name: 'Conversation' }).click();
     await page.getByTestId('conv-folder').fill(folder);
@@ -92,7 +100,10 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
     const steps = cli.steps;
     const largest = Math.max(...steps.map((s) => s.request_tokens));
     const widths = await page.locator('[data-testid^="conv-bar-"]').evaluateAll((bars) => bars.map((b) => b.getBoundingClientRect().width));
-    const track = await page.locator('.conv-bar-track').first().evaluate((t) => t.getBoundingClientRect().width);
+    const track = await page
+      .locator('.conv-bar-track')
+      .first()
+      .evaluate((t) => t.getBoundingClientRect().width);
     check(
       widths.length === steps.length && widths.every((w, k) => Math.abs(w - (track * steps[k].request_tokens) / largest) < 1.5),
       `${size}: each call's bar is drawn in proportion to its request (${steps.map((s) => s.request_tokens).join(', ')} tokens → ${widths.map((w) => w.toFixed(0)).join(', ')} px)`,
@@ -115,10 +126,14 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
     await axe(page, `the Conversation view (${size})`);
 
     // The table of requests by cost, with the keyboard alone: Tab to a header, Enter, Space.
-    const order = () => page.locator('[data-testid="cost-table"] tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-testid')));
+    const order = () =>
+      page.locator('[data-testid="cost-table"] tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-testid')));
     const costs = cli.models[0].calls.map((c, k) => [k + 1, c.cost_usd]);
     const byCost = (desc) => [...costs].sort((a, b) => (desc ? b[1] - a[1] : a[1] - b[1]) || a[0] - b[0]).map(([n]) => `cost-row-${n}`);
-    check(JSON.stringify(await order()) === JSON.stringify(byCost(true)), `${size}: the table starts with the most expensive request (${(await order()).join(', ')})`);
+    check(
+      JSON.stringify(await order()) === JSON.stringify(byCost(true)),
+      `${size}: the table starts with the most expensive request (${(await order()).join(', ')})`,
+    );
     await page.getByTestId('conv-folder').focus();
     const presses = await tabTo(page, 'sort-cost');
     await page.keyboard.press('Enter');
@@ -129,7 +144,9 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
     );
     await tabTo(page, 'sort-tokens', 'Shift+Tab');
     await page.keyboard.press('Space');
-    const tokensOrder = [...steps.keys()].sort((a, b) => steps[b].request_tokens - steps[a].request_tokens || a - b).map((k) => `cost-row-${k + 1}`);
+    const tokensOrder = [...steps.keys()]
+      .sort((a, b) => steps[b].request_tokens - steps[a].request_tokens || a - b)
+      .map((k) => `cost-row-${k + 1}`);
     check(
       JSON.stringify(await order()) === JSON.stringify(tokensOrder) && (await sortState()) === 'none',
       `${size}: Shift+Tab to the Input tokens header and Space sorts by size, largest first`,

@@ -5,7 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import type { ConversationResponse, InputCost, MissCause, RunReport, ZeroRead } from '../src/api/types';
-import { barOf, callRows, CAUSE_WORDS, nextSort, perThousand, provenanceText, provenanceTitle, sortRows, zeroReadSentence } from '../src/lib/money';
+import {
+  barOf,
+  callRows,
+  CAUSE_WORDS,
+  nextSort,
+  perThousand,
+  provenanceText,
+  provenanceTitle,
+  sortRows,
+  zeroReadSentence,
+} from '../src/lib/money';
 import { ConversationReport, CostTable } from '../src/views/Conversation';
 import { RunReportView } from '../src/views/Run';
 import { CallCostNote } from '../src/views/Segments';
@@ -53,9 +63,33 @@ function systemNotes(): ConversationResponse {
   return {
     folder: '/c/system-notes',
     calls: [
-      { scene: '01.scene.json', path: '/c/01.scene.json', messages: 4, request_bytes: 6496, request_tokens: 1260, common_prefix_tokens: null, change: null },
-      { scene: '02.scene.json', path: '/c/02.scene.json', messages: 6, request_bytes: 6743, request_tokens: 1310, common_prefix_tokens: 361, change },
-      { scene: '03.scene.json', path: '/c/03.scene.json', messages: 8, request_bytes: 6907, request_tokens: 1352, common_prefix_tokens: 371, change },
+      {
+        scene: '01.scene.json',
+        path: '/c/01.scene.json',
+        messages: 4,
+        request_bytes: 6496,
+        request_tokens: 1260,
+        common_prefix_tokens: null,
+        change: null,
+      },
+      {
+        scene: '02.scene.json',
+        path: '/c/02.scene.json',
+        messages: 6,
+        request_bytes: 6743,
+        request_tokens: 1310,
+        common_prefix_tokens: 361,
+        change,
+      },
+      {
+        scene: '03.scene.json',
+        path: '/c/03.scene.json',
+        messages: 8,
+        request_bytes: 6907,
+        request_tokens: 1352,
+        common_prefix_tokens: 371,
+        change,
+      },
     ],
     models: [
       {
@@ -101,7 +135,15 @@ function systemNotes(): ConversationResponse {
 
 describe('zero reads', () => {
   it('has words for every cause of the vocabulary', () => {
-    const causes: MissCause[] = ['first_call', 'system_changed', 'tools_changed', 'messages_rewritten', 'below_minimum', 'no_breakpoint', 'provider_side'];
+    const causes: MissCause[] = [
+      'first_call',
+      'system_changed',
+      'tools_changed',
+      'messages_rewritten',
+      'below_minimum',
+      'no_breakpoint',
+      'provider_side',
+    ];
     expect(causes.map((c) => CAUSE_WORDS[c])).toEqual([
       'first call',
       'system changed',
@@ -111,20 +153,54 @@ describe('zero reads', () => {
       'no breakpoint after the stable prefix',
       'provider side / unknown',
     ]);
-    expect(zeroReadSentence(zero(3, 'no_breakpoint', { why: 'no breakpoint ends after them', shared_tokens: 1060, missed_usd: 0.002862 }))).toBe(
+    expect(
+      zeroReadSentence(zero(3, 'no_breakpoint', { why: 'no breakpoint ends after them', shared_tokens: 1060, missed_usd: 0.002862 })),
+    ).toBe(
       'Reads nothing: no breakpoint after the stable prefix. No breakpoint ends after them. Reading the 1060 shared tokens would cost $0.002862 less.',
     );
   });
 
   it('puts each explanation under the bar of its round, for the picked model only', async () => {
     const report = JSON.parse(STABLE).run as RunReport;
-    const models = [{ model: SONNET, calls: report.iterations.map(() => ({ uncached_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0, uncached_cost_usd: 0 })), total: { uncached_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0.01, uncached_cost_usd: 0.02, saving_usd: 0.01 } }];
+    const models = [
+      {
+        model: SONNET,
+        calls: report.iterations.map(() => ({
+          uncached_tokens: 1,
+          cache_read_tokens: 0,
+          cache_write_tokens: 0,
+          cost_usd: 0,
+          uncached_cost_usd: 0,
+        })),
+        total: {
+          uncached_tokens: 0,
+          cache_read_tokens: 0,
+          cache_write_tokens: 0,
+          cost_usd: 0.01,
+          uncached_cost_usd: 0.02,
+          saving_usd: 0.01,
+        },
+      },
+    ];
     const zeroReads = [
       zero(0, 'first_call', { why: 'the first call: nothing is cached yet' }),
-      zero(3, 'no_breakpoint', { why: 'no breakpoint ends after them', fix: 'a cache_control breakpoint at the end of message 8', shared_tokens: 1527, missed_usd: 0.004 }),
+      zero(3, 'no_breakpoint', {
+        why: 'no breakpoint ends after them',
+        fix: 'a cache_control breakpoint at the end of message 8',
+        shared_tokens: 1527,
+        missed_usd: 0.004,
+      }),
       { ...zero(1, 'below_minimum'), model: 'openai/gpt-5' },
     ];
-    const whatIf = [{ model: SONNET, what: 'a cache_control breakpoint at the end of every request', cost_usd: 0.01, what_if_usd: 0.008, saving_usd: 0.002 }];
+    const whatIf = [
+      {
+        model: SONNET,
+        what: 'a cache_control breakpoint at the end of every request',
+        cost_usd: 0.01,
+        what_if_usd: 0.008,
+        saving_usd: 0.002,
+      },
+    ];
     await act(() => {
       render(h(RunReportView, { report: { ...report, models } as RunReport, source: 'test', model: SONNET, zeroReads, whatIf }), root);
     });
@@ -132,10 +208,14 @@ describe('zero reads', () => {
     expect(note(1)?.getAttribute('data-cause')).toBe('first_call');
     expect(note(2)).toBe(null);
     expect(note(4)?.textContent).toContain('Reads nothing from the cache: no breakpoint after the stable prefix.');
-    expect(root.querySelector('[data-testid="zero-read-4-fix"]')?.textContent).toBe('Where the fix goes: a cache_control breakpoint at the end of message 8.');
+    expect(root.querySelector('[data-testid="zero-read-4-fix"]')?.textContent).toBe(
+      'Where the fix goes: a cache_control breakpoint at the end of message 8.',
+    );
     expect(note(4)?.closest('[data-testid="prefix-4"]')).not.toBe(null);
     expect(note(4)?.getAttribute('role')).toBe('note');
-    expect(root.querySelector('[data-testid="run-zero-count"]')?.textContent).toBe(`2 of ${report.iterations.length} requests read nothing from the cache; each says why under its bar.`);
+    expect(root.querySelector('[data-testid="run-zero-count"]')?.textContent).toBe(
+      `2 of ${report.iterations.length} requests read nothing from the cache; each says why under its bar.`,
+    );
     const rows = [...root.querySelectorAll('[data-testid="run-what-if"] tbody tr')].map((r) => [...r.children].map((c) => c.textContent));
     expect(rows).toEqual([['a cache_control breakpoint at the end of every request', '$0.0100', '$0.008000', '$0.002000']]);
   });
@@ -155,7 +235,7 @@ describe('a conversation', () => {
 
   it('sorts the requests by any column; the same header again reverses it', () => {
     const rows = callRows(systemNotes(), systemNotes().models[0]);
-    let sort = { key: 'cost' as const, descending: true };
+    const sort = { key: 'cost' as const, descending: true };
     expect(sortRows(rows, sort).map((r) => r.n)).toEqual([3, 2, 1]);
     const again = nextSort(sort, 'cost');
     expect(again).toEqual({ key: 'cost', descending: false });
@@ -182,8 +262,12 @@ describe('a conversation', () => {
     );
     expect(bar.style.width).toBe(`${(100 * 1260) / 1352}%`);
     expect((root.querySelector('[data-testid="conv-bar-3"]') as HTMLElement).style.width).toBe('100%');
-    expect(root.querySelector('[data-testid="per-thousand"]')?.textContent).toBe('Per 1,000 calls like these: $4.90 ($3.92 with no caching)');
-    expect(root.querySelector('[data-testid="conv-zero-count"]')?.textContent).toBe('3 of 3 calls read nothing from the cache; each says why under its bar.');
+    expect(root.querySelector('[data-testid="per-thousand"]')?.textContent).toBe(
+      'Per 1,000 calls like these: $4.90 ($3.92 with no caching)',
+    );
+    expect(root.querySelector('[data-testid="conv-zero-count"]')?.textContent).toBe(
+      '3 of 3 calls read nothing from the cache; each says why under its bar.',
+    );
     expect(root.querySelector('[data-testid="conv-zero-2-fix"]')?.textContent).toContain("move tf_notes's text from system_msg_prompt");
     expect(root.querySelector('[data-testid="conv-what-if"] tbody tr')?.textContent).toContain('$0.008708');
   });
@@ -211,7 +295,17 @@ describe('a conversation', () => {
 
 describe("the board's cost line", () => {
   const cost = (extra: object = {}): InputCost =>
-    ({ model: SONNET, usd_per_mtok_input: 3, input_tokens: 300, content_tokens: 250, definition_tokens: 50, cost_usd: 0.0009, segments: [], definitions: [], ...extra }) as InputCost;
+    ({
+      model: SONNET,
+      usd_per_mtok_input: 3,
+      input_tokens: 300,
+      content_tokens: 250,
+      definition_tokens: 50,
+      cost_usd: 0.0009,
+      segments: [],
+      definitions: [],
+      ...extra,
+    }) as InputCost;
 
   it('says how the tokens were counted and where the prices come from', async () => {
     const sources = [
@@ -221,8 +315,12 @@ describe("the board's cost line", () => {
     await act(() => {
       render(h(CallCostNote, { cost: cost({ provenance: { kind: 'estimate', bound_percent: 3 } }), family: 'chat', sources }), root);
     });
-    expect(root.textContent).toBe("This call's input: 300 tok · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens estimate ±3% · prices of 2026-11-20 (2 sources)");
-    expect((root.querySelector('[data-testid="call-cost-prices-chat"]') as HTMLElement).title).toBe('https://docs.anthropic.com/pricing\nhttps://docs.anthropic.com/caching');
+    expect(root.textContent).toBe(
+      "This call's input: 300 tok · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens estimate ±3% · prices of 2026-11-20 (2 sources)",
+    );
+    expect((root.querySelector('[data-testid="call-cost-prices-chat"]') as HTMLElement).title).toBe(
+      'https://docs.anthropic.com/pricing\nhttps://docs.anthropic.com/caching',
+    );
     await act(() => {
       render(h(CallCostNote, { cost: cost(), family: 'chat' }), root);
     });

@@ -7,7 +7,18 @@ import { dialogs } from '../api';
 import { errorText } from '../api/api';
 import type { ConversationResponse, ModelCost } from '../api/types';
 import { fmtUsd } from '../lib/costs';
-import { barOf, barSentence, type CallRow, callRows, nextSort, perThousand, type Sort, type SortKey, sortRows, zeroReadsOf } from '../lib/money';
+import {
+  barOf,
+  barSentence,
+  type CallRow,
+  callRows,
+  nextSort,
+  perThousand,
+  type Sort,
+  type SortKey,
+  sortRows,
+  zeroReadsOf,
+} from '../lib/money';
 import { resolvePath, shortPath } from '../lib/paths';
 import type { Session } from '../lib/session';
 import { WhatIfTable, ZeroReadNote } from './Money';
@@ -37,7 +48,12 @@ export function CostTable({ rows }: { rows: CallRow[] }) {
           {COLUMNS.map((c) => {
             const on = sort.key === c.key;
             return (
-              <th key={c.key} scope="col" aria-sort={on ? (sort.descending ? 'descending' : 'ascending') : 'none'} class={c.numeric ? 'num' : ''}>
+              <th
+                key={c.key}
+                scope="col"
+                aria-sort={on ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+                class={c.numeric ? 'num' : ''}
+              >
                 <button type="button" class="sort" data-testid={`sort-${c.key}`} onClick={() => setSort(nextSort(sort, c.key))}>
                   {c.label}
                   <span aria-hidden="true" class="sort-sign">
@@ -82,23 +98,25 @@ export function ConversationReport({ c, model }: { c: ConversationResponse; mode
         {cost && total && (
           <>
             <p data-testid="conv-total">
-              {rows.length} call{rows.length === 1 ? '' : 's'}. On <b>{cost.model}</b> their input costs <b>{fmtUsd(total.cost_usd)}</b>, against{' '}
-              {fmtUsd(total.uncached_cost_usd)} with no caching{cost.ttl ? ` (cache writes at the ${cost.ttl} TTL's price)` : ''}.
+              {rows.length} call{rows.length === 1 ? '' : 's'}. On <b>{cost.model}</b> their input costs <b>{fmtUsd(total.cost_usd)}</b>,
+              against {fmtUsd(total.uncached_cost_usd)} with no caching{cost.ttl ? ` (cache writes at the ${cost.ttl} TTL's price)` : ''}.
             </p>
             <p class="per-thousand" data-testid="per-thousand">
               Per 1,000 calls like these: <b>{fmtUsd(perThousand(total.cost_usd ?? 0, rows.length))}</b>{' '}
               <span class="muted">({fmtUsd(perThousand(total.uncached_cost_usd ?? 0, rows.length))} with no caching)</span>
             </p>
             <p data-testid="conv-zero-count">
-              {zeros.size ? `${zeros.size} of ${rows.length} calls read nothing from the cache; each says why under its bar.` : 'Every call reads from the cache.'}
+              {zeros.size
+                ? `${zeros.size} of ${rows.length} calls read nothing from the cache; each says why under its bar.`
+                : 'Every call reads from the cache.'}
             </p>
           </>
         )}
         <ul class="run-legend" aria-label="legend">
           <li>
             <span>
-              a call's bar: as long as its input, in tokens, against the longest call; <span class="share-key read" aria-hidden="true" /> read
-              from the prompt cache, <span class="share-key written" aria-hidden="true" /> written to it,{' '}
+              a call's bar: as long as its input, in tokens, against the longest call; <span class="share-key read" aria-hidden="true" />{' '}
+              read from the prompt cache, <span class="share-key written" aria-hidden="true" /> written to it,{' '}
               <span class="share-key uncached" aria-hidden="true" /> sent uncached
             </span>
           </li>
@@ -121,7 +139,14 @@ export function ConversationReport({ c, model }: { c: ConversationResponse; mode
                   </span>
                 </div>
                 <div class="conv-bar-track">
-                  <div class="prefix-bar tokens" role="img" aria-label={sentence} title={sentence} style={{ width: `${b.width}%` }} data-testid={`conv-bar-${r.n}`}>
+                  <div
+                    class="prefix-bar tokens"
+                    role="img"
+                    aria-label={sentence}
+                    title={sentence}
+                    style={{ width: `${b.width}%` }}
+                    data-testid={`conv-bar-${r.n}`}
+                  >
                     {b.read > 0 && <div class="part read" style={{ width: `${b.read}%` }} />}
                     {b.written > 0 && <div class="part written" style={{ width: `${b.written}%` }} />}
                     {b.uncached > 0 && <div class="part uncached" style={{ width: `${b.uncached}%` }} />}
@@ -178,7 +203,9 @@ export function ConversationView({ session }: { session: Session }) {
   const open = async (f = folder) => {
     const full = resolvePath(f, baseDir);
     if (!full) {
-      setErr(`Choose a folder of numbered scenes first${pick ? ' (Browse…)' : ''}: type its path${baseDir ? ` (absolute, or relative to ${baseDir})` : ' (absolute)'}.`);
+      setErr(
+        `Choose a folder of numbered scenes first${pick ? ' (Browse…)' : ''}: type its path${baseDir ? ` (absolute, or relative to ${baseDir})` : ' (absolute)'}.`,
+      );
       return;
     }
     setErr(null);
@@ -202,8 +229,8 @@ export function ConversationView({ session }: { session: Session }) {
     <main class="page conversation-view">
       <div class="bar">
         <span class="muted">
-          A recorded conversation: a folder of scenes, one per call, in name order (<code>01.scene.json</code>, <code>02.scene.json</code>, …), as{' '}
-          <code>prompt-inspector cache</code> and <code>import --out-dir</code> write them.
+          A recorded conversation: a folder of scenes, one per call, in name order (<code>01.scene.json</code>, <code>02.scene.json</code>,
+          …), as <code>prompt-inspector cache</code> and <code>import --out-dir</code> write them.
         </span>
       </div>
       <div class="bar">

@@ -9,7 +9,8 @@ export function ZeroReadNote({ z, testid }: { z: ZeroRead; testid: string }) {
   return (
     <div class="zero-read" role="note" data-testid={testid} data-cause={z.cause}>
       <p>
-        <b>Reads nothing from the cache: {CAUSE_WORDS[z.cause]}.</b> <span data-testid={`${testid}-why`}>{z.why[0].toUpperCase() + z.why.slice(1)}.</span>
+        <b>Reads nothing from the cache: {CAUSE_WORDS[z.cause]}.</b>{' '}
+        <span data-testid={`${testid}-why`}>{z.why[0].toUpperCase() + z.why.slice(1)}.</span>
       </p>
       {z.fix && (
         <p data-testid={`${testid}-fix`}>

@@ -680,13 +680,7 @@ export function RunView({ session }: { session: Session }) {
       )}
       {!report && !err && <div class="empty-seg">No run yet.</div>}
       {report && !err && (
-        <RunReportView
-          report={report.report}
-          source={label}
-          model={session.model}
-          zeroReads={report.zero_reads}
-          whatIf={report.what_if}
-        />
+        <RunReportView report={report.report} source={label} model={session.model} zeroReads={report.zero_reads} whatIf={report.what_if} />
       )}
     </main>
   );
