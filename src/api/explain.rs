@@ -204,7 +204,12 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
                  (from {min}), but no breakpoint ends inside them",
                 c.written_by, c.byte, row.id
             );
-            out.fix = Some(breakpoint_fix());
+            out.fix = Some(format!(
+                "a cache_control breakpoint on the last message that ends before byte {} would \
+                 read the tokens up to it; keep what {} writes the same from call to call to \
+                 read all {tokens}",
+                c.byte, c.written_by
+            ));
         }
         None if tokens < min => {
             out.cause = MissCause::BelowMinimum;

@@ -240,3 +240,20 @@ fn the_stable_prefix_fixture_reads_on_the_default_claude_model() {
     assert_eq!(r.zero_reads.len(), 1);
     assert_eq!(r.zero_reads[0].cause, MissCause::FirstCall);
 }
+
+/// A rewrite after a prefix long enough for a breakpoint cache: the missing breakpoint is the
+/// cause, and the fix says where one goes and what to keep stable.
+#[test]
+fn a_late_rewrite_on_a_breakpoint_cache_is_a_missing_breakpoint() {
+    let r = row("anthropic/claude-sonnet-4-5");
+    let cost = bill(&r, &[(1500, 0), (1600, 0)]);
+    let s = vec![
+        shared(None, None, 0),
+        shared(Some(1200), Some(tool_change(ChangedPart::Messages)), 6),
+    ];
+    let z = &zero_reads(&r, &cost, &s, &[])[1];
+    assert_eq!(z.cause, MissCause::NoBreakpoint);
+    assert!(z.why.contains("share 1200 tokens before tool tf_notes"), "{}", z.why);
+    let fix = z.fix.as_deref().unwrap_or("");
+    assert!(fix.contains("ends before byte 1834"), "{fix}");
+}
