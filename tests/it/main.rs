@@ -22,6 +22,7 @@ mod provider_limits;
 mod provider_specs;
 mod providers;
 mod regressions;
+mod run_cache_hit;
 mod scene_budget;
 mod scene_load;
 mod schema;

@@ -253,7 +253,11 @@ fn a_late_rewrite_on_a_breakpoint_cache_is_a_missing_breakpoint() {
     ];
     let z = &zero_reads(&r, &cost, &s, &[])[1];
     assert_eq!(z.cause, MissCause::NoBreakpoint);
-    assert!(z.why.contains("share 1200 tokens before tool tf_notes"), "{}", z.why);
+    assert!(
+        z.why.contains("share 1200 tokens before tool tf_notes"),
+        "{}",
+        z.why
+    );
     let fix = z.fix.as_deref().unwrap_or("");
     assert!(fix.contains("ends before byte 1834"), "{fix}");
 }
