@@ -53,6 +53,9 @@ function fakeApi(files: Record<string, string>): Api {
       zero_reads: [],
       what_if: [],
     }),
+    conversation: async () => {
+      throw new Error('not used');
+    },
     check: async () => ({ passed: 0, failed: 0, scenes: [] }),
     approve: async () => ({ golden_path: '' }),
     liveOpen: async () => ({
