@@ -148,9 +148,9 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
     };
     if s.tokens.is_none() {
         out.why = if breakpoints {
-            "The first call: nothing is cached yet; its breakpoints write what the next call reads."
+            "the first call: nothing is cached yet; its breakpoints write what the next call reads"
         } else {
-            "The first call: nothing is cached yet; the provider caches it for the calls after."
+            "the first call: nothing is cached yet; the provider caches it for the calls after"
         }
         .to_owned();
         return out;
@@ -168,14 +168,14 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
                 ChangedPart::Messages => "a message the previous call sent",
             };
             out.why = format!(
-                "{part} changed at byte {} ({} wrote it): the {tokens} tokens before it are all \
+                "{part} changed at byte {}, written by {}: the {tokens} tokens before it are all \
                  the calls share, under the {min} {} caches",
                 c.byte, c.written_by, row.id
             );
             if tokens >= min {
                 // An automatic cache that still read nothing: the rule says it should have.
                 out.why = format!(
-                    "{part} changed at byte {} ({} wrote it), after {tokens} shared tokens",
+                    "{part} changed at byte {}, written by {}, after {tokens} shared tokens",
                     c.byte, c.written_by
                 );
             }
