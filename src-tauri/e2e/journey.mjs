@@ -544,7 +544,8 @@ try {
     await (await $t('conv-browse')).click();
     await waitFor('the conversation', async () => $t('conv-bar-3').isExisting());
     const zero2 = await $t('conv-zero-2');
-    check((await zero2.getAttribute('data-cause')) === 'system_changed' && (await zero2.getText()).includes('tf_notes'), `${size}: call 2 of the conversation reads nothing: ${(await zero2.getText()).split('\n')[0]}`);
+    const why2 = await (await $t('conv-zero-2-why')).getText();
+    check((await zero2.getAttribute('data-cause')) === 'system_changed' && why2.includes('tool tf_notes'), `${size}: call 2 of the conversation reads nothing, system changed: ${why2}`);
     const before = await order();
     await browser.execute(() => document.querySelector('[data-testid="conv-folder"]').focus());
     const presses = await tabTo('sort-cost');
