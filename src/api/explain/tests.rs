@@ -115,7 +115,7 @@ fn a_rewrite_names_its_part_and_who_wrote_it() {
         ]
     );
     assert!(
-        out[1].why.contains("byte 1834 (tool tf_notes"),
+        out[1].why.contains("byte 1834, written by tool tf_notes"),
         "{}",
         out[1].why
     );
