@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { dialogs } from '../api';
 import { errorText } from '../api/api';
 import type { ModelCost, RunIteration, RunMessage, RunReport, RunResponse, WhatIfPrice, ZeroRead } from '../api/types';
 import { fmtUsd, prefixSentence, prefixShares } from '../lib/costs';
@@ -597,9 +598,20 @@ export function RunView({ session }: { session: Session }) {
       setErr(baseDir ? `Type the path of a run scene (absolute, or relative to ${baseDir}).` : 'Type the absolute path of a run scene.');
       return;
     }
-    const full = resolvePath(typed, baseDir);
+    let full = resolvePath(typed, baseDir);
     try {
-      const r = await session.api.open(full);
+      let r: { text: string };
+      try {
+        r = await session.api.open(full);
+      } catch (e) {
+        // In the app, a typed path not chosen yet opens once the person picks it in the Open
+        // dialog, which starts there (as the toolbar's Open does).
+        const pick = (e as { code?: string }).code === 'path_not_chosen' ? (await dialogs()).openDialog : undefined;
+        const picked = pick ? await pick(full) : null;
+        if (!picked) throw e;
+        full = picked;
+        r = await session.api.open(full);
+      }
       await runText(r.text, dirOf(full), { kind: 'file', path: full });
     } catch (e) {
       setReport(null);
