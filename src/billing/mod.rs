@@ -7,8 +7,11 @@
 //! the provider's canonical form, so that two requests' prefixes are compared as the provider
 //! compares them, not as JSON bytes.
 
-mod anthropic;
-mod gemini;
+pub mod anthropic;
+pub mod calibration;
+pub mod deepseek;
+mod estimate;
+pub mod gemini;
 pub mod image;
 mod openai;
 
@@ -92,6 +95,7 @@ impl std::error::Error for BillingError {}
 /// Predicts what `body`, sent to `api` for `model`, will be billed as input.
 pub fn predict(api: Api, model: &str, body: &Json) -> Result<Prediction, BillingError> {
     let (parts, provenance) = match api {
+        Api::OpenaiChat if deepseek::is_deepseek(model) => deepseek::chat(model, body)?,
         Api::OpenaiChat => openai::chat(model, body)?,
         Api::OpenaiResponses => openai::responses(model, body)?,
         Api::Anthropic => anthropic::messages(model, body)?,

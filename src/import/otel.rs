@@ -11,6 +11,7 @@ use serde_json::{json, Value as Json};
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
 use super::openai_chat;
+use super::otel_recorded::Recording;
 use super::ImportError;
 use crate::json::{Json as Tree, Kind, Member};
 use crate::scene::Role;
@@ -72,7 +73,7 @@ pub(crate) fn read(
     let span = if root.get("attributes").is_some() {
         read_span(root)?
     } else {
-        read_attributes(root, &root.members()?, None)?
+        read_attributes(root, &root.members()?, None, None)?
     };
     match span {
         Some(d) => Ok(vec![d]),
@@ -85,7 +86,13 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
     let events = span.get("events");
     let pairs = key_values(&attributes)?;
     let name = span.opt_str("name")?;
-    let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref())? else {
+    // OTLP/JSON writes the 64-bit start time as a decimal string (some exporters as a number).
+    let start = span.get("startTimeUnixNano").map(|t| match &t.json.kind {
+        Kind::Int(i) => i.to_string(),
+        _ => t.as_str().unwrap_or("").to_owned(),
+    });
+    let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref(), start.as_deref())?
+    else {
         return Ok(None);
     };
     if let Some(n) = name {
@@ -223,6 +230,7 @@ fn read_attributes(
     holder: &Node<'_>,
     pairs: &[(&str, Node<'_>)],
     events: Option<&Node<'_>>,
+    start: Option<&str>,
 ) -> Result<Option<SpanDraft>, ImportError> {
     let otlp = holder.is_array();
     let has = |k: &str| pairs.iter().any(|(key, _)| *key == k);
@@ -249,7 +257,7 @@ fn read_attributes(
                 draft.unmapped_because(
                     e,
                     "message events: the span's gen_ai.input.messages was read instead",
-                );
+                )?;
             }
         }
     } else if let Some(e) = events {
@@ -260,13 +268,29 @@ fn read_attributes(
     if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
         structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
     }
+    let provider = pairs
+        .iter()
+        .find(|(k, _)| *k == "gen_ai.provider.name")
+        .or_else(|| pairs.iter().find(|(k, _)| *k == "gen_ai.system"))
+        .map(|(_, v)| any_value(v, otlp).map(|t| node::tree_to_json(&t, v.doc.text).ok()))
+        .transpose()?
+        .flatten();
+    let mut recording = Recording::new(provider.as_ref());
     for (key, v) in pairs {
         if ![INPUT, SYSTEM, TOOLS].contains(key) {
             let tree = any_value(v, otlp)?;
+            if let (Some(r), Ok(value)) = (&mut recording, node::tree_to_json(&tree, v.doc.text)) {
+                if r.take(key, &value) {
+                    continue;
+                }
+            }
             draft
                 .unmapped
                 .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
         }
+    }
+    if let Some(r) = recording {
+        r.finish(&mut draft, start);
     }
     Ok(Some(SpanDraft {
         draft,
@@ -405,7 +429,7 @@ fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let name_node = ev.req("name")?;
     let name = name_node.str()?;
     let Some((_, role)) = EVENTS.iter().find(|(e, _)| *e == name) else {
-        draft.unmapped_because(ev, &format!("the event {name:?}"));
+        draft.unmapped_because(ev, &format!("the event {name:?}"))?;
         return Ok(());
     };
     let attributes = match ev.get("attributes") {
