@@ -27,6 +27,7 @@ mod providers;
 mod recorded;
 mod recorded_fidelity;
 mod regressions;
+mod run_cache_hit;
 mod scene_budget;
 mod scene_load;
 mod schema;

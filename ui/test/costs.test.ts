@@ -272,7 +272,7 @@ describe("the Run view's bars", () => {
       fakeApi({
         run: async (_t, _b, models) => {
           asked.push(models);
-          return run();
+          return { report: run(), zero_reads: [], what_if: [] };
         },
       }),
     );
