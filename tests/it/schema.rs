@@ -589,7 +589,9 @@ fn the_schema_and_the_loader_agree_on_every_mutation() {
             // "Usage"): the loader alone refuses figures that do not add up.
             let beyond_the_schema = loader.as_ref().err().is_some_and(|e| {
                 e.path.starts_with("recorded.usage")
-                    && (e.message.contains("is not uncached + cache_read + cache_write")
+                    && (e
+                        .message
+                        .contains("is not uncached + cache_read + cache_write")
                         || e.message.contains("is more than output"))
             });
             if beyond_the_schema && schema.is_ok() {
