@@ -183,7 +183,15 @@ fn media_piece(
                 .and_then(|u| u.strip_prefix("data:"))
                 .and_then(|d| d.split_once(','))
                 .and_then(|(_, data)| image::pixel_size_base64(data));
-            let (tokens, provenance) = image::tokens(api, model, &ImageRef { size, detail });
+            let (tokens, provenance) = image::tokens(
+                api,
+                model,
+                &ImageRef {
+                    size,
+                    detail,
+                    ..Default::default()
+                },
+            );
             if let Provenance::Estimate { bound_percent }
             | Provenance::Calibrated { bound_percent, .. } = provenance
             {
