@@ -58,6 +58,16 @@ fn assemble(model: Model, turns: Turns<'_>) -> Prompt {
         Standing::Foreign => prompt.estimate(bound::FOREIGN),
     }
     let has_tools = !turns.tools.is_empty();
+    let has_calls = turns
+        .turns
+        .iter()
+        .any(|t| matches!(t, Turn::Call { .. } | Turn::Result { .. }));
+    if model.format == Format::Harmony && has_calls {
+        prompt.estimate(bound::HARMONY_CALLS);
+    }
+    if model.format == Format::ChatMl && model.short_priming && has_tools {
+        prompt.estimate(bound::O_SERIES_TOOLS);
+    }
     let mut system_extra = Vec::new();
     if has_tools {
         let namespace = tools::namespace(&turns.tools, model.tight_parameters);

@@ -4,7 +4,9 @@
 //! A message costs its special tokens, its header runs (each encoded alone: special tokens sit
 //! between them) and its content, encoded as one text. A piece's tokens are those that start in
 //! its bytes, so text that merges across two pieces (`.\n\n#`) is counted once; the message's
-//! special tokens and header go to its first piece.
+//! header and opening special tokens go to its first piece, its end token to its last, so the
+//! tokens up to a piece are the prompt's prefix there (a recorded explicit breakpoint after a
+//! message's first part wrote exactly that many tokens to the cache).
 
 use std::ops::Range;
 
@@ -24,6 +26,8 @@ pub(crate) struct Piece {
     pub extra_tokens: usize,
     /// What stands for the piece in [`BilledPart::canonical`] when it is not its text.
     pub canonical: Option<String>,
+    /// The request marks an explicit cache breakpoint after this piece, with this TTL.
+    pub breakpoint: Option<String>,
 }
 
 impl Piece {
@@ -34,6 +38,7 @@ impl Piece {
             text: text.into(),
             extra_tokens: 0,
             canonical: None,
+            breakpoint: None,
         }
     }
 
@@ -50,6 +55,7 @@ impl Piece {
             text: String::new(),
             extra_tokens: tokens,
             canonical: Some(canonical),
+            breakpoint: None,
         }
     }
 }
@@ -170,7 +176,8 @@ impl Prompt {
         let counts = count_spanned(&spanned, encoding);
         let mut parts = Vec::new();
         for (message, counts) in self.messages.into_iter().zip(counts) {
-            let header_tokens = message.header.specials
+            // The end token (`<|im_end|>`, `<|end|>`, `<|call|>`) closes the last piece.
+            let opening = message.header.specials - 1
                 + message
                     .header
                     .runs
@@ -183,7 +190,7 @@ impl Prompt {
                     kind: PartKind::Message,
                     pointer: String::new(),
                     canonical: format!("{}{}", message.header.open, message.header.close),
-                    tokens: header_tokens,
+                    tokens: opening + 1,
                     breakpoint: None,
                 });
                 continue;
@@ -193,17 +200,18 @@ impl Prompt {
                 let mut tokens = tokens + piece.extra_tokens;
                 if i == 0 {
                     canonical.insert_str(0, &message.header.open);
-                    tokens += header_tokens;
+                    tokens += opening;
                 }
                 if i == last {
                     canonical.push_str(&message.header.close);
+                    tokens += 1;
                 }
                 parts.push(BilledPart {
                     kind: piece.kind,
                     pointer: piece.pointer,
                     canonical,
                     tokens,
-                    breakpoint: None,
+                    breakpoint: piece.breakpoint,
                 });
             }
         }
