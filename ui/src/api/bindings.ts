@@ -485,6 +485,11 @@ export type DiagnosticCode =
  *  take as recorded.
  */
 "tool_call_invalid" | 
+/**
+ *  Warning: a value or cache breakpoint kept in the scene's `recorded` finds no place in the
+ *  rebuilt request (the scene was edited around it); left out.
+ */
+"recorded_unplaced" | 
 /**  Info (cache-safety lint): a tool's text is injected into a cached-prefix segment. */
 "cache_prefix_injection" | 
 /**  Warning (cache-safety lint): text in a cached-prefix segment that changes on every call. */
