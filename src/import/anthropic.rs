@@ -18,6 +18,14 @@ pub(crate) fn read(body: &Node<'_>) -> Result<Draft, ImportError> {
         .recorded
         .insert("api".into(), json!(crate::usage::Api::Anthropic.as_str()));
     if let Some(system) = body.get("system") {
+        draft.layout(
+            "system_form",
+            if system.as_str().is_some() {
+                "string"
+            } else {
+                "parts"
+            },
+        );
         if let Some(text) = system.as_str() {
             draft.system.push(Piece {
                 text: text.to_owned(),

@@ -144,13 +144,20 @@ impl Draft {
     }
 
     /// The request's top-level members not in `known` (nor `model`, which is recorded on its
-    /// own) as `recorded.params`, in the order sent.
+    /// own) as `recorded.params`, in the order sent. A known member sent empty (`"system": ""`,
+    /// `"tools": []`) is one too: the scene holds nothing of it, and a rebuilt body that has
+    /// nothing there either sends it as it was.
     pub fn params(&mut self, body: &Node<'_>, known: &[&str]) -> Result<(), super::ImportError> {
         let mut params = Map::new();
         for (key, member) in body.members()? {
+            let empty = match &member.json.kind {
+                crate::json::Kind::Str(s) => s.is_empty(),
+                crate::json::Kind::Array(a) => a.is_empty(),
+                _ => false,
+            };
             if key == "model" {
                 self.recorded.insert("model".into(), json!(member.str()?));
-            } else if !known.contains(&key) && !member.is_null() {
+            } else if (!known.contains(&key) || empty) && !member.is_null() {
                 params.insert(key.to_owned(), member.to_json()?);
             }
         }
@@ -293,8 +300,14 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         })
         .collect();
     let mut reformat = Vec::new();
+    let mut input_form = None;
     let input_text = match input.map(|m| (m, split_input(&m.content))) {
         Some((m, Some((text, rest)))) => {
+            input_form = Some(if m.content.is_string() {
+                "string"
+            } else {
+                "parts"
+            });
             if rest.is_empty() {
                 origins.push(format!("context.user_input.input ← {}", m.origin));
             } else {
@@ -412,6 +425,15 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         doc.insert("chat_llm".into(), Json::Object(chat));
     }
     doc.insert("tools".into(), Json::Array(tools));
+    let mut recorded = recorded;
+    if let (Some(form), true) = (input_form, carries) {
+        if let Json::Object(layout) = recorded
+            .entry("layout")
+            .or_insert_with(|| Json::Object(Map::new()))
+        {
+            layout.insert("input_form".into(), json!(form));
+        }
+    }
     let recorded = recorded_object(recorded, cache_control, carried);
     if !recorded.is_empty() {
         doc.insert("recorded".into(), Json::Object(recorded));

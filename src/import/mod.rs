@@ -21,10 +21,11 @@ mod node;
 mod openai_chat;
 mod openai_responses;
 mod otel;
+mod otel_recorded;
 mod otel_usage;
 
 pub(crate) use draft::Draft;
-pub use exchange::{exchange, Call};
+pub use exchange::{exchange, Call, Exchange};
 
 use std::path::Path;
 
@@ -112,8 +113,12 @@ pub struct ImportedScene {
     pub text: String,
     /// Where in the input it came from (`line 3`, `span "chat" at /resourceSpans/0/...`).
     pub from: String,
-    /// What the scene has no place for, `pointer: what` (also in its description).
+    /// What the scene keeps nowhere, `pointer: what` (also in its description).
     pub unmapped: Vec<String>,
+    /// What the scene keeps in `recorded.carried`, `pointer: what` (also in its description).
+    pub carried: Vec<String>,
+    /// The scene's `recorded`: the API, model, parameters and usage.
+    pub recorded: Option<crate::scene::Recorded>,
 }
 
 /// Whether a file is read as JSON lines (one request per line) rather than one document.
@@ -402,6 +407,7 @@ pub(crate) fn scenes(
             format!("{stem}-{:0width$}", i + 1, width = number_width(count))
         };
         let unmapped = d.unmapped.clone();
+        let carried = d.carried_notes.clone();
         let from_text = match (line, &label) {
             (Some(l), Some(s)) => format!("line {l}, {s}"),
             (Some(l), None) => format!("line {l}"),
@@ -417,23 +423,21 @@ pub(crate) fn scenes(
         let doc = draft::scene(d, &name, &provenance);
         let mut text = crate::json_out::to_string_pretty(&doc);
         text.push('\n');
-        if let Err(e) = crate::scene::load_str(&text) {
-            return Err(ImportError {
-                file: None,
-                line: line.unwrap_or(0),
-                column: 0,
-                pointer: String::new(),
-                message: format!(
-                    "the scene made from {from_text} does not load (an import bug): {e}"
-                ),
-            });
-        }
-        tracing::debug!(scene = %name, unmapped = unmapped.len(), "imported");
+        let loaded = crate::scene::load_str(&text).map_err(|e| ImportError {
+            file: None,
+            line: line.unwrap_or(0),
+            column: 0,
+            pointer: String::new(),
+            message: format!("the scene made from {from_text} does not load (an import bug): {e}"),
+        })?;
+        tracing::debug!(scene = %name, unmapped = unmapped.len(), carried = carried.len(), "imported");
         scenes.push(ImportedScene {
             name,
             text,
             from: from_text,
             unmapped,
+            carried,
+            recorded: loaded.recorded,
         });
     }
     Ok(Import {
@@ -525,17 +529,26 @@ pub(crate) fn detect_with_usage(
     }
     let anthropic = evidence(root, true);
     let openai = evidence(root, false);
+    let usage_says = |key: &str| usage.is_some_and(|u| u.get(key).is_some());
     match (anthropic, openai) {
+        (Some(a), Some(o)) if usage_says("prompt_tokens") => Ok((
+            Source::OpenaiChat,
+            format!("{o} is OpenAI chat completions', and so is the response's usage (prompt_tokens), though {a} is Anthropic's"),
+        )),
+        (Some(a), Some(o)) if usage_says("input_tokens") => Ok((
+            Source::Anthropic,
+            format!("{a} is Anthropic's, and so is the response's usage (input_tokens), though {o} is OpenAI chat completions'"),
+        )),
         (Some(a), Some(o)) => Err(root.err(format!(
             "both OpenAI's and Anthropic's fields: {o} is OpenAI chat completions', {a} Anthropic's; pass --from"
         ))),
         (Some(a), None) => Ok((Source::Anthropic, format!("{a} is Anthropic's"))),
         (None, Some(o)) => Ok((Source::OpenaiChat, format!("{o} is OpenAI chat completions'"))),
-        (None, None) if usage.is_some_and(|u| u.get("prompt_tokens").is_some()) => Ok((
+        (None, None) if usage_says("prompt_tokens") => Ok((
             Source::OpenaiChat,
             "\"messages\", and the response's usage has prompt_tokens, which is OpenAI chat completions'".to_owned(),
         )),
-        (None, None) if usage.is_some_and(|u| u.get("input_tokens").is_some()) => Ok((
+        (None, None) if usage_says("input_tokens") => Ok((
             Source::Anthropic,
             "\"messages\", and the response's usage has input_tokens, which is Anthropic's".to_owned(),
         )),
@@ -569,12 +582,15 @@ fn evidence(root: &Node<'_>, anthropic: bool) -> Option<String> {
     if let Some(n) = top.iter().find_map(|k| root.get(k)) {
         return Some(n.ptr);
     }
+    // With Anthropic's top-level `system`, a `system` message is its beta endpoint's, not OpenAI's.
+    let anthropic_system = root.get("system").is_some();
     for m in root.get("messages")?.array()? {
         if !anthropic {
-            if let Some(r) = m
-                .get("role")
-                .filter(|r| r.as_str().is_some_and(|s| OPENAI_ROLES.contains(&s)))
-            {
+            if let Some(r) = m.get("role").filter(|r| {
+                r.as_str().is_some_and(|s| {
+                    OPENAI_ROLES.contains(&s) && !(s == "system" && anthropic_system)
+                })
+            }) {
                 return Some(r.ptr);
             }
             if let Some(tc) = m.get("tool_calls") {

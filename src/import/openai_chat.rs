@@ -69,7 +69,19 @@ pub(crate) fn message_as(
         "assistant" => {
             let content = match m.get("content") {
                 Some(c) => content(&c, draft)?,
-                None => json!(""),
+                None => {
+                    // No content, or `null`: the scene holds "", and the null is carried (a
+                    // member that is null is one that is not there).
+                    if draft.carries {
+                        draft
+                            .carried
+                            .push(json!({"at": format!("{}/content", m.ptr), "value": null}));
+                        draft
+                            .carried_notes
+                            .push(format!("{}/content: no content (null)", m.ptr));
+                    }
+                    json!("")
+                }
             };
             let mut calls = Vec::new();
             if let Some(tc) = m.get("tool_calls") {
@@ -129,6 +141,14 @@ pub(crate) fn system_or_message(draft: &mut Draft, content: Json, origin: String
     if !draft.messages.is_empty() {
         draft.message(Role::System, content, origin);
         return;
+    }
+    if draft.carries {
+        let form = if content.is_string() {
+            "string"
+        } else {
+            "parts"
+        };
+        draft.layout("system_form", form);
     }
     match content {
         Json::String(text) => draft.system.push(Piece { text, origin }),

@@ -14,6 +14,7 @@ use super::container::time;
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
 use super::openai_chat;
+use super::otel_recorded::Recording;
 use super::otel_usage;
 use super::ImportError;
 use crate::json::{Json as Tree, Kind, Member};
@@ -76,7 +77,7 @@ pub(crate) fn read(
     let span = if root.get("attributes").is_some() {
         read_span(root)?
     } else {
-        read_attributes(root, &root.members()?, None)?
+        read_attributes(root, &root.members()?, None, None)?
     };
     match span {
         Some(d) => Ok(vec![d]),
@@ -89,13 +90,12 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
     let events = span.get("events");
     let pairs = key_values(&attributes)?;
     let name = span.opt_str("name")?;
-    let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref())? else {
+    // The start as RFC 3339: the call's recorded time.
+    let start = start_time(span)?;
+    let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref(), start.as_deref())?
+    else {
         return Ok(None);
     };
-    // A time is recorded with the call's API (a span that names no provider has neither).
-    if let Some(t) = start_time(span)?.filter(|_| d.draft.recorded.contains_key("api")) {
-        d.draft.recorded.insert("timestamp".into(), json!(t));
-    }
     if let Some(n) = name {
         d.label = format!(
             "span {n:?} at {}",
@@ -253,6 +253,7 @@ fn read_attributes(
     holder: &Node<'_>,
     pairs: &[(&str, Node<'_>)],
     events: Option<&Node<'_>>,
+    start: Option<&str>,
 ) -> Result<Option<SpanDraft>, ImportError> {
     let otlp = holder.is_array();
     let has = |k: &str| pairs.iter().any(|(key, _)| *key == k);
@@ -290,39 +291,47 @@ fn read_attributes(
     if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
         structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
     }
-    // The usage counts, the provider and the model go into `recorded` when the provider says
-    // which API the call was; the counts are listed as not mapped otherwise.
+    let provider = pairs
+        .iter()
+        .find(|(k, _)| *k == "gen_ai.provider.name")
+        .or_else(|| pairs.iter().find(|(k, _)| *k == "gen_ai.system"))
+        .map(|(_, v)| any_value(v, otlp).map(|t| node::tree_to_json(&t, v.doc.text).ok()))
+        .transpose()?
+        .flatten();
+    let mut recording = Recording::new(provider.as_ref());
+    // The usage counts go into `recorded` when the provider says which API the call was (Anthropic
+    // counts cached tokens apart from `input_tokens`, the others within it); they are listed as
+    // not mapped otherwise.
     let mut facts = Vec::new();
     for (key, v) in pairs {
         if [INPUT, SYSTEM, TOOLS].contains(key) {
             continue;
         }
         let tree = any_value(v, otlp)?;
-        if otel_usage::is_usage_key(key) {
-            facts.push((*key, tree, v.clone()));
+        let usage_key = otel_usage::is_usage_key(key);
+        if usage_key || otel_usage::is_fact_key(key) {
+            facts.push((*key, tree.clone(), v.clone()));
+        }
+        if usage_key {
             continue;
         }
-        let excerpt = format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text));
-        if otel_usage::is_fact_key(key) {
-            facts.push((*key, tree, v.clone()));
+        if let (Some(r), Ok(value)) = (&mut recording, node::tree_to_json(&tree, v.doc.text)) {
+            if r.take(key, &value) {
+                continue;
+            }
         }
-        draft.unmapped.push(excerpt);
+        draft
+            .unmapped
+            .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
     }
-    match otel_usage::api(&facts) {
-        Some((api, provider_key)) => {
-            draft.recorded.insert("api".into(), json!(api.as_str()));
-            let mut kept = vec![provider_key];
-            if let Some((model, model_key)) = otel_usage::model(&facts) {
-                draft.recorded.insert("model".into(), json!(model));
-                kept.push(model_key);
-            }
-            draft
-                .unmapped
-                .retain(|u| !kept.iter().any(|k| u.starts_with(&format!("{k} = "))));
-            if let Some(usage) = otel_usage::read(&facts)? {
-                let usage = serde_json::to_value(usage).unwrap_or(Json::Null);
-                draft.recorded.insert("usage".into(), usage);
-            }
+    let usage = match (&recording, otel_usage::api(&facts)) {
+        (Some(_), Some(_)) => otel_usage::read(&facts)?,
+        _ => None,
+    };
+    match usage {
+        Some(usage) => {
+            let usage = serde_json::to_value(usage).unwrap_or(Json::Null);
+            draft.recorded.insert("usage".into(), usage);
         }
         None => {
             for (key, tree, v) in &facts {
@@ -333,6 +342,9 @@ fn read_attributes(
                 }
             }
         }
+    }
+    if let Some(r) = recording {
+        r.finish(&mut draft, start);
     }
     Ok(Some(SpanDraft {
         draft,

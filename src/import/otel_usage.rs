@@ -90,29 +90,17 @@ pub(crate) fn is_fact_key(key: &str) -> bool {
 /// OpenInference's `llm.provider` / `llm.system`) well-known values. OpenAI's spans do not say
 /// whether chat completions or the Responses API was called: they are taken as chat
 /// completions, whose usage reads the same.
-pub(crate) fn api(attributes: &[(&str, Tree, Node<'_>)]) -> Option<(Api, &'static str)> {
+pub(crate) fn api(attributes: &[(&str, Tree, Node<'_>)]) -> Option<Api> {
     PROVIDER.iter().find_map(|key| {
         let (_, v, _) = attributes.iter().find(|(k, _, _)| k == key)?;
         let Kind::Str(name) = &v.kind else {
             return None;
         };
-        let api = match name.to_ascii_lowercase().as_str() {
-            "openai" | "azure.ai.openai" | "az.ai.openai" | "deepseek" => Api::OpenaiChat,
-            "anthropic" => Api::Anthropic,
+        match name.to_ascii_lowercase().as_str() {
+            "openai" | "azure.ai.openai" | "az.ai.openai" | "deepseek" => Some(Api::OpenaiChat),
+            "anthropic" => Some(Api::Anthropic),
             "gcp.gemini" | "gcp.vertex_ai" | "gcp.gen_ai" | "google" | "vertexai" | "vertex_ai"
-            | "gemini" => Api::Gemini,
-            _ => return None,
-        };
-        Some((api, *key))
-    })
-}
-
-/// The model the span names, and the attribute that named it.
-pub(crate) fn model(attributes: &[(&str, Tree, Node<'_>)]) -> Option<(String, &'static str)> {
-    MODEL.iter().find_map(|key| {
-        let (_, v, _) = attributes.iter().find(|(k, _, _)| k == key)?;
-        match &v.kind {
-            Kind::Str(m) if !m.trim().is_empty() => Some((m.clone(), *key)),
+            | "gemini" => Some(Api::Gemini),
             _ => None,
         }
     })

@@ -112,7 +112,7 @@ pub const RECORDED: &[&str] = &[
 ];
 
 /// `recorded.layout`: the request's form where its API allows several.
-pub const LAYOUT: &[&str] = &["system", "input", "schema"];
+pub const LAYOUT: &[&str] = &["system", "input", "schema", "system_form", "input_form"];
 
 /// An entry of `recorded.cache_control`.
 pub const BREAKPOINT: &[&str] = &["at", "ttl"];
@@ -173,9 +173,11 @@ pub const PROMPT_KINDS: &[&str] = &["normalize", "additional_info"];
 /// What `format_2_prompt` says the tool returns.
 pub const RETURNS_KINDS: &[&str] = &["str", "prompt", "none", "raise", "invalid"];
 
-/// `recorded.layout`'s keys and the forms each names (the first is the default).
+/// `recorded.layout`'s keys and the forms each names.
 pub const LAYOUT_FORMS: &[(&str, &[&str])] = &[
     ("system", &["instructions", "input"]),
     ("input", &["items", "string"]),
     ("schema", &["parametersJsonSchema", "parameters"]),
+    ("system_form", &["string", "parts"]),
+    ("input_form", &["string", "parts"]),
 ];

@@ -92,6 +92,18 @@ pub struct Layout {
     /// Gemini: the function declarations' schemas went in `parameters` (Gemini's OpenAPI
     /// subset, `"schema": "parameters"`), not `parametersJsonSchema`.
     pub gemini_parameters: bool,
+    /// How the system texts were sent: Anthropic's `system`, or the content of each system
+    /// message (OpenAI); `None` when not recorded.
+    pub system_form: Option<Form>,
+    /// How the input turn's content was sent, when it was one text; `None` when not recorded.
+    pub input_form: Option<Form>,
+}
+
+/// A text content as sent: a string, or a list of (one) text part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    String,
+    Parts,
 }
 
 /// A cache breakpoint the request set: `cache_control` on the object at `at`.

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use super::{join, FieldPath, Reader};
 use crate::json::{Json, Kind};
-use crate::scene::{keys, Breakpoint, Carried, Layout, Recorded, SceneError};
+use crate::scene::{keys, Breakpoint, Carried, Form, Layout, Recorded, SceneError};
 use crate::usage::{Api, Usage};
 
 /// RFC 3339's `date-time`, with each field in its range. The schema's `pattern` is this text.
@@ -103,10 +103,13 @@ impl Reader<'_> {
                     ))
                 }
             };
+            let text_form = if second { Form::Parts } else { Form::String };
             match *key {
                 "system" => layout.system_in_input = second,
                 "input" => layout.input_string = second,
-                _ => layout.gemini_parameters = second,
+                "schema" => layout.gemini_parameters = second,
+                "system_form" => layout.system_form = Some(text_form),
+                _ => layout.input_form = Some(text_form),
             }
         }
         Ok(layout)
