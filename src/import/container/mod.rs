@@ -91,12 +91,13 @@ fn call(exchange: Exchange<'_>) -> Result<(Draft, String), ImportError> {
     } = exchange;
     let request_text = body_text(&request)?;
     let response_text = response.as_ref().map(body_text).transpose()?;
-    let call = super::exchange(
-        &request_text,
-        response_text.as_deref(),
-        timestamp.as_deref(),
-        Some(source_of(api)),
-    )
+    let call = super::exchange(&super::exchange::Exchange {
+        request: &request_text,
+        response: response_text.as_deref(),
+        timestamp: timestamp.as_deref(),
+        model: None,
+        from: Some(source_of(api)),
+    })
     .map_err(|e| match (e.line, &response) {
         // Errors without a position are the response's (or the time's).
         (0, Some(r)) => relocate(r, e),
