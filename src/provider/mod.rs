@@ -15,11 +15,14 @@ pub mod image;
 mod limits;
 mod ollama;
 mod openai;
+mod recorded;
 mod tools;
 
 use serde_json::Value as Json;
 
 pub use image::{Img, MAX_IMAGE_BYTES};
+pub(crate) use recorded::build as build_recorded;
+pub use recorded::{recorded_request, RecordedError, RecordedRequest};
 pub use tools::ToolDef;
 
 use crate::report::{Diagnostic, DiagnosticCode, MessageOut, SegmentOut};
@@ -57,6 +60,14 @@ impl ChatProvider {
             ChatProvider::Openai => "gpt-4.1",
             ChatProvider::Anthropic => anthropic::DEFAULT_MODEL,
         }
+    }
+}
+
+/// The API a chat provider's body is for.
+pub fn chat_api(provider: ChatProvider) -> crate::usage::Api {
+    match provider {
+        ChatProvider::Openai => crate::usage::Api::OpenaiChat,
+        ChatProvider::Anthropic => crate::usage::Api::Anthropic,
     }
 }
 

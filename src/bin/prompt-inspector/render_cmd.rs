@@ -24,7 +24,7 @@ pub fn run(
     color: ColorChoice,
     provider: Option<ChatProvider>,
     tokenizer: Option<Encoding>,
-    (ids, table): (&[String], Option<&Path>),
+    (ids, table, calibration): (&[String], Option<&Path>, Option<&Path>),
 ) -> ExitCode {
     if provider.is_some() && family == Family::Desk {
         eprintln!("error: --provider applies to --llm chat; a desk request's shape comes from the scene's desk_llm.adapter");
@@ -34,9 +34,17 @@ pub fn run(
         Ok(both) => both,
         Err(code) => return code,
     };
+    let calibration = match crate::calibrate_cmd::load(calibration) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let models: Vec<&Row> = rows.iter().collect();
     let options = render_options(path, provider, tokenizer);
     let mut report = inject::render_with(&scene, family, &options);
+    let predicted = match (&calibration, family) {
+        (Some(c), Family::Chat) => crate::calibrate_cmd::predicted(path, &scene, &models, c),
+        _ => Vec::new(),
+    };
     // The JSON report carries costs only for models named on the command line: without
     // `--model`, it stays what it was (and what goldens hold). The text form prices the
     // table's default rows then.
@@ -58,13 +66,24 @@ pub fn run(
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     // Streamed: a large scene's report is megabytes, and building it as one string first would
     // double the memory the process touches.
-    let written = if as_json {
+    let written = if as_json && !predicted.is_empty() {
+        // With a calibration, the report gains `predicted_input` (a small scene's report: the
+        // whole value is built once).
+        let mut value = serde_json::to_value(&report).unwrap_or_default();
+        if let (Some(obj), Ok(rows)) = (value.as_object_mut(), serde_json::to_value(&predicted)) {
+            obj.insert("predicted_input".to_owned(), rows);
+        }
+        prompt_inspector::json_out::write_pretty(&mut stdout, &value)
+            .map_err(std::io::Error::from)
+            .and_then(|()| stdout.write_all(b"\n"))
+    } else if as_json {
         prompt_inspector::json_out::write_pretty(&mut stdout, &report)
             .map_err(std::io::Error::from)
             .and_then(|()| stdout.write_all(b"\n"))
     } else {
         let mut body = text(&scene.name, &report, Style::new(color));
         body.push_str(&call_cost(&costs, report.tokenizer));
+        crate::calibrate_cmd::predicted_text(&mut body, &predicted, " (calibrated)");
         stdout.write_all(body.as_bytes())
     };
     let flushed = written.and_then(|()| stdout.flush());
