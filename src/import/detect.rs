@@ -8,11 +8,27 @@ use super::{otel, ImportError, Source};
 /// Responses API by `input`, and among bodies with `messages` the fields only one of OpenAI and
 /// Anthropic has.
 pub(crate) fn detect(root: &Node<'_>) -> Result<(Source, String), ImportError> {
+    let interactions = root
+        .get("interactions")
+        .or_else(|| root.get("http_interactions"));
+    if interactions.is_some_and(|i| i.is_array()) {
+        return Ok((
+            Source::Vcr,
+            "a VCR cassette (\"interactions\" of requests and responses)".to_owned(),
+        ));
+    }
+    if root
+        .get("log")
+        .is_some_and(|l| l.get("entries").is_some_and(|e| e.is_array()))
+    {
+        return Ok((Source::Har, "a HAR file (\"log\".\"entries\")".to_owned()));
+    }
     detect_with_usage(root, None)
 }
 
-/// [`detect`], with the response's usage to tell OpenAI's chat completions from Anthropic when
-/// the body alone cannot (`prompt_tokens` is OpenAI's, `input_tokens` Anthropic's).
+/// [`detect`] of a request body, with the response's usage to tell OpenAI's chat completions
+/// from Anthropic when the body alone cannot (`prompt_tokens` is OpenAI's, `input_tokens`
+/// Anthropic's).
 pub(crate) fn detect_with_usage(
     root: &Node<'_>,
     usage: Option<&serde_json::Value>,
@@ -37,7 +53,7 @@ pub(crate) fn detect_with_usage(
             ));
         }
         return Err(root.err(
-            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses), \"contents\" (Gemini), a recorded call {\"request\", \"response\"} or OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys)",
+            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses), \"contents\" (Gemini), a recorded call {\"request\", \"response\"}, OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys), a VCR cassette (interactions) or a HAR file (log.entries)",
         ));
     }
     let anthropic = evidence(root, true);

@@ -300,6 +300,7 @@ fn record_usage(call: &mut Call, usage: &Json, at: Option<&Node<'_>>) -> Result<
         .and_then(|p| p.pointer("/prompt_cache_options/ttl"))
         .and_then(Json::as_str)
         .map(str::to_owned);
+    // Only with a TTL to name: `remove` in a tuple with it would drop the write otherwise.
     if let Some(ttl) = ttl {
         if let Some(n) = normal.cache_write.remove("unspecified") {
             *normal.cache_write.entry(ttl).or_insert(0) += n;
@@ -311,14 +312,14 @@ fn record_usage(call: &mut Call, usage: &Json, at: Option<&Node<'_>>) -> Result<
 }
 
 /// The API a source's requests are sent to (none for OpenTelemetry spans, which say it
-/// themselves).
+/// themselves, nor for cassettes and HAR files, whose calls each say theirs).
 pub(crate) fn api_of(source: Source) -> Option<Api> {
     match source {
         Source::OpenaiChat => Some(Api::OpenaiChat),
         Source::OpenaiResponses => Some(Api::OpenaiResponses),
         Source::Anthropic => Some(Api::Anthropic),
         Source::Gemini => Some(Api::Gemini),
-        Source::Otel => None,
+        Source::Otel | Source::Vcr | Source::Har => None,
     }
 }
 

@@ -2,8 +2,9 @@
 //! chat-completions or Responses request body, an Anthropic Messages request body, a Gemini
 //! `generateContent` request body, or an OpenTelemetry GenAI span becomes a scene; a request
 //! with its response (`exchange.rs`) also brings the usage it billed. A JSON-lines file of
-//! successive calls (or an export of several spans) becomes a conversation of scenes, one per
-//! call, that `prompt-inspector cache` reads. One file per source reads it into a neutral draft
+//! successive calls, an export of several spans, or a VCR cassette or HAR file of recorded calls
+//! with their responses (`container/`) becomes a conversation of scenes, one per call, that
+//! `prompt-inspector cache` reads. One file per source reads it into a neutral draft
 //! (`draft.rs`), which becomes the scene; what the request held beyond the scene's prompts and
 //! tools is kept in the scene's `recorded` (the model, parameters, cache breakpoints, and each
 //! value with its place), and what is kept nowhere is listed, in the scene's description and in
@@ -11,6 +12,7 @@
 //! the scene loader before it is returned.
 
 mod anthropic;
+mod container;
 mod detect;
 mod draft;
 mod error;
@@ -21,6 +23,7 @@ mod openai_chat;
 mod openai_responses;
 mod otel;
 mod otel_recorded;
+mod otel_usage;
 
 pub(crate) use draft::Draft;
 pub use exchange::{exchange, Call, Exchange};
@@ -42,15 +45,21 @@ pub enum Source {
     Anthropic,
     Gemini,
     Otel,
+    /// A VCR cassette: recorded requests with their responses.
+    Vcr,
+    /// A HAR file: a browser's or proxy's network export.
+    Har,
 }
 
 impl Source {
-    pub const ALL: [Source; 5] = [
+    pub const ALL: [Source; 7] = [
         Source::OpenaiChat,
         Source::OpenaiResponses,
         Source::Anthropic,
         Source::Gemini,
         Source::Otel,
+        Source::Vcr,
+        Source::Har,
     ];
 
     /// The name `--from` takes.
@@ -61,6 +70,8 @@ impl Source {
             Source::Anthropic => "anthropic",
             Source::Gemini => "gemini",
             Source::Otel => "otel",
+            Source::Vcr => "vcr",
+            Source::Har => "har",
         }
     }
 
@@ -75,6 +86,8 @@ impl Source {
             Source::Anthropic => "an Anthropic Messages request body",
             Source::Gemini => "a Gemini generateContent request body",
             Source::Otel => "an OpenTelemetry GenAI span",
+            Source::Vcr => "a VCR cassette",
+            Source::Har => "a HAR file",
         }
     }
 }
@@ -87,7 +100,8 @@ pub struct Import {
     pub detected: Option<String>,
     /// In call order (records in file order, spans in export order).
     pub scenes: Vec<ImportedScene>,
-    /// Spans of an export that hold no GenAI request, each with why.
+    /// Spans of an export that hold no GenAI request, and recorded calls of a cassette or HAR
+    /// file that are not LLM calls, each with why.
     pub skipped: Vec<String>,
     /// The input file's name without its extension, which names the scenes.
     pub stem: String,
@@ -114,8 +128,14 @@ pub fn is_json_lines(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"))
 }
 
-/// Reads and imports a file: JSON lines when it ends in `.jsonl` or `.ndjson`, else one
-/// document. `from` says what it holds; `None` detects it (and says why in [`Import::detected`]).
+/// Whether a file is read as YAML (a VCR cassette) rather than JSON.
+pub fn is_yaml(file_name: &str) -> bool {
+    let lower = file_name.to_ascii_lowercase();
+    lower.ends_with(".yaml") || lower.ends_with(".yml")
+}
+
+/// Reads and imports a file: JSON lines when it ends in `.jsonl` or `.ndjson`, YAML when it
+/// ends in `.yaml` or `.yml`, else one JSON document. `from` says what it holds; `None` detects it (and says why in [`Import::detected`]).
 pub fn import_file(path: &Path, from: Option<Source>) -> Result<Import, ImportError> {
     let text = crate::files::read_regular_text(path, MAX_IMPORT_BYTES, "an import")
         .map_err(|e| ImportError::io(path, e.to_string()))?;
@@ -208,7 +228,13 @@ fn import_text(
             host: None,
             prefix: String::new(),
         };
-        let tree = node::parse(&doc)?;
+        let (tree, binary) = if is_yaml(file_name) && !json_lines {
+            let y = container::yaml::parse(record)
+                .map_err(|e| doc.error_at(e.offset, "", format!("invalid YAML: {}", e.message)))?;
+            (y.root, y.binary)
+        } else {
+            (node::parse(&doc)?, Default::default())
+        };
         let root = Node::root(&tree, &doc);
         root.object()?;
         let at = json_lines.then_some(*line);
@@ -233,21 +259,38 @@ fn import_text(
             }
         };
         source = Some(this);
-        if this == Source::Otel {
-            let spans = otel::read(&root, &mut skipped)?;
-            if one && spans.len() > 1 {
-                return Err(root.err(format!(
-                    "{} spans with a GenAI request: {ONE_SCENE}",
-                    spans.len()
-                )));
+        match this {
+            Source::Otel => {
+                let spans = otel::read(&root, &mut skipped)?;
+                if one && spans.len() > 1 {
+                    return Err(root.err(format!(
+                        "{} spans with a GenAI request: {ONE_SCENE}",
+                        spans.len()
+                    )));
+                }
+                let several = spans.len() > 1;
+                for s in spans {
+                    let label = (several || !s.label.is_empty()).then_some(s.label);
+                    drafts.push((s.draft, at, label));
+                }
             }
-            let several = spans.len() > 1;
-            for s in spans {
-                let label = (several || !s.label.is_empty()).then_some(s.label);
-                drafts.push((s.draft, at, label));
+            Source::Vcr | Source::Har => {
+                let container = if this == Source::Vcr {
+                    container::Container::Vcr
+                } else {
+                    container::Container::Har
+                };
+                let calls = container::read(container, &root, &binary, &mut skipped)?;
+                if one && calls.len() > 1 {
+                    return Err(
+                        root.err(format!("{} recorded LLM calls: {ONE_SCENE}", calls.len()))
+                    );
+                }
+                for (draft, label) in calls {
+                    drafts.push((draft, at, Some(label)));
+                }
             }
-        } else {
-            drafts.push((read_body(this, &root)?, at, None));
+            _ => drafts.push((read_body(this, &root)?, at, None)),
         }
     }
     let source = source.unwrap_or(Source::OpenaiChat);
@@ -339,6 +382,9 @@ pub(crate) fn read_body(source: Source, body: &Node<'_>) -> Result<Draft, Import
         Source::Gemini => gemini::read(body),
         Source::Otel => Err(body
             .err("an OpenTelemetry span is not a request body: pass its export or span to import")),
+        Source::Vcr | Source::Har => {
+            Err(body.err("a cassette or HAR file is not a request body: pass the file to import"))
+        }
     }
 }
 

@@ -3,15 +3,19 @@
 //! attribute map. `gen_ai.system_instructions`, `gen_ai.input.messages` and
 //! `gen_ai.tool.definitions` are read as their JSON schemas in the conventions describe them;
 //! without `gen_ai.input.messages`, the older message events (`gen_ai.system.message`,
-//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. Every other
-//! attribute and event is listed as not mapped.
+//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. When the span
+//! names its provider, the API, model, usage counts (`otel_usage.rs`) and the span's start time
+//! go into the scene's `recorded` object.
+//! Every other attribute and event is listed as not mapped.
 
 use serde_json::{json, Value as Json};
 
+use super::container::time;
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
 use super::openai_chat;
 use super::otel_recorded::Recording;
+use super::otel_usage;
 use super::ImportError;
 use crate::json::{Json as Tree, Kind, Member};
 use crate::scene::Role;
@@ -86,11 +90,8 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
     let events = span.get("events");
     let pairs = key_values(&attributes)?;
     let name = span.opt_str("name")?;
-    // OTLP/JSON writes the 64-bit start time as a decimal string (some exporters as a number).
-    let start = span.get("startTimeUnixNano").map(|t| match &t.json.kind {
-        Kind::Int(i) => i.to_string(),
-        _ => t.as_str().unwrap_or("").to_owned(),
-    });
+    // The start as RFC 3339: the call's recorded time.
+    let start = start_time(span)?;
     let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref(), start.as_deref())?
     else {
         return Ok(None);
@@ -106,6 +107,28 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
         );
     }
     Ok(Some(d))
+}
+
+/// When the span started, as RFC 3339: OTLP's `startTimeUnixNano` (a decimal string or a
+/// number), or the `start_time` (ISO 8601) of the OpenTelemetry SDKs' JSON form of a span.
+fn start_time(span: &Node<'_>) -> Result<Option<String>, ImportError> {
+    if let Some(n) = span.get("startTimeUnixNano") {
+        let nanos = match &n.json.kind {
+            Kind::Str(s) => s.trim().parse::<u128>().ok(),
+            Kind::Int(i) => i.as_i64().and_then(|i| u128::try_from(i).ok()),
+            _ => None,
+        };
+        return nanos
+            .and_then(time::from_unix_nanos)
+            .map(Some)
+            .ok_or_else(|| n.err("expected nanoseconds since the Unix epoch (a decimal string)"));
+    }
+    match span.get("start_time") {
+        Some(t) => time::from_iso8601(t.str()?)
+            .map(Some)
+            .ok_or_else(|| t.err("expected an ISO 8601 date-time with its zone")),
+        None => Ok(None),
+    }
 }
 
 /// The attributes as (key, value) pairs: OTLP's `[{key, value: AnyValue}]` with each value
@@ -126,7 +149,7 @@ fn key_values<'a>(attributes: &Node<'a>) -> Result<Vec<(&'a str, Node<'a>)>, Imp
 
 /// An OTLP `AnyValue` as the JSON it stands for (spans kept, so errors still point into the
 /// file); a plain JSON value (a map's) as it is.
-fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
+pub(super) fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
     if !otlp {
         return Ok(v.json.clone());
     }
@@ -276,17 +299,48 @@ fn read_attributes(
         .transpose()?
         .flatten();
     let mut recording = Recording::new(provider.as_ref());
+    // The usage counts go into `recorded` when the provider says which API the call was (Anthropic
+    // counts cached tokens apart from `input_tokens`, the others within it); they are listed as
+    // not mapped otherwise.
+    let mut facts = Vec::new();
     for (key, v) in pairs {
-        if ![INPUT, SYSTEM, TOOLS].contains(key) {
-            let tree = any_value(v, otlp)?;
-            if let (Some(r), Ok(value)) = (&mut recording, node::tree_to_json(&tree, v.doc.text)) {
-                if r.take(key, &value) {
-                    continue;
+        if [INPUT, SYSTEM, TOOLS].contains(key) {
+            continue;
+        }
+        let tree = any_value(v, otlp)?;
+        let usage_key = otel_usage::is_usage_key(key);
+        if usage_key || otel_usage::is_fact_key(key) {
+            facts.push((*key, tree.clone(), v.clone()));
+        }
+        if usage_key {
+            continue;
+        }
+        if let (Some(r), Ok(value)) = (&mut recording, node::tree_to_json(&tree, v.doc.text)) {
+            if r.take(key, &value) {
+                continue;
+            }
+        }
+        draft
+            .unmapped
+            .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
+    }
+    let usage = match (&recording, otel_usage::api(&facts)) {
+        (Some(_), Some(_)) => otel_usage::read(&facts)?,
+        _ => None,
+    };
+    match usage {
+        Some(usage) => {
+            let usage = serde_json::to_value(usage).unwrap_or(Json::Null);
+            draft.recorded.insert("usage".into(), usage);
+        }
+        None => {
+            for (key, tree, v) in &facts {
+                if otel_usage::is_usage_key(key) {
+                    draft
+                        .unmapped
+                        .push(format!("{key} = {}", node::tree_excerpt(tree, v.doc.text)));
                 }
             }
-            draft
-                .unmapped
-                .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
         }
     }
     if let Some(r) = recording {

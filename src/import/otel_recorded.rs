@@ -112,9 +112,9 @@ impl Recording {
         true
     }
 
-    /// Writes what was read into the draft's `recorded`, with the span's start (nanoseconds since
-    /// 1970, as OTLP gives it) as the timestamp.
-    pub(super) fn finish(self, draft: &mut Draft, start_nanos: Option<&str>) {
+    /// Writes what was read into the draft's `recorded`, with the span's start (RFC 3339) as the
+    /// timestamp.
+    pub(super) fn finish(self, draft: &mut Draft, start: Option<&str>) {
         draft
             .recorded
             .insert("api".into(), json!(self.api.as_str()));
@@ -126,10 +126,7 @@ impl Recording {
                 .recorded
                 .insert("params".into(), Json::Object(self.params));
         }
-        let seconds = start_nanos
-            .and_then(|n| n.parse::<u128>().ok())
-            .and_then(|n| i64::try_from(n / 1_000_000_000).ok());
-        if let Some(t) = seconds.and_then(super::exchange::rfc3339) {
+        if let Some(t) = start {
             draft.recorded.insert("timestamp".into(), json!(t));
         }
     }

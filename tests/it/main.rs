@@ -1,17 +1,22 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
 mod api;
+mod billed_estimates;
+mod billed_openai;
 mod cache_images;
 mod chains;
 mod check_ci;
+mod check_markdown;
 mod cli_scene;
 mod cli_template;
 mod conformance;
 mod conformance_upstream;
+mod costs_provenance;
 mod diagnostic_codes;
 mod doc_links;
 mod escape;
 mod fixtures;
+mod image_usage;
 mod import;
 mod inputs;
 mod json_schema;
@@ -24,6 +29,7 @@ mod providers;
 mod recorded;
 mod recorded_fidelity;
 mod regressions;
+mod run_cache_hit;
 mod scene_budget;
 mod scene_load;
 mod schema;
