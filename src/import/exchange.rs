@@ -166,7 +166,7 @@ fn read_request(
     let (source, detected) = match from {
         Some(s) => (s, None),
         None => {
-            let (s, why) = super::detect_with_usage(body, usage)?;
+            let (s, why) = super::detect::detect_with_usage(body, usage)?;
             (s, Some(why))
         }
     };
@@ -373,9 +373,9 @@ fn model_and_time(draft: &mut Draft, event: &Json) {
 }
 
 fn check_timestamp(text: &str) -> Result<(), String> {
-    let re = regex::Regex::new(crate::scene::TIMESTAMP_PATTERN)
-        .map_err(|e| format!("the timestamp pattern: {e}"))?;
-    if re.is_match(text) {
+    static PATTERN: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let re = PATTERN.get_or_init(|| regex::Regex::new(crate::scene::TIMESTAMP_PATTERN).ok());
+    if re.as_ref().is_some_and(|re| re.is_match(text)) {
         Ok(())
     } else {
         Err(format!(

@@ -202,9 +202,11 @@ mod tests {
             !unmapped.iter().any(|u| u.starts_with("gen_ai.usage")),
             "{unmapped:?}"
         );
-        assert!(unmapped
+        // The provider names the API in `recorded`: it is not listed as not mapped.
+        assert!(!unmapped
             .iter()
             .any(|u| u.starts_with("gen_ai.provider.name")));
+        assert_eq!(rec["api"], "anthropic");
     }
 
     #[test]

@@ -80,6 +80,22 @@ pub struct Recorded {
     pub timestamp: Option<String>,
 }
 
+impl Recorded {
+    /// A record of a call to `api` and nothing else yet.
+    pub fn new(api: crate::usage::Api) -> Recorded {
+        Recorded {
+            api,
+            model: None,
+            params: serde_json::Map::new(),
+            layout: Layout::default(),
+            cache_control: Vec::new(),
+            carried: Vec::new(),
+            usage: None,
+            timestamp: None,
+        }
+    }
+}
+
 /// `recorded.layout`: the request's form where its API allows more than one for the same
 /// content. Each is `false` for the default form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -218,15 +218,6 @@ fn rebuild(path: &Path) -> Result<Outcome, String> {
         &normalise(sent, gemini),
         "",
     );
-    if std::env::var_os("FIDELITY_FORMS").is_some() {
-        if let Some(d) = first_difference(
-            &canonical(&rebuilt.body, gemini, false),
-            &canonical(sent, gemini, false),
-            "",
-        ) {
-            eprintln!("FORMS {name}: {d}");
-        }
-    }
     let model = rebuilt.model.clone();
     // Billed alike: counted on the bodies as sent, but for how the recording serialised them
     // (pydantic-ai's recordings sort keys, so the order sent is not known).

@@ -32,12 +32,22 @@ pub(super) fn chat(model: &str, content: &Content) -> Json {
         })
         .collect();
     for Message { turn: t, listed } in &content.turns {
-        let body = string_or_parts(
-            &t.blocks,
-            *listed,
-            |s| chat_part(&Block::Text(s.to_owned())),
-            |i| chat_part(&Block::Image(i.clone())),
-        );
+        // An assistant turn that only calls tools, held as an empty list of parts (as the
+        // OpenTelemetry conventions record it): chat completions takes no empty list, so `null`.
+        let body = if t.role == "assistant"
+            && t.blocks.is_empty()
+            && *listed
+            && !t.tool_calls.is_empty()
+        {
+            Json::Null
+        } else {
+            string_or_parts(
+                &t.blocks,
+                *listed,
+                |s| chat_part(&Block::Text(s.to_owned())),
+                |i| chat_part(&Block::Image(i.clone())),
+            )
+        };
         let calls = (!t.tool_calls.is_empty()).then(|| {
             Json::Array(
                 t.tool_calls
