@@ -291,13 +291,18 @@ fn read_attributes(
     if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
         structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
     }
-    let provider = pairs
-        .iter()
-        .find(|(k, _)| *k == "gen_ai.provider.name")
-        .or_else(|| pairs.iter().find(|(k, _)| *k == "gen_ai.system"))
-        .map(|(_, v)| any_value(v, otlp).map(|t| node::tree_to_json(&t, v.doc.text).ok()))
-        .transpose()?
-        .flatten();
+    // The conventions' provider, else the older `gen_ai.system`, else OpenInference's.
+    let provider = [
+        "gen_ai.provider.name",
+        "gen_ai.system",
+        "llm.provider",
+        "llm.system",
+    ]
+    .iter()
+    .find_map(|name| pairs.iter().find(|(k, _)| k == name))
+    .map(|(_, v)| any_value(v, otlp).map(|t| node::tree_to_json(&t, v.doc.text).ok()))
+    .transpose()?
+    .flatten();
     let mut recording = Recording::new(provider.as_ref());
     // The usage counts go into `recorded` when the provider says which API the call was (Anthropic
     // counts cached tokens apart from `input_tokens`, the others within it); they are listed as
@@ -309,7 +314,7 @@ fn read_attributes(
         }
         let tree = any_value(v, otlp)?;
         let usage_key = otel_usage::is_usage_key(key);
-        if usage_key || otel_usage::is_fact_key(key) {
+        if usage_key || otel_usage::is_provider_key(key) {
             facts.push((*key, tree.clone(), v.clone()));
         }
         if usage_key {
@@ -324,9 +329,9 @@ fn read_attributes(
             .unmapped
             .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
     }
-    let usage = match (&recording, otel_usage::api(&facts)) {
-        (Some(_), Some(_)) => otel_usage::read(&facts)?,
-        _ => None,
+    let usage = match &recording {
+        Some(_) => otel_usage::read(&facts)?,
+        None => None,
     };
     match usage {
         Some(usage) => {

@@ -1,6 +1,7 @@
 //! What an OpenTelemetry GenAI span says about its call beyond the messages: the provider
-//! (`gen_ai.provider.name`, or the older `gen_ai.system`), which names the API, the model
-//! (`gen_ai.request.model`, else `gen_ai.response.model`), the request parameters
+//! (`gen_ai.provider.name`, or the older `gen_ai.system`, or OpenInference's `llm.provider` /
+//! `llm.system`), which names the API, the model (`gen_ai.request.model` or OpenInference's
+//! `llm.model_name`, else `gen_ai.response.model`), the request parameters
 //! (`gen_ai.request.max_tokens`, `temperature`, `top_p`, `top_k`, `frequency_penalty`,
 //! `presence_penalty`, `seed`, `stop_sequences`, `choice.count`) under the API's own names, and
 //! the span's start time. They go into the scene's `recorded`; a span that names no provider
@@ -47,8 +48,8 @@ impl Recording {
     /// Takes an attribute this knows (its value as JSON); `false` leaves it to the caller.
     pub(super) fn take(&mut self, key: &str, value: &Json) -> bool {
         match key {
-            "gen_ai.provider.name" | "gen_ai.system" => true,
-            "gen_ai.request.model" => self.set_model(value, false),
+            "gen_ai.provider.name" | "gen_ai.system" | "llm.provider" | "llm.system" => true,
+            "gen_ai.request.model" | "llm.model_name" => self.set_model(value, false),
             "gen_ai.response.model" => self.set_model(value, true),
             _ => match key.strip_prefix("gen_ai.request.") {
                 Some(name) => self.param(name, value),

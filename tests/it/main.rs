@@ -16,6 +16,7 @@ mod escape;
 mod fixtures;
 mod image_usage;
 mod import;
+mod import_containers;
 mod inputs;
 mod json_schema;
 mod layers;
