@@ -67,7 +67,7 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
                 let calls = calls.map(Vec::as_slice).unwrap_or_default();
                 let parallel = calls.len() > 1;
                 if parallel {
-                    out.estimates.push(bound::PARALLEL_CALLS);
+                    out.estimates.bound(bound::PARALLEL_CALLS);
                 }
                 for (j, call) in calls.iter().enumerate() {
                     let function = call.get("function").unwrap_or(&Json::Null);
@@ -136,7 +136,7 @@ fn collect_tools<'a>(body: &'a Json, out: &mut Turns<'a>) {
                 Some(function) if function.is_object() => {
                     out.tools.push((format!("/tools/{i}"), function));
                 }
-                _ => out.estimates.push(bound::UNKNOWN_ITEM),
+                _ => out.estimates.bound(bound::UNKNOWN_ITEM),
             }
         }
     }
@@ -178,6 +178,6 @@ mod tests {
             {"id": "a", "function": {"name": "f", "arguments": "{}"}},
             {"id": "b", "function": {"name": "g", "arguments": "{}"}}]}]});
         let t = turns("gpt-4o", &body).unwrap();
-        assert_eq!(t.estimates, [bound::PARALLEL_CALLS]);
+        assert_eq!(t.estimates.bounds, [bound::PARALLEL_CALLS]);
     }
 }

@@ -127,8 +127,10 @@ pub(crate) struct Prompt {
     pub messages: Vec<Message>,
     /// Tokens of the reply priming, and how it looks.
     pub priming: (usize, String),
-    /// How far the count can be off.
+    /// How far the count can be off, in percent of the billed input.
     pub provenance: Provenance,
+    /// Tokens the images can be off by, on top.
+    pub image_margin: f64,
 }
 
 impl Prompt {
@@ -138,6 +140,7 @@ impl Prompt {
             messages: Vec::new(),
             priming: (0, String::new()),
             provenance: Provenance::Exact,
+            image_margin: 0.0,
         }
     }
 

@@ -58,11 +58,11 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
         for (i, tool) in tools.iter().enumerate() {
             if tool.get("type").and_then(Json::as_str) == Some("function") {
                 if is_bare(tool) {
-                    out.estimates.push(bound::BARE_RESPONSES_TOOL);
+                    out.estimates.bound(bound::BARE_RESPONSES_TOOL);
                 }
                 out.tools.push((format!("/tools/{i}"), tool));
             } else {
-                out.estimates.push(bound::UNKNOWN_ITEM);
+                out.estimates.bound(bound::UNKNOWN_ITEM);
             }
         }
     }
@@ -139,7 +139,7 @@ fn items_into(
                         .and_then(Json::as_str)
                         == Some("function_call");
                 if parallel {
-                    out.estimates.push(bound::PARALLEL_CALLS);
+                    out.estimates.bound(bound::PARALLEL_CALLS);
                 }
                 out.turns.push(Turn::Call {
                     name: name.to_owned(),
@@ -172,7 +172,7 @@ fn items_into(
                 });
             }
             "reasoning" => {
-                out.estimates.push(bound::REASONING);
+                out.estimates.bound(bound::REASONING);
                 let tokens = match item.get("encrypted_content").and_then(Json::as_str) {
                     Some(encrypted) => reasoning_tokens(encrypted),
                     None => item
@@ -196,7 +196,7 @@ fn items_into(
                 });
             }
             _ => {
-                out.estimates.push(bound::UNKNOWN_ITEM);
+                out.estimates.bound(bound::UNKNOWN_ITEM);
                 out.turns.push(Turn::Message {
                     role: "user".to_owned(),
                     name: None,

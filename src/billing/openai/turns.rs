@@ -7,7 +7,7 @@ use super::formats::FormatText;
 use super::prompt::{digest, Piece};
 use crate::billing::image::{self, ImageRef};
 use crate::billing::PartKind;
-use crate::usage::{Api, Provenance};
+use crate::usage::Api;
 
 /// One turn of the conversation.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,8 +51,24 @@ pub(crate) struct Turns<'a> {
     pub tools: Vec<(String, &'a Json)>,
     /// The structured-output section and where the format is.
     pub format: Option<(String, FormatText)>,
-    /// Bounds (percent) of the pieces whose billing is not known exactly.
-    pub estimates: Vec<f64>,
+    /// What is not known exactly.
+    pub estimates: Estimates,
+}
+
+/// What a count is not sure of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Estimates {
+    /// Bounds in percent of the billed input, one per thing estimated.
+    pub bounds: Vec<f64>,
+    /// Tokens the images' counts can be off by in all (`billing::image` states its bound in
+    /// percent of its own figure).
+    pub image_tokens: f64,
+}
+
+impl Estimates {
+    pub fn bound(&mut self, percent: f64) {
+        self.bounds.push(percent);
+    }
 }
 
 /// Measured bounds (percent of the billed input) for what cannot be counted exactly; each is
@@ -115,7 +131,7 @@ impl Content<'_> {
         content: Option<&Json>,
         at: &str,
         role: &str,
-        estimates: &mut Vec<f64>,
+        estimates: &mut Estimates,
     ) -> Vec<Piece> {
         let kind = match role {
             "system" | "developer" => PartKind::System,
@@ -173,7 +189,7 @@ fn media_piece(
     model: &str,
     part: &Json,
     pointer: String,
-    estimates: &mut Vec<f64>,
+    estimates: &mut Estimates,
 ) -> Piece {
     let kind = part.get("type").and_then(Json::as_str).unwrap_or("");
     match kind {
@@ -192,17 +208,13 @@ fn media_piece(
                     ..Default::default()
                 },
             );
-            if let Provenance::Estimate { bound_percent }
-            | Provenance::Calibrated { bound_percent, .. } = provenance
-            {
-                estimates.push(bound_percent);
-            }
+            estimates.image_tokens += provenance.bound() / 100.0 * tokens as f64;
             let id = digest(url.unwrap_or_default().as_bytes());
             let canonical = format!("<image {id} {}>", detail.unwrap_or("auto"));
             Piece::opaque(PartKind::Image, pointer, tokens, canonical)
         }
         "file" | "input_file" => {
-            estimates.push(bound::FILE);
+            estimates.bound(bound::FILE);
             let file = part.get("file").unwrap_or(part);
             let id = ["file_data", "file_id", "file_url"]
                 .iter()
@@ -216,11 +228,11 @@ fn media_piece(
             )
         }
         "input_audio" => {
-            estimates.push(bound::AUDIO);
+            estimates.bound(bound::AUDIO);
             Piece::opaque(PartKind::Message, pointer, 0, "<audio>".to_owned())
         }
         _ => {
-            estimates.push(bound::UNKNOWN_ITEM);
+            estimates.bound(bound::UNKNOWN_ITEM);
             Piece::text(PartKind::Message, pointer, part.to_string())
         }
     }
