@@ -291,7 +291,7 @@ fn read_attributes(
     if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
         structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
     }
-    // The conventions' provider names, then OpenInference's.
+    // The conventions' provider, else the older `gen_ai.system`, else OpenInference's.
     let provider = [
         "gen_ai.provider.name",
         "gen_ai.system",
@@ -314,7 +314,7 @@ fn read_attributes(
         }
         let tree = any_value(v, otlp)?;
         let usage_key = otel_usage::is_usage_key(key);
-        if usage_key || otel_usage::is_fact_key(key) {
+        if usage_key || otel_usage::is_provider_key(key) {
             facts.push((*key, tree.clone(), v.clone()));
         }
         if usage_key {
@@ -329,9 +329,9 @@ fn read_attributes(
             .unmapped
             .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
     }
-    let usage = match (&recording, otel_usage::api(&facts)) {
-        (Some(_), Some(_)) => otel_usage::read(&facts)?,
-        _ => None,
+    let usage = match &recording {
+        Some(_) => otel_usage::read(&facts)?,
+        None => None,
     };
     match usage {
         Some(usage) => {

@@ -1,5 +1,5 @@
 //! What an OpenTelemetry GenAI span says about its call beyond the messages: the provider
-//! (`gen_ai.provider.name`, or the older `gen_ai.system`; OpenInference's `llm.provider` or
+//! (`gen_ai.provider.name`, or the older `gen_ai.system`, or OpenInference's `llm.provider` /
 //! `llm.system`), which names the API, the model (`gen_ai.request.model` or OpenInference's
 //! `llm.model_name`, else `gen_ai.response.model`), the request parameters
 //! (`gen_ai.request.max_tokens`, `temperature`, `top_p`, `top_k`, `frequency_penalty`,
@@ -16,9 +16,7 @@ use crate::usage::Api;
 /// Azure OpenAI, DeepSeek) chat completions, Anthropic's Messages, Gemini on Google AI or Vertex.
 fn api_of(provider: &str) -> Option<Api> {
     match provider {
-        "openai" | "azure" | "azure.ai.openai" | "az.ai.openai" | "deepseek" => {
-            Some(Api::OpenaiChat)
-        }
+        "openai" | "azure.ai.openai" | "az.ai.openai" | "deepseek" => Some(Api::OpenaiChat),
         "anthropic" => Some(Api::Anthropic),
         "gcp.gemini" | "gcp.vertex_ai" | "gcp.gen_ai" | "gemini" | "vertex_ai" | "google" => {
             Some(Api::Gemini)

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use super::node::Node;
 use super::ImportError;
 use crate::json::{Json as Tree, Kind};
-use crate::usage::{Api, Usage};
+use crate::usage::Usage;
 
 /// One reading of usage attributes: the names of each count, first found wins.
 struct Names {
@@ -73,37 +73,9 @@ pub(crate) fn is_usage_key(key: &str) -> bool {
     })
 }
 
-/// The model the call named (the request's, else the response's).
-const MODEL: [&str; 3] = [
-    "gen_ai.request.model",
-    "gen_ai.response.model",
-    "llm.model_name",
-];
-
-/// Whether an attribute is read for the recorded call besides its counts: the provider (which
-/// says the API, and how Anthropic's counts read) and the model.
-pub(crate) fn is_fact_key(key: &str) -> bool {
-    PROVIDER.contains(&key) || MODEL.contains(&key)
-}
-
-/// The API the span's provider serves: `gen_ai.provider.name`'s (or the older `gen_ai.system`'s,
-/// OpenInference's `llm.provider` / `llm.system`) well-known values. OpenAI's spans do not say
-/// whether chat completions or the Responses API was called: they are taken as chat
-/// completions, whose usage reads the same.
-pub(crate) fn api(attributes: &[(&str, Tree, Node<'_>)]) -> Option<Api> {
-    PROVIDER.iter().find_map(|key| {
-        let (_, v, _) = attributes.iter().find(|(k, _, _)| k == key)?;
-        let Kind::Str(name) = &v.kind else {
-            return None;
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "openai" | "azure.ai.openai" | "az.ai.openai" | "deepseek" => Some(Api::OpenaiChat),
-            "anthropic" => Some(Api::Anthropic),
-            "gcp.gemini" | "gcp.vertex_ai" | "gcp.gen_ai" | "google" | "vertexai" | "vertex_ai"
-            | "gemini" => Some(Api::Gemini),
-            _ => None,
-        }
-    })
+/// Whether an attribute names the provider, which decides how Anthropic's counts read.
+pub(crate) fn is_provider_key(key: &str) -> bool {
+    PROVIDER.contains(&key)
 }
 
 /// The span's usage, from its attributes as (key, value as JSON, the attribute's node for
@@ -202,11 +174,10 @@ mod tests {
             !unmapped.iter().any(|u| u.starts_with("gen_ai.usage")),
             "{unmapped:?}"
         );
-        // The provider names the API in `recorded`: it is not listed as not mapped.
+        // The provider is kept as the API.
         assert!(!unmapped
             .iter()
             .any(|u| u.starts_with("gen_ai.provider.name")));
-        assert_eq!(rec["api"], "anthropic");
     }
 
     #[test]

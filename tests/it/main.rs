@@ -18,6 +18,7 @@ mod escape;
 mod fixtures;
 mod image_usage;
 mod import;
+mod import_containers;
 mod inputs;
 mod json_schema;
 mod layers;

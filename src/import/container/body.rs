@@ -132,23 +132,37 @@ pub(crate) fn decode(
     Ok((bytes, steps))
 }
 
-/// Reads a decoder to its end, refusing output beyond the budget before allocating it.
-fn inflate(decoder: impl Read, budget: &mut Budget) -> Result<Vec<u8>, String> {
+/// Reads a decoder to its end, refusing output beyond the budget before allocating it: the
+/// output is read in pieces of [`PIECE`] bytes and joined once its size is known, so a refused
+/// stream never holds more than the limit and a piece (a growing buffer would double past it).
+fn inflate(mut decoder: impl Read, budget: &mut Budget) -> Result<Vec<u8>, String> {
     let limit = budget.limit();
-    let mut out = Vec::new();
-    decoder
-        .take(limit + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| e.to_string())?;
-    if out.len() as u64 > limit {
-        return Err(format!(
-            "decompresses to more than {} MiB: refused (a compression bomb, or a body too large to import)",
-            limit / (1024 * 1024)
-        ));
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    let mut total: u64 = 0;
+    loop {
+        let mut piece = Vec::with_capacity(PIECE);
+        let n = (&mut decoder)
+            .take(PIECE as u64)
+            .read_to_end(&mut piece)
+            .map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        if total > limit {
+            return Err(format!(
+                "decompresses to more than {} MiB: refused (a compression bomb, or a body too large to import)",
+                limit / (1024 * 1024)
+            ));
+        }
+        pieces.push(piece);
     }
-    budget.spend(out.len())?;
-    Ok(out)
+    budget.spend(total as usize)?;
+    Ok(pieces.concat())
 }
+
+/// The size of the pieces [`inflate`] reads.
+const PIECE: usize = 1024 * 1024;
 
 /// A zlib stream's two-byte header (RFC 1950: deflate method, check bits).
 fn is_zlib(b: &[u8]) -> bool {
@@ -270,6 +284,16 @@ mod tests {
         let bomb = gzip(&vec![0u8; 3 * 1024 * 1024]);
         let h = headers(&[("content-encoding", "gzip")]);
         let e = decode(bomb, &h, &mut Budget::with(1024 * 1024)).expect_err("refused");
+        assert!(e.contains("more than 1 MiB"), "{e}");
+    }
+
+    #[test]
+    fn the_budget_spans_every_body_of_a_file() {
+        let h = headers(&[("content-encoding", "gzip")]);
+        let mut budget = Budget::with(3 * 1024 * 1024);
+        let body = gzip(&vec![b' '; 2 * 1024 * 1024]);
+        assert!(decode(body.clone(), &h, &mut budget).is_ok());
+        let e = decode(body, &h, &mut budget).expect_err("over the file's budget");
         assert!(e.contains("more than 1 MiB"), "{e}");
     }
 

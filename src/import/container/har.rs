@@ -4,7 +4,7 @@
 //! base64 when `content.encoding` says so, and `content.mimeType`).
 
 use super::body::{base64, Budget, Headers};
-use super::{endpoint, text_body, time, Exchange};
+use super::{endpoint, text_body, time, RecordedCall};
 use crate::import::node::Node;
 use crate::import::ImportError;
 use crate::json::Kind;
@@ -13,7 +13,7 @@ pub(super) fn exchanges<'a>(
     root: &Node<'a>,
     budget: &mut Budget,
     skipped: &mut Vec<String>,
-) -> Result<Vec<Exchange<'a>>, ImportError> {
+) -> Result<Vec<RecordedCall<'a>>, ImportError> {
     let mut out = Vec::new();
     for (i, entry) in root
         .req("log")?
@@ -86,7 +86,7 @@ pub(super) fn exchanges<'a>(
             started
                 .err("expected an ISO 8601 date-time with its zone (2024-03-01T10:11:12.345+01:00)")
         })?;
-        out.push(Exchange {
+        out.push(RecordedCall {
             api,
             url: url.to_owned(),
             label,

@@ -1,6 +1,6 @@
 //! Recorded traffic that holds requests with their responses: VCR cassettes (`vcr.rs`, YAML or
 //! JSON, as vcrpy and pytest-recording write them) and HAR files (`har.rs`, the network export of
-//! browsers and proxies). Each recorded provider LLM call becomes an [`Exchange`]: its request
+//! browsers and proxies). Each recorded provider LLM call becomes a [`RecordedCall`]: its request
 //! body, its response body and when it was made, decoded from however the recording stored them
 //! (`body.rs`); [`super::exchange`] reads the request by its API's reader and the usage the
 //! response billed into the scene's `recorded`. Every other recorded call (embeddings,
@@ -13,8 +13,6 @@ mod vcr;
 pub(crate) mod yaml;
 
 use std::collections::HashSet;
-
-use serde_json::json;
 
 use super::draft::Draft;
 use super::node::{Host, Node};
@@ -29,8 +27,8 @@ pub(crate) enum Container {
     Har,
 }
 
-/// One recorded LLM call.
-pub(crate) struct Exchange<'a> {
+/// One recorded LLM call, its bodies as the recording holds them.
+pub(crate) struct RecordedCall<'a> {
     pub api: Api,
     /// The request's URL (Gemini names the model there).
     pub url: String,
@@ -78,24 +76,25 @@ pub(crate) fn read(
     exchanges.into_iter().map(call).collect()
 }
 
-/// An exchange read as a recorded call: the request by its API's reader, the response's usage
-/// and model, the time.
-fn call(exchange: Exchange<'_>) -> Result<(Draft, String), ImportError> {
-    let Exchange {
+/// A recorded call read by [`super::exchange`]: the request by its API's reader, the response's
+/// usage and model, the model the URL named (Gemini's), the time.
+fn call(recorded: RecordedCall<'_>) -> Result<(Draft, String), ImportError> {
+    let RecordedCall {
         api,
         url,
-        mut label,
+        label,
         request,
         response,
         timestamp,
-    } = exchange;
+    } = recorded;
     let request_text = body_text(&request)?;
     let response_text = response.as_ref().map(body_text).transpose()?;
-    let call = super::exchange(&super::exchange::Exchange {
+    let model = gemini_model(api, &url);
+    let call = super::exchange(&super::Exchange {
         request: &request_text,
         response: response_text.as_deref(),
         timestamp: timestamp.as_deref(),
-        model: None,
+        model: model.as_deref(),
         from: Some(source_of(api)),
     })
     .map_err(|e| match (e.line, &response) {
@@ -103,14 +102,7 @@ fn call(exchange: Exchange<'_>) -> Result<(Draft, String), ImportError> {
         (0, Some(r)) => relocate(r, e),
         _ => relocate(&request, e),
     })?;
-    let mut draft = call.draft;
-    if let Some(model) = gemini_model(api, &url) {
-        draft.recorded.insert("model".into(), json!(model));
-    }
-    if !draft.recorded.contains_key("usage") {
-        label.push_str(", no usage in its response");
-    }
-    Ok((draft, label))
+    Ok((call.draft, label))
 }
 
 /// The request source of an API.

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use super::body::{Budget, Headers};
-use super::{endpoint, string_bytes, text_body, time, Body, Exchange};
+use super::{endpoint, string_bytes, text_body, time, Body, RecordedCall};
 use crate::import::node::Node;
 use crate::import::ImportError;
 use crate::json::Kind;
@@ -19,7 +19,7 @@ pub(super) fn exchanges<'a>(
     binary: &HashSet<usize>,
     budget: &mut Budget,
     skipped: &mut Vec<String>,
-) -> Result<Vec<Exchange<'a>>, ImportError> {
+) -> Result<Vec<RecordedCall<'a>>, ImportError> {
     let mut out = Vec::new();
     let interactions = match root.get("http_interactions") {
         Some(ruby) => ruby,
@@ -76,7 +76,7 @@ pub(super) fn exchanges<'a>(
                 .get("date")
                 .and_then(|d| time::from_http_date(&d)),
         };
-        out.push(Exchange {
+        out.push(RecordedCall {
             api,
             url: uri.to_owned(),
             label,
