@@ -4,7 +4,8 @@
 //!
 //! A calibration file is JSON, `{"format": "prompt-inspector/calibration@1", "families": [...]}`,
 //! one entry per API and model family (the model's name without its date or `-latest`), and one
-//! per API with family `*` pooling all of its calls, used for a family the file does not name.
+//! per API with family `*` pooling all of its calls (DeepSeek's apart, as `deepseek-*`), used for a
+//! family the file does not name.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -133,6 +134,16 @@ pub fn family(model: &str) -> String {
     }
 }
 
+/// The pooled entry a family falls back on: `*`, every call of its API, except DeepSeek's
+/// models, which are sent as chat completions but pooled apart (`deepseek-*`).
+fn pool(family: &str) -> &'static str {
+    if family.starts_with("deepseek") {
+        "deepseek-*"
+    } else {
+        "*"
+    }
+}
+
 /// [`predict`], then scaled by `calibration`'s ratio for the model's family when the prediction
 /// is an estimate (an exact count is left as it is).
 pub fn predict_calibrated(
@@ -157,7 +168,7 @@ impl Calibration {
                 .iter()
                 .find(|f| f.api == api && f.family == name)
         };
-        of(&family).or_else(|| of("*"))
+        of(&family).or_else(|| of(pool(&family)))
     }
 
     /// Scales an estimated prediction's parts by its family's ratio (their sum stays the
@@ -301,7 +312,9 @@ pub fn learn(records: &[Record]) -> (Calibration, Vec<Skipped>) {
             continue;
         }
         let ratio = r.usage.input_total as f64 / p.input_tokens as f64;
-        for name in [family(&r.model), "*".to_owned()] {
+        let name = family(&r.model);
+        let pooled = pool(&name).to_owned();
+        for name in [name, pooled] {
             let entry = ratios
                 .entry((r.api.as_str(), name))
                 .or_insert_with(|| (r.api, Vec::new(), 0.0));

@@ -190,3 +190,34 @@ fn a_one_call_file_is_a_record_and_its_api_comes_from_its_shape() {
     assert!(record_of("x.json", &json!({"request": {}})).is_none());
     assert!(record_of("x.json", &json!([1, 2])).is_none());
 }
+
+#[test]
+fn deepseek_models_do_not_take_openais_pooled_ratio() {
+    let entry = |family: &str, ratio: f64| FamilyRatio {
+        api: Api::OpenaiChat,
+        family: family.to_owned(),
+        ratio,
+        bound_percent: 5.0,
+        calls: 10,
+        min_ratio: ratio,
+        max_ratio: ratio,
+    };
+    let c = Calibration {
+        format: FORMAT.to_owned(),
+        families: vec![entry("*", 0.9)],
+    };
+    assert_eq!(
+        c.ratio_for(Api::OpenaiChat, "gpt-4o").map(|f| f.ratio),
+        Some(0.9)
+    );
+    assert!(c.ratio_for(Api::OpenaiChat, "deepseek-v4-pro").is_none());
+    let c = Calibration {
+        format: FORMAT.to_owned(),
+        families: vec![entry("*", 0.9), entry("deepseek-*", 1.2)],
+    };
+    assert_eq!(
+        c.ratio_for(Api::OpenaiChat, "deepseek-chat")
+            .map(|f| f.ratio),
+        Some(1.2)
+    );
+}

@@ -149,9 +149,9 @@ pub struct PredictedInput {
     pub provenance: Provenance,
 }
 
-/// The scene's chat request rebuilt for each row's provider (OpenAI chat completions or
-/// Anthropic Messages) and predicted with `calibration` applied. Rows of other providers are
-/// left out.
+/// The scene's chat request rebuilt for each row's provider (OpenAI chat completions, also for
+/// DeepSeek; Anthropic Messages; Gemini for a scene that recorded a Gemini call) and predicted
+/// with `calibration` applied. Rows of other providers are left out.
 pub fn predicted(
     path: &Path,
     scene: &Scene,
@@ -161,14 +161,20 @@ pub fn predicted(
     let mut out = Vec::new();
     for row in rows {
         let (provider_name, name) = row.id.split_once('/').unwrap_or(("", row.id.as_str()));
+        // DeepSeek takes chat completions; Gemini's body exists for a recorded Gemini call.
+        let recorded_gemini = scene
+            .recorded
+            .as_ref()
+            .is_some_and(|r| r.api == Api::Gemini);
         let (provider, api) = match provider_name {
-            "openai" => (ChatProvider::Openai, Api::OpenaiChat),
-            "anthropic" => (ChatProvider::Anthropic, Api::Anthropic),
+            "openai" | "deepseek" => (Some(ChatProvider::Openai), Api::OpenaiChat),
+            "anthropic" => (Some(ChatProvider::Anthropic), Api::Anthropic),
+            "google" if recorded_gemini => (None, Api::Gemini),
             _ => continue,
         };
         let options = inject::Options {
             base_dir: path.parent().map(Path::to_path_buf),
-            chat_provider: Some(provider),
+            chat_provider: provider,
             encoding: Default::default(),
             skip_tokens: true,
             skip_lint: true,
