@@ -16,7 +16,9 @@ use crate::usage::Api;
 /// Azure OpenAI, DeepSeek) chat completions, Anthropic's Messages, Gemini on Google AI or Vertex.
 fn api_of(provider: &str) -> Option<Api> {
     match provider {
-        "openai" | "azure.ai.openai" | "az.ai.openai" | "deepseek" => Some(Api::OpenaiChat),
+        "openai" | "azure" | "azure.ai.openai" | "az.ai.openai" | "deepseek" => {
+            Some(Api::OpenaiChat)
+        }
         "anthropic" => Some(Api::Anthropic),
         "gcp.gemini" | "gcp.vertex_ai" | "gcp.gen_ai" | "gemini" | "vertex_ai" | "google" => {
             Some(Api::Gemini)

@@ -178,6 +178,7 @@ mod tests {
         assert!(!unmapped
             .iter()
             .any(|u| u.starts_with("gen_ai.provider.name")));
+        assert_eq!(rec["api"], "anthropic");
     }
 
     #[test]
