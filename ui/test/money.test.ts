@@ -273,7 +273,9 @@ describe('a conversation', () => {
     );
     expect(root.querySelector('[data-testid="conv-zero-2-fix"]')?.textContent).toContain("move tf_notes's text from system_msg_prompt");
     expect(root.querySelector('[data-testid="conv-what-if"] tbody tr')?.textContent).toContain('$0.008708');
-    expect(root.querySelector('[data-testid="conv-figures"]')?.textContent).toBe('Token figures: estimate ±20% · prices of 2026-11-20 (1 source)');
+    expect(root.querySelector('[data-testid="conv-figures"]')?.textContent).toBe(
+      'Token figures: estimate ±20% · prices of 2026-11-20 (1 source)',
+    );
   });
 
   it('sorts the table from its headers, saying the order to assistive technology', async () => {
@@ -307,6 +309,9 @@ describe("the board's cost line", () => {
       definition_tokens: 50,
       cost_usd: 0.0009,
       text_provenance: { kind: 'exact' },
+      provenance: { kind: 'exact' },
+      prices_read: '',
+      price_sources: [],
       segments: [],
       definitions: [],
       ...extra,
@@ -320,7 +325,9 @@ describe("the board's cost line", () => {
       });
       return root.textContent;
     };
-    expect(await line(cost({ provenance: { kind: 'estimate', bound_percent: 3 }, prices_read: '2026-11-20', price_sources: sources }))).toBe(
+    expect(
+      await line(cost({ provenance: { kind: 'estimate', bound_percent: 3 }, prices_read: '2026-11-20', price_sources: sources })),
+    ).toBe(
       "This call's input: 300 tok · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens estimate ±3% · prices of 2026-11-20 (2 sources)",
     );
     expect((root.querySelector('[data-testid="call-cost-prices-chat"]') as HTMLElement).title).toBe(

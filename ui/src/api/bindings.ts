@@ -981,6 +981,14 @@ export type ModelCost_Deserialize = {
 	ttl?: string | null,
 	calls: CallCost[],
 	total: Total,
+	/**
+	 *  How far the token figures (and so the costs) can be from what the row's provider bills:
+	 *  they are counted on the provider-neutral serialisation (docs/run-loop.md).
+	 */
+	provenance: Provenance,
+	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
+	prices_read: string,
+	price_sources: string[],
 };
 
 /**  The calls of a conversation for one model, and their sum. */
@@ -991,6 +999,14 @@ export type ModelCost_Serialize = {
 	ttl?: string,
 	calls: CallCost[],
 	total: Total,
+	/**
+	 *  How far the token figures (and so the costs) can be from what the row's provider bills:
+	 *  they are counted on the provider-neutral serialisation (docs/run-loop.md).
+	 */
+	provenance: Provenance,
+	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
+	prices_read: string,
+	price_sources: string[],
 };
 
 /**  One row of the table: what a request's `models` names and what its prices and cache rule are. */
