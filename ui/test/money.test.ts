@@ -133,7 +133,7 @@ function systemNotes(): ConversationResponse {
       },
     ],
     diagnostics: [],
-  } as ConversationResponse;
+  } as unknown as ConversationResponse;
 }
 
 describe('zero reads', () => {
@@ -315,7 +315,7 @@ describe("the board's cost line", () => {
       segments: [],
       definitions: [],
       ...extra,
-    }) as InputCost;
+    }) as unknown as InputCost;
 
   it('says how the tokens were counted and where the prices come from', async () => {
     const sources = ['https://docs.anthropic.com/pricing', 'https://docs.anthropic.com/caching'];
