@@ -452,7 +452,6 @@ export function App({ session }: { session: Session }) {
               selectedTool={selected}
               hasConfigured={hasConfigured}
               model={s.tokens ? s.model : null}
-              priceSources={s.models.find((m) => m.id === s.model)?.sources}
             />
           </section>
           <aside class="right" aria-label="Context, diagnostics and metrics">

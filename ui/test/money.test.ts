@@ -104,6 +104,9 @@ function systemNotes(): ConversationResponse {
           uncached_cost_usd: 0.011766,
           saving_usd: -0.002942,
         },
+        provenance: { kind: 'estimate', bound_percent: 20 },
+        prices_read: '2026-11-20',
+        price_sources: ['https://docs.anthropic.com/pricing'],
       },
     ],
     zero_reads: [
@@ -270,6 +273,9 @@ describe('a conversation', () => {
     );
     expect(root.querySelector('[data-testid="conv-zero-2-fix"]')?.textContent).toContain("move tf_notes's text from system_msg_prompt");
     expect(root.querySelector('[data-testid="conv-what-if"] tbody tr')?.textContent).toContain('$0.008708');
+    expect(root.querySelector('[data-testid="conv-figures"]')?.textContent).toBe(
+      'Token figures: estimate ±20% · prices of 2026-11-20 (1 source)',
+    );
   });
 
   it('sorts the table from its headers, saying the order to assistive technology', async () => {
@@ -302,29 +308,35 @@ describe("the board's cost line", () => {
       content_tokens: 250,
       definition_tokens: 50,
       cost_usd: 0.0009,
+      text_provenance: { kind: 'exact' },
+      provenance: { kind: 'exact' },
+      prices_read: '',
+      price_sources: [],
       segments: [],
       definitions: [],
       ...extra,
     }) as unknown as InputCost;
 
   it('says how the tokens were counted and where the prices come from', async () => {
-    const sources = [
-      { url: 'https://docs.anthropic.com/pricing', read: '2026-11-20' },
-      { url: 'https://docs.anthropic.com/caching', read: '2026-11-20' },
-    ];
-    await act(() => {
-      render(h(CallCostNote, { cost: cost({ provenance: { kind: 'estimate', bound_percent: 3 } }), family: 'chat', sources }), root);
-    });
-    expect(root.textContent).toBe(
+    const sources = ['https://docs.anthropic.com/pricing', 'https://docs.anthropic.com/caching'];
+    const line = async (c: InputCost) => {
+      await act(() => {
+        render(h(CallCostNote, { cost: c, family: 'chat' }), root);
+      });
+      return root.textContent;
+    };
+    expect(
+      await line(cost({ provenance: { kind: 'estimate', bound_percent: 3 }, prices_read: '2026-11-20', price_sources: sources })),
+    ).toBe(
       "This call's input: 300 tok · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens estimate ±3% · prices of 2026-11-20 (2 sources)",
     );
     expect((root.querySelector('[data-testid="call-cost-prices-chat"]') as HTMLElement).title).toBe(
       'https://docs.anthropic.com/pricing\nhttps://docs.anthropic.com/caching',
     );
-    await act(() => {
-      render(h(CallCostNote, { cost: cost(), family: 'chat' }), root);
-    });
-    expect(root.querySelector('[data-testid="call-cost-provenance-chat"]')).toBe(null);
+    expect((root.querySelector('[data-testid="call-cost-provenance-chat"]') as HTMLElement).title).toContain('within 3%');
+    expect(await line(cost({ provenance: { kind: 'exact' }, prices_read: '2026-11-20', price_sources: sources.slice(0, 1) }))).toBe(
+      "This call's input: 300 tok · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens exact · prices of 2026-11-20 (1 source)",
+    );
   });
 
   it('names each provenance as the command line does', () => {

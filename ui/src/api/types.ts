@@ -66,3 +66,4 @@ export type MissCause = B.MissCause;
 export type WhatIfPrice = B.WhatIfPrice_Serialize;
 export type ConversationResponse = B.ConversationResponse_Serialize;
 export type ConversationCall = B.CallOut_Serialize;
+export type Provenance = B.Provenance;

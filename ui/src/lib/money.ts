@@ -1,7 +1,7 @@
 // The money question in the Run and Conversation views: why a call reads nothing from the prompt
 // cache (the core's `ZeroRead`, docs/api.md "Zero reads and what-ifs"), what a change would save,
 // the calls by cost and per 1,000 calls, and the provenance a cost figure carries.
-import type { CallCost, ConversationResponse, MissCause, ModelCost, ZeroRead } from '../api/types';
+import type { CallCost, ConversationResponse, MissCause, ModelCost, Provenance, ZeroRead } from '../api/types';
 import { fmtUsd } from './costs';
 
 /** A cause in the words of the causes vocabulary (docs/diagnostics.md). */
@@ -113,12 +113,6 @@ export function barSentence(call: CallRow, model: string): string {
   return `Call ${call.n} (${call.scene}) on ${model}: ${call.tokens} input tokens, ${call.read} read from the prompt cache, ${call.written} written to it, ${call.uncached} uncached; costs ${fmtUsd(call.cost)} (${fmtUsd(call.uncachedCost)} with no caching).`;
 }
 
-/** How a cost figure was counted (`usage::Provenance` on a `costs[]` row, when the core sends it). */
-export type Provenance =
-  | { kind: 'exact' }
-  | { kind: 'estimate'; bound_percent: number }
-  | { kind: 'calibrated'; ratio: number; bound_percent: number };
-
 /** The provenance in words, as the command line prints it: `exact`, `estimate ±3%`, `calibrated ±2%`
  *  (the ratio is in the tooltip, `provenanceTitle`). */
 export function provenanceText(p: Provenance | null | undefined): string | null {
@@ -127,12 +121,20 @@ export function provenanceText(p: Provenance | null | undefined): string | null 
     case 'exact':
       return 'exact';
     case 'estimate':
-      return `estimate ±${p.bound_percent}%`;
+      return `estimate ±${p.bound_percent ?? '?'}%`;
     case 'calibrated':
-      return `calibrated ±${p.bound_percent}%`;
+      return `calibrated ±${p.bound_percent ?? '?'}%`;
     default:
       return null;
   }
+}
+
+/** A models-table row's prices: when they were read, and from how many pages (their addresses are
+ *  the tooltip). */
+export function pricesText(read: string | undefined, sources: string[] | undefined): string | null {
+  if (!read) return null;
+  const n = sources?.length ?? 0;
+  return `prices of ${read} (${n} source${n === 1 ? '' : 's'})`;
 }
 
 /** What a provenance means, for a tooltip. */

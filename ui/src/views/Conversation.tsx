@@ -21,7 +21,7 @@ import {
 } from '../lib/money';
 import { resolvePath, shortPath } from '../lib/paths';
 import type { Session } from '../lib/session';
-import { WhatIfTable, ZeroReadNote } from './Money';
+import { FiguresNote, WhatIfTable, ZeroReadNote } from './Money';
 
 const COLUMNS: { key: SortKey; label: string; numeric: boolean }[] = [
   { key: 'n', label: 'Call', numeric: true },
@@ -121,6 +121,7 @@ export function ConversationReport({ c, model }: { c: ConversationResponse; mode
             </span>
           </li>
         </ul>
+        {cost && <FiguresNote cost={cost} testid="conv-figures" />}
         <WhatIfTable items={c.what_if} model={cost?.model ?? null} testid="conv-what-if" />
       </section>
       <section aria-labelledby="conv-calls-h">

@@ -1,8 +1,22 @@
 // What the Run and Conversation views share about money: a call that reads nothing, explained,
 // and the what-if prices.
-import type { WhatIfPrice, ZeroRead } from '../api/types';
+import type { ModelCost, WhatIfPrice, ZeroRead } from '../api/types';
 import { fmtUsd } from '../lib/costs';
-import { CAUSE_WORDS } from '../lib/money';
+import { CAUSE_WORDS, pricesText, provenanceText, provenanceTitle } from '../lib/money';
+
+/** What a model's figures are: how far its token counts can be off, and whose prices they use. */
+export function FiguresNote({ cost, testid }: { cost: ModelCost; testid: string }) {
+  const counted = provenanceText(cost.provenance);
+  const prices = pricesText(cost.prices_read, cost.price_sources);
+  if (!counted && !prices) return null;
+  return (
+    <p class="muted" data-testid={testid}>
+      {counted && <span title={provenanceTitle(cost.provenance)}>Token figures: {counted}</span>}
+      {counted && prices && ' · '}
+      {prices && <span title={cost.price_sources.join('\n')}>{prices}</span>}
+    </p>
+  );
+}
 
 /** Why a call reads nothing from the prompt cache, and where a breakpoint or the injection goes. */
 export function ZeroReadNote({ z, testid }: { z: ZeroRead; testid: string }) {

@@ -4,7 +4,7 @@ import { errorText } from '../api/api';
 import type { ModelCost, RunIteration, RunMessage, RunReport, RunResponse, WhatIfPrice, ZeroRead } from '../api/types';
 import { fmtUsd, prefixSentence, prefixShares } from '../lib/costs';
 import { zeroReadsOf } from '../lib/money';
-import { WhatIfTable, ZeroReadNote } from './Money';
+import { FiguresNote, WhatIfTable, ZeroReadNote } from './Money';
 import { dirOf, resolvePath } from '../lib/paths';
 import type { Session } from '../lib/session';
 // The example run, compiled into the page from the fixture itself (one source): `run` takes scene
@@ -540,6 +540,7 @@ export function RunReportView({
             )}
           </p>
         )}
+        {cost && <FiguresNote cost={cost} testid="run-figures" />}
         <WhatIfTable items={whatIf} model={cost?.model ?? null} testid="run-what-if" />
         <p class="muted">
           How the loop works: <code>docs/run-loop.md</code> in the Prompt Inspector repository.

@@ -3,7 +3,7 @@ import { Component } from 'preact';
 import type { InputCost, Llm, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines, type Run } from '../lib/colors';
 import { costOf, fmtUsd, pieceFigures } from '../lib/costs';
-import { type Provenance, provenanceText, provenanceTitle } from '../lib/money';
+import { pricesText, provenanceText, provenanceTitle } from '../lib/money';
 import { adapters } from '../lib/scene';
 import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
 
@@ -24,8 +24,6 @@ interface Props {
   hasConfigured?: (family: Llm, segment: string) => boolean;
   /** The picked model (a row id): the cards show what their tokens cost on it. */
   model?: string | null;
-  /** Where the picked model's prices come from: the pages and the date they were read. */
-  priceSources?: { url: string; read: string }[];
 }
 
 /** The chat segment whose user message is the user's input when it renders empty. */
@@ -273,12 +271,12 @@ function SegmentCardView({
 }
 
 /** The family's whole input on the picked model, as a first call: what the cards add up to. */
-export function CallCostNote({ cost, family, sources = [] }: { cost: InputCost; family: Llm; sources?: { url: string; read: string }[] }) {
+export function CallCostNote({ cost, family }: { cost: InputCost; family: Llm }) {
   const what = family === 'chat' ? 'messages' : 'segments';
   // How the count was made (exact, an estimate with its bound, or calibrated), when the core says.
-  const provenance = (cost as InputCost & { provenance?: Provenance }).provenance;
+  const provenance = cost.provenance;
   const counted = provenanceText(provenance);
-  const read = sources[0]?.read;
+  const prices = pricesText(cost.prices_read, cost.price_sources);
   return (
     <p
       class="call-cost"
@@ -293,10 +291,10 @@ export function CallCostNote({ cost, family, sources = [] }: { cost: InputCost; 
           · tokens {counted}
         </span>
       )}
-      {read && (
-        <span class="muted-figure" data-testid={`call-cost-prices-${family}`} title={sources.map((x) => x.url).join('\n')}>
+      {prices && (
+        <span class="muted-figure" data-testid={`call-cost-prices-${family}`} title={cost.price_sources.join('\n')}>
           {' '}
-          · prices of {read} ({sources.length} source{sources.length === 1 ? '' : 's'})
+          · {prices}
         </span>
       )}
     </p>
@@ -415,7 +413,7 @@ export function Segments(p: Props) {
           </div>
         )}
       </div>
-      {cost && <CallCostNote cost={cost} family={family} sources={p.priceSources} />}
+      {cost && <CallCostNote cost={cost} family={family} />}
       {!r ? (
         <div class="empty-seg">rendering…</div>
       ) : family === 'chat' && chatView === 'messages' ? (
