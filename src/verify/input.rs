@@ -247,12 +247,14 @@ pub fn read_call(text: &str, file: &str, in_folder: bool) -> Result<Option<Call>
     let timestamp = match object.get("timestamp") {
         None | Some(Json::Null) => None,
         Some(Json::String(s)) if time::seconds(s).is_some() => Some(s.clone()),
-        Some(other) => return Err(fail(
-            "/timestamp",
-            format!(
+        Some(other) => {
+            return Err(fail(
+                "/timestamp",
+                format!(
                 "expected an RFC 3339 date-time such as \"2025-06-01T10:15:30Z\", found {other}"
             ),
-        )),
+            ))
+        }
     };
     Ok(Some(Call {
         label: file.to_owned(),

@@ -12,6 +12,7 @@
 mod cache;
 mod cause;
 mod diff;
+mod figures;
 pub mod input;
 mod price;
 mod report;
@@ -94,7 +95,7 @@ pub fn verify(calls: &[Call], options: &Options) -> Result<VerifyReport, String>
             .iter()
             .map(|c| price::row_for(&options.table, &fallback, c.api, &c.model))
             .collect::<Vec<_>>();
-        conversations.push(cause::conversation(name, &members, &priced));
+        conversations.push(figures::conversation(name, &members, &priced));
     }
     let summary = report::summarise(&conversations);
     Ok(VerifyReport {
@@ -122,3 +123,6 @@ fn group(calls: &[Call]) -> Vec<(String, Vec<&Call>)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

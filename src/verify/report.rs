@@ -48,6 +48,9 @@ pub struct CallResult {
     pub cache_read: Option<ReadFigure>,
     pub cache_write: Option<WriteFigure>,
     pub cost: CostFigure,
+    /// A recorded cache miss: a call after the first that reads nothing, or less than the call
+    /// before it left in the cache.
+    pub miss: bool,
     /// The cause of a recorded cache miss, or of a cache figure the prediction does not agree
     /// with (docs/diagnostics.md, "Predicted against billed").
     pub causes: Vec<CauseOut>,
@@ -175,7 +178,7 @@ pub struct Totals {
     pub predicted_low_usd: f64,
     pub predicted_high_usd: f64,
     pub billed_usd: f64,
-    /// Calls with a miss cause, and what those misses cost.
+    /// Recorded misses, and what their causes cost.
     pub misses: u32,
     pub miss_cost_usd: f64,
 }
@@ -274,14 +277,7 @@ pub fn summarise(conversations: &[ConversationResult]) -> Summary {
         }
     }
     causes.sort_by_key(|c| c.code);
-    let misses: Vec<&&CallResult> = calls
-        .iter()
-        .filter(|c| {
-            c.causes
-                .iter()
-                .any(|k| k.code != DiagnosticCode::ReadWarmedOutside)
-        })
-        .collect();
+    let misses: Vec<&&CallResult> = calls.iter().filter(|c| c.miss).collect();
     Summary {
         calls: n32(calls.len()),
         conversations: n32(conversations.len()),

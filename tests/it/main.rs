@@ -29,5 +29,6 @@ mod serve;
 mod support;
 mod tfrobot_tables;
 mod tokens;
+mod verify;
 mod writes;
 mod xbot_loop;

@@ -74,6 +74,12 @@ pub fn run(args: &VerifyArgs<'_>) -> ExitCode {
         },
         None => Table::builtin(),
     };
+    if !args.models.is_empty() {
+        if let Err(e) = table.select(args.models) {
+            eprintln!("error: --model: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let options = Options {
         table,
         fallback: args.models.to_vec(),
