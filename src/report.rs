@@ -230,20 +230,35 @@ pub struct Diagnostic {
 pub struct InputCost {
     /// The models table row's id (`openai/gpt-5`).
     pub model: String,
+    /// The API the call was priced as being sent to (the row's provider's request shape for this
+    /// family); absent when its body could not be counted and `input_tokens` fell back to
+    /// `content_tokens + definition_tokens`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api: Option<crate::usage::Api>,
     /// The row's price of an uncached input token, in USD per million tokens (what a piece's
     /// tokens cost: `tokens × usd_per_mtok_input / 1e6`).
     pub usd_per_mtok_input: f64,
-    /// The call's input tokens: `content_tokens + definition_tokens`.
+    /// The call's input as the row's provider bills it: the request body that provider is sent,
+    /// framing included (per-message and per-tool overhead, tool-use prompts, images).
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub input_tokens: usize,
-    /// Tokens of the messages sent (chat) or of the segments (desk).
+    /// How far `input_tokens` and `cost_usd` can be off.
+    pub provenance: crate::usage::Provenance,
+    /// Tokens of the messages' text (chat) or of the segments' (desk), counted with the report's
+    /// `tokenizer`, without framing.
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub content_tokens: usize,
-    /// Tokens of the tool definitions in the request.
+    /// Tokens of the tool definitions' neutral JSON, counted the same way.
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub definition_tokens: usize,
+    /// How far the counts of text (`content_tokens`, `definition_tokens`, `segments[].tokens`,
+    /// `definitions[].tokens`) can be from the row's provider's own count of that text.
+    pub text_provenance: crate::usage::Provenance,
     /// What `input_tokens` cost, in USD.
     pub cost_usd: f64,
+    /// When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from.
+    pub prices_read: String,
+    pub price_sources: Vec<String>,
     /// Each segment of the report with tokens, in report order: its tokens and what they cost.
     pub segments: Vec<SegmentCost>,
     /// Each tool definition with tokens, in tool order.

@@ -3,8 +3,10 @@
 //!
 //! Providers report the same facts differently: Anthropic's `input_tokens` leaves out the tokens
 //! read from and written to the cache, which it reports beside it; OpenAI's `prompt_tokens` /
-//! `input_tokens` and Gemini's `promptTokenCount` include the cached ones. [`Usage::from_response`]
-//! normalises once, so that no figure counts a cached token twice or not at all.
+//! `input_tokens` and Gemini's `promptTokenCount` include the cached ones (Gemini reports the
+//! results of its own tools, `toolUsePromptTokenCount`, beside the prompt). [`Usage::from_response`]
+//! normalises once, so that no figure counts a cached token twice or not at all; the table is in
+//! docs/models.md, "Usage: one shape for every provider".
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -152,18 +154,22 @@ impl Usage {
                     cache_read: read,
                     cache_write,
                     output: n(usage, &["output_tokens"]).unwrap_or(0),
-                    reasoning: None,
+                    // Newer models report the thinking share of the output tokens.
+                    reasoning: n(usage, &["output_tokens_details", "thinking_tokens"]),
                 })
             }
             Api::Gemini => {
-                let total = n(usage, &["promptTokenCount"])?;
+                let prompt = n(usage, &["promptTokenCount"])?;
                 let read = n(usage, &["cachedContentTokenCount"])
                     .unwrap_or(0)
-                    .min(total);
+                    .min(prompt);
+                // The results of Google's own tools (Search, code execution), given back to the
+                // model as input: billed as input, beside the prompt's count.
+                let tool_use = n(usage, &["toolUsePromptTokenCount"]).unwrap_or(0);
                 let thoughts = n(usage, &["thoughtsTokenCount"]);
                 Some(Usage {
-                    input_total: total,
-                    uncached: total - read,
+                    input_total: prompt + tool_use,
+                    uncached: prompt - read + tool_use,
                     cache_read: read,
                     cache_write: BTreeMap::new(),
                     output: n(usage, &["candidatesTokenCount"]).unwrap_or(0)

@@ -3,10 +3,18 @@
 
 use base64::Engine as _;
 
-/// A PNG of `len` bytes: the PNG signature, then bytes from a small linear congruential
-/// generator seeded with `seed` (the figures never look inside an image, only at its bytes).
+/// The size every generated screenshot declares in its header.
+pub const SCREEN: (u32, u32) = (1920, 1080);
+
+/// A PNG of `len` bytes (at least its 33-byte header): the PNG signature and an `IHDR` chunk
+/// declaring [`SCREEN`], then bytes from a small linear congruential generator seeded with
+/// `seed` (the figures read an image's size from its header and never decode the rest).
 pub fn png(len: usize, seed: u64) -> Vec<u8> {
-    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    bytes.extend_from_slice(&SCREEN.0.to_be_bytes());
+    bytes.extend_from_slice(&SCREEN.1.to_be_bytes());
+    // Bit depth, colour type, compression, filter, interlace; then a CRC the figures never check.
+    bytes.extend_from_slice(&[8, 2, 0, 0, 0, 0, 0, 0, 0]);
     let mut x = seed;
     while bytes.len() < len {
         x = x
@@ -14,7 +22,7 @@ pub fn png(len: usize, seed: u64) -> Vec<u8> {
             .wrapping_add(1_442_695_040_888_963_407);
         bytes.extend_from_slice(&x.to_be_bytes()[..4]);
     }
-    bytes.truncate(len);
+    bytes.truncate(len.max(33));
     bytes
 }
 

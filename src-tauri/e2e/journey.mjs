@@ -23,7 +23,7 @@
 // Every process this script starts is stopped by its PID at the end, pass or fail.
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -497,6 +497,66 @@ try {
   await pollFor('the app to exit', () => !running(third.pid));
   check(logCount(DISCARDED) === 1, "Don't Save: the app ended through the close guard, the edits discarded (log)");
   check(sha256(big) === bigHash, `Don't Save: ${basename(big)} is byte for byte as before`);
+  await browser.deleteSession().catch(() => {});
+  browser = null;
+
+  // 10. The money question in the real window, at 1280x720 and 1440x900: a fourth launch whose
+  // folder dialog answers with a conversation folder (a copy of fixtures/cache/system-notes). The
+  // cache example (fixtures/run/stable-prefix) reads on claude-sonnet-4-5 and its first round
+  // says why it reads nothing; the conversation's bars, a zero-read explanation and its table of
+  // requests sorted from the keyboard.
+  const conversation = join(tmp, 'conversation');
+  cpSync(join(repo, 'fixtures/cache/system-notes'), conversation, { recursive: true });
+  const wrapper4 = join(tmp, 'app-with-conversation');
+  writeFileSync(wrapper4, `#!/bin/sh\nPROMPT_INSPECTOR_E2E_DIALOG_PATH=${sh(conversation)} exec ${sh(app)} "$@"\n`);
+  chmodSync(wrapper4, 0o755);
+  browser = await openSession(wrapper4);
+  const fourth = await pollFor('the fourth launch\'s window', () => appWindow((t) => / — Prompt Inspector$/.test(t) && !t.startsWith('●')));
+  step(`fourth launch: X window 0x${fourth.id.toString(16)} of pid ${fourth.pid}`);
+  await waitFor('the model picker on the fourth launch', async () => $t('model').isExisting(), 30000);
+  await (await $t('model')).selectByAttribute('value', 'anthropic/claude-sonnet-4-5');
+  const focusedId = () => browser.execute(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null);
+  const tabTo = async (id, key = 'Tab') => {
+    for (let n = 1; n <= 80; n++) {
+      await browser.keys(key === 'Tab' ? ['Tab'] : ['Shift', 'Tab']);
+      if ((await focusedId()) === id) return n;
+    }
+    throw new Error(`FAILED: the keyboard never reached ${id} (the focus is on ${await focusedId()})`);
+  };
+  const order = () => browser.execute(() => [...document.querySelectorAll('[data-testid="cost-table"] tbody tr')].map((r) => r.getAttribute('data-testid')));
+  for (const [width, height] of [[1280, 720], [1440, 900]]) {
+    await browser.setWindowSize(width, height);
+    const inner = await browser.execute(() => [window.innerWidth, window.innerHeight]);
+    const size = `${width}x${height}`;
+    step(`window ${size} (the web view ${inner.join('x')})`);
+    check(Math.abs(inner[0] - width) <= 16, `the window is ${width} px wide (${inner[0]})`);
+    await (await browser.$('button=Run')).click();
+    await (await $t('run-example-cache')).click();
+    await waitFor('the cache example', async () => (await $t('prefix-bar-2').isExisting()) && (await (await $t('prefix-bar-2')).getAttribute('aria-label')).includes('claude-sonnet-4-5'));
+    const label = async (n) => (await (await $t(`prefix-bar-${n}`)).getAttribute('aria-label')) ?? '';
+    const [l1, l2] = [await label(1), await label(2)];
+    const written = Number(/(\d+) written to it/.exec(l1)[1]);
+    check(written >= 1024 && l2.includes(`${written} read from the prompt cache`), `${size}: the cache example writes ${written} tokens in request 1 and request 2 reads them (${l2})`);
+    check((await (await $t('zero-read-1')).getAttribute('data-cause')) === 'first_call' && !(await $t('zero-read-2').isExisting()), `${size}: only request 1 reads nothing, and says why`);
+    await sleep(300);
+    shot(`money-run-${size}.png`);
+    await (await browser.$('button=Conversation')).click();
+    await (await $t('conv-browse')).click();
+    await waitFor('the conversation', async () => $t('conv-bar-3').isExisting());
+    const zero2 = await $t('conv-zero-2');
+    const why2 = await (await $t('conv-zero-2-why')).getText();
+    check((await zero2.getAttribute('data-cause')) === 'system_changed' && why2.includes('tool tf_notes'), `${size}: call 2 of the conversation reads nothing, system changed: ${why2}`);
+    const before = await order();
+    await browser.execute(() => document.querySelector('[data-testid="conv-folder"]').focus());
+    const presses = await tabTo('sort-cost');
+    await browser.keys(['Enter']);
+    const after = await order();
+    check(JSON.stringify(after) === JSON.stringify([...before].reverse()), `${size}: ${presses} Tabs reach the Cost header and Enter reverses the table (${before.join(', ')} → ${after.join(', ')})`);
+    await sleep(300);
+    shot(`money-conversation-${size}.png`);
+  }
+  xDo('close', fourth.id);
+  await pollFor('the app to exit', () => !running(fourth.pid));
   await browser.deleteSession().catch(() => {});
   browser = null;
 } catch (e) {

@@ -35,7 +35,7 @@ pub const COMMANDS: [&str; OPERATIONS.len() + SHELL_COMMANDS.len()] = {
 /// core than the UI needs. The list is checked both ways: build.rs refuses a name that is not an
 /// operation, the UI's typecheck refuses a call to one not listed (the generated
 /// `WebviewOperation`), and ui/test/operations.test.ts fails for one listed that the UI never calls.
-pub const WEBVIEW_OPERATIONS: [&str; 14] = [
+pub const WEBVIEW_OPERATIONS: [&str; 15] = [
     "default_scene",
     "open",
     "save",
@@ -45,6 +45,7 @@ pub const WEBVIEW_OPERATIONS: [&str; 14] = [
     "models",
     "about",
     "run",
+    "conversation",
     "check",
     "approve",
     "live_open",

@@ -361,6 +361,27 @@ fn paths_the_person_did_not_choose_are_refused_alike_and_reveal_nothing() {
     assert!(after.to_string().contains(&b64_head));
 }
 
+/// `conversation` reads a folder only once the person chose it (the folder dialog): before, the
+/// folder's scenes are refused as any other path is; after, its calls are blamed and priced.
+#[test]
+fn a_conversation_folder_is_read_only_once_chosen() {
+    let (_app, w) = app();
+    let folder = scratch().join("conversation");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/cache/system-notes");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    for n in ["01", "02", "03"] {
+        let name = format!("{n}.scene.json");
+        std::fs::copy(fixtures.join(&name), folder.join(&name)).expect("copy");
+    }
+    let req = json!({"req": {"folder": folder, "models": ["anthropic/claude-sonnet-4-5"]}});
+    let e = invoke(&w, "conversation", req.clone()).expect_err("not chosen yet");
+    assert_eq!(e["code"], "path_not_chosen", "{e}");
+    choose_folder(&w, &folder);
+    let c = invoke(&w, "conversation", req).expect("chosen");
+    assert_eq!(c["calls"].as_array().map(Vec::len), Some(3), "{c}");
+    assert_eq!(c["zero_reads"][1]["cause"], "system_changed", "{c}");
+}
+
 /// Standard base64, for the test's own check of what a request body carries.
 fn render_b64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -7,7 +7,9 @@
 //! `specta` feature every transport type derives `specta::Type` for TypeScript bindings.
 
 mod about;
+mod conversation;
 mod error;
+mod explain;
 mod files;
 mod guard;
 mod live;
@@ -23,7 +25,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use about::{about, AboutResponse};
+pub use conversation::{
+    conversation, CallDiagnostic, CallOut, ConversationRequest, ConversationResponse,
+};
 pub use error::{ApiError, ErrorCode};
+pub use explain::{Change, ChangedPart, MissCause, WhatIfPrice, ZeroRead};
 pub use files::{default_scene, open, save, stat, FileStat, PathRequest, SaveRequest, SceneText};
 pub use guard::{guarded, panic_message};
 pub use live::{
@@ -186,7 +192,7 @@ mod table {
     fn operations_dispatch_and_op_follow_the_table() {
         let declared = for_each_operation!([names]);
         assert_eq!(super::OPERATIONS, declared);
-        assert_eq!(declared.len(), 18);
+        assert_eq!(declared.len(), 19);
         let live = super::Live::new();
         for op in declared {
             let e = super::dispatch(&live, op, "[]").err();

@@ -44,6 +44,8 @@ macro_rules! for_each_operation {
             about() -> AboutResponse = |_| Ok($crate::api::about());
             /// Replays a scene's recorded run.
             run(RunRequest) -> RunResponse = |_, req| $crate::api::run(&req);
+            /// A folder of scenes, one per call: each call's cache figures, costs and misses.
+            conversation(ConversationRequest) -> ConversationResponse = |_, req| $crate::api::conversation(&req);
             /// Checks a folder of scenes against their goldens.
             check(CheckRequest) -> CheckResponse = |_, req| $crate::api::check(&req);
             /// Writes a scene's golden from its current render.

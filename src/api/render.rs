@@ -70,6 +70,11 @@ pub struct RunRequest {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunResponse {
     pub report: crate::runloop::RunReport,
+    /// Every round that reads nothing, per model, with its cause (docs/app.md, "Run").
+    pub zero_reads: Vec<super::explain::ZeroRead>,
+    /// For each breakpoint cache among the models: the run with a breakpoint closing every
+    /// request as well as xbot's one after the system message.
+    pub what_if: Vec<super::explain::WhatIfPrice>,
 }
 
 /// Serialises a core value into raw JSON. The core's reports serialise plain data, so this
@@ -98,18 +103,24 @@ pub fn render(req: &RenderRequest) -> Result<RenderResponse, ApiError> {
         req.tokens,
     );
     let mut report = inject::render_with(&scene, family, &options);
-    priced(&mut report, &rows);
+    priced(&mut report, &scene, options.base_dir.as_deref(), &rows);
     Ok(RenderResponse { report })
 }
 
 /// Fills a report's `costs` for `rows` (nothing when there are none), and says which of them
 /// the call is too short to be cached for (`cache_below_minimum`).
-pub(crate) fn priced(report: &mut crate::report::Report, rows: &[crate::pricing::Row]) {
+pub(crate) fn priced(
+    report: &mut crate::report::Report,
+    scene: &scene::Scene,
+    base_dir: Option<&std::path::Path>,
+    rows: &[crate::pricing::Row],
+) {
     if rows.is_empty() {
         return;
     }
     let rows: Vec<&crate::pricing::Row> = rows.iter().collect();
-    report.costs = crate::pricing::cost::input_costs(report, &rows);
+    let sent = crate::pricing::request::Sent::of(scene, report, base_dir);
+    report.costs = crate::pricing::cost::input_costs(report, &sent, &rows);
     if let Some(first) = report.costs.first() {
         let short = crate::pricing::minimum::call_below_minimum(&rows, first.input_tokens);
         report.diagnostics.extend(short);
@@ -146,5 +157,49 @@ pub fn run(req: &RunRequest) -> Result<RunResponse, ApiError> {
         .map_err(|e| ApiError::invalid("models", e))?;
     let mut report = crate::runloop::replay(spec);
     report.price(&models);
-    Ok(RunResponse { report })
+    let shared = run_shared(&report);
+    let totals: Vec<usize> = report
+        .iterations
+        .iter()
+        .map(|it| it.cache.request_tokens)
+        .collect();
+    let mut zero_reads = Vec::new();
+    let mut what_if = Vec::new();
+    for (row, cost) in models.iter().zip(&report.models) {
+        zero_reads.extend(super::explain::zero_reads(row, cost, &shared, &[]));
+        what_if.extend(super::explain::with_closing_breakpoint(
+            row, cost, &totals, &shared,
+        ));
+    }
+    Ok(RunResponse {
+        report,
+        zero_reads,
+        what_if,
+    })
+}
+
+/// Each round against the one before: the loop only appends, so the shared prefix is the whole
+/// previous request unless its system message changed.
+fn run_shared(report: &crate::runloop::RunReport) -> Vec<super::explain::Shared> {
+    let mut previous = 0;
+    report
+        .iterations
+        .iter()
+        .map(|it| {
+            let c = &it.cache;
+            let change = (c.system_identical == Some(false)).then(|| super::explain::Change {
+                part: super::explain::ChangedPart::System,
+                byte: super::error::u32_of(c.common_prefix_bytes.unwrap_or(0)),
+                written_by: "the system message's parts".to_owned(),
+                tool: None,
+            });
+            let shared = super::explain::Shared {
+                tokens: c.common_prefix_tokens,
+                change,
+                last_message: previous,
+            };
+            previous = it.request_messages;
+            shared
+        })
+        .collect()
 }

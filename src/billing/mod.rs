@@ -7,8 +7,11 @@
 //! the provider's canonical form, so that two requests' prefixes are compared as the provider
 //! compares them, not as JSON bytes.
 
-mod anthropic;
-mod gemini;
+pub mod anthropic;
+pub mod calibration;
+pub mod deepseek;
+mod estimate;
+pub mod gemini;
 pub mod image;
 mod openai;
 
@@ -92,6 +95,7 @@ impl std::error::Error for BillingError {}
 /// Predicts what `body`, sent to `api` for `model`, will be billed as input.
 pub fn predict(api: Api, model: &str, body: &Json) -> Result<Prediction, BillingError> {
     let (parts, provenance) = match api {
+        Api::OpenaiChat if deepseek::is_deepseek(model) => deepseek::chat(model, body)?,
         Api::OpenaiChat => openai::chat(model, body)?,
         Api::OpenaiResponses => openai::responses(model, body)?,
         Api::Anthropic => anthropic::messages(model, body)?,
@@ -104,32 +108,4 @@ pub fn predict(api: Api, model: &str, body: &Json) -> Result<Prediction, Billing
         provenance,
         parts,
     })
-}
-
-/// Counts a JSON value's compact text with `o200k_base`: the fallback for a piece whose
-/// provider format is not known.
-pub(crate) fn json_part(kind: PartKind, pointer: String, value: &Json) -> BilledPart {
-    let canonical = value.to_string();
-    let tokens = crate::tokens::count(&canonical, crate::tokens::Encoding::O200kBase);
-    BilledPart {
-        kind,
-        pointer,
-        canonical,
-        tokens,
-        breakpoint: None,
-    }
-}
-
-/// Every element of the array at `key`, as parts of `kind` (nothing when there is none).
-pub(crate) fn array_parts(body: &Json, key: &str, kind: PartKind) -> Vec<BilledPart> {
-    body.get(key)
-        .and_then(Json::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| json_part(kind, format!("/{key}/{i}"), v))
-                .collect()
-        })
-        .unwrap_or_default()
 }

@@ -67,11 +67,12 @@ pub fn annotations(c: &Checked, token: &StopToken) -> String {
         Outcome::Mismatch(_) => {
             let golden = super::golden_path(&c.path);
             let message = format!(
-                "{} ({})",
+                "{} ({})\n{}",
                 super::junit::mismatch_message(c),
-                golden.display()
+                golden.display(),
+                super::costs::text(&c.costs)
             );
-            error(None, "Golden mismatch", &message);
+            error(None, "Golden mismatch", message.trim_end());
             if let Some(d) = &c.difference {
                 if let Some(at) = d.template_at {
                     let whose = match (&d.tool, d.prompt) {

@@ -93,7 +93,10 @@ fn problem(c: &Checked) -> Option<(&'static str, &'static str, String, String)> 
                 .collect();
             failure(format!("denied diagnostics: {}", codes.join(", ")), body)
         }
-        Outcome::Mismatch(diff) => failure(mismatch_message(c), diff.clone()),
+        Outcome::Mismatch(diff) => failure(
+            mismatch_message(c),
+            format!("{}{diff}", super::costs::text(&c.costs)),
+        ),
         Outcome::MissingGolden => {
             let message = format!(
                 "no golden at {} (write it with --bless, then review it)",

@@ -8,12 +8,15 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::inject::{self, Report};
+use crate::pricing::request::Sent;
 use crate::report::DiagnosticCode;
 use crate::scene::{self, SceneError};
 use crate::segments::Family;
 
+pub mod costs;
 pub mod github;
 pub mod junit;
+pub mod markdown;
 mod run;
 mod segment_diff;
 
@@ -256,6 +259,7 @@ pub fn check_denying(
         deny: deny.to_vec(),
         jobs: 1,
         keep: Keep::None,
+        models: Vec::new(),
     };
     let c = check_scene(scene_path, &options);
     (c.outcome, c.denied)
@@ -271,6 +275,7 @@ pub fn check_scene(scene_path: &Path, options: &RunOptions) -> Checked {
         outcome,
         denied,
         difference: None,
+        costs: Vec::new(),
         denied_at: Vec::new(),
         elapsed: std::time::Duration::ZERO,
         reports: None,
@@ -294,6 +299,17 @@ pub fn check_scene(scene_path: &Path, options: &RunOptions) -> Checked {
     let mut c = checked(outcome, findings);
     if let (Outcome::Mismatch(_), Some(before)) = (&c.outcome, &before) {
         c.difference = first_difference(before, &now, &scene, text.as_deref());
+        if !options.models.is_empty() {
+            let base_dir = scene_path.parent();
+            let chat = Sent::of(&scene, &golden.chat, base_dir);
+            let desk = Sent::of(&scene, &golden.desk, base_dir);
+            c.costs = costs::changes(
+                before,
+                [(&golden.chat, &chat), (&golden.desk, &desk)],
+                base_dir,
+                &options.models,
+            );
+        }
     }
     let keep = match options.keep {
         Keep::None => false,
@@ -301,12 +317,12 @@ pub fn check_scene(scene_path: &Path, options: &RunOptions) -> Checked {
         Keep::All => true,
     };
     if keep {
-        // What the page draws is the golden priced with the models table's default rows (the
-        // golden itself holds no money: prices change, what is sent does not).
-        let table = crate::pricing::Table::builtin();
-        let rows = table.select(&[]).unwrap_or_default();
+        // What the page draws is the golden priced with the run's models (the golden itself
+        // holds no money: prices change, what is sent does not).
+        let rows: Vec<&crate::pricing::Row> = options.models.iter().collect();
         for report in [&mut golden.chat, &mut golden.desk] {
-            report.costs = crate::pricing::cost::input_costs(report, &rows);
+            let sent = Sent::of(&scene, report, scene_path.parent());
+            report.costs = crate::pricing::cost::input_costs(report, &sent, &rows);
         }
         c.reports = Some(Reports {
             description: scene.description.clone(),

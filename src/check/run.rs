@@ -22,6 +22,9 @@ pub struct Checked {
     pub denied: Vec<Finding>,
     /// For a mismatch: the first segment whose text differs, and where its text comes from.
     pub difference: Option<Difference>,
+    /// For a mismatch: what it changes in tokens, cost and cache reads, per family whose call
+    /// changed and per model of the run (`RunOptions::models`).
+    pub costs: Vec<super::costs::CostChange>,
     /// Where in the scene file each denied finding's template sits, in `denied`'s order.
     pub denied_at: Vec<Option<FilePosition>>,
     pub elapsed: Duration,
@@ -114,6 +117,9 @@ pub struct RunOptions {
     /// Threads checking scenes at once (at least 1).
     pub jobs: usize,
     pub keep: Keep,
+    /// The models a mismatch's cost changes (and the kept reports' costs) are priced for; none:
+    /// no cost changes.
+    pub models: Vec<crate::pricing::Row>,
 }
 
 /// A slice `index` of `count` (`--shard 2/4` is index 1 of 4).
@@ -252,6 +258,7 @@ fn check_found(found: &Found, options: &RunOptions) -> Checked {
             }),
             denied: Vec::new(),
             difference: None,
+            costs: Vec::new(),
             denied_at: Vec::new(),
             elapsed: started.elapsed(),
             reports: None,
@@ -290,6 +297,7 @@ fn contained(path: &Path, check: impl FnOnce() -> Checked) -> Checked {
             }),
             denied: Vec::new(),
             difference: None,
+            costs: Vec::new(),
             denied_at: Vec::new(),
             elapsed: Duration::ZERO,
             reports: None,
@@ -408,6 +416,7 @@ mod tests {
             deny: Vec::new(),
             jobs: 2,
             keep: Keep::None,
+            models: Vec::new(),
         };
         // Nothing chosen: every scene is refused, on whichever worker checks it.
         let results = crate::files::confined(Arc::new(crate::files::Chosen::default()), || {

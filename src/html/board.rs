@@ -82,7 +82,13 @@ fn push_family(
         .filter_map(|t| str_of(t, "name"))
         .collect();
     let tokenizer = str_of(report, "tokenizer")
-        .map(|t| format!(", tokens counted with {}", escape(t)))
+        .map(|t| {
+            format!(
+                ", tokens counted with {}{}",
+                escape(t),
+                text_provenance(array_of(report, "costs"))
+            )
+        })
         .unwrap_or_else(|| ", tokens not counted".to_owned());
     let _ = writeln!(
         out,
@@ -383,6 +389,66 @@ fn push_diagnostics(out: &mut String, report: &Value, level: usize, id: &str) {
     out.push_str("</ul>\n");
 }
 
+/// ` (exact for openai/gpt-5; estimate ±30% for anthropic/claude-sonnet-4-5)`: how far the
+/// report's counts of text are from each priced model's own count; nothing when none was priced.
+fn text_provenance(costs: &[Value]) -> String {
+    let mut labels: Vec<(String, Vec<&str>)> = Vec::new();
+    for c in costs {
+        let (Some(label), Some(model)) =
+            (c.get("text_provenance").map(provenance), str_of(c, "model"))
+        else {
+            continue;
+        };
+        match labels.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, models)) => models.push(model),
+            None => labels.push((label, vec![model])),
+        }
+    }
+    if labels.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = labels
+        .iter()
+        .map(|(label, models)| format!("{} for {}", escape(label), escape(&models.join(", "))))
+        .collect();
+    format!(" ({})", parts.join("; "))
+}
+
+/// A provenance as JSON (`{kind, bound_percent?}`) in words: `exact`, `estimate ±3%`,
+/// `calibrated ±2%`; `unlabelled` for a value that is none of them.
+pub(crate) fn provenance(v: &Value) -> String {
+    serde_json::from_value::<crate::usage::Provenance>(v.clone())
+        .map_or_else(|_| "unlabelled".to_owned(), |p| p.to_string())
+}
+
+/// `Prices as read on DATE from` and links to the pages, per date: under every table of prices.
+pub(crate) fn prices_read(out: &mut String, rows: &[Value], read: &str, sources: &str) {
+    let pairs: Vec<(&str, Vec<String>)> = rows
+        .iter()
+        .filter_map(|c| {
+            let date = str_of(c, read)?;
+            let pages = array_of(c, sources)
+                .iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect();
+            Some((date, pages))
+        })
+        .collect();
+    let dates = crate::pricing::read_dates(pairs.iter().map(|(d, p)| (*d, p.as_slice())));
+    for (date, pages) in dates {
+        let links: Vec<String> = pages
+            .iter()
+            .map(|u| format!("<a href=\"{0}\">{0}</a>", escape(u)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<p class=\"muted prices-read\">Prices as read on {} from {}.</p>",
+            escape(date),
+            links.join(", ")
+        );
+    }
+}
+
 fn push_costs(out: &mut String, report: &Value, level: usize, id: &str) {
     let costs = array_of(report, "costs");
     if costs.is_empty() {
@@ -392,23 +458,29 @@ fn push_costs(out: &mut String, report: &Value, level: usize, id: &str) {
         out,
         "<h{level} id=\"{id}-costs\">This call's input, as a first call</h{level}>\n\
          <table class=\"costs\" aria-labelledby=\"{id}-costs\"><thead><tr><th scope=\"col\">Model</th>\
-         <th scope=\"col\">Input tokens</th><th scope=\"col\">Of tool definitions</th>\
+         <th scope=\"col\">Input tokens, as billed</th><th scope=\"col\">Of tool definitions</th>\
          <th scope=\"col\">USD per million</th><th scope=\"col\">Cost</th></tr></thead><tbody>"
     );
     for c in costs {
         let _ = writeln!(
             out,
-            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><th scope=\"row\">{}</th><td>{} <span class=\"provenance\">{}</span></td>\
+             <td>{} <span class=\"provenance\">{}</span></td><td>{}</td><td>{} \
+             <span class=\"provenance\">{}</span></td></tr>",
             escape(str_of(c, "model").unwrap_or("")),
             usize_of(c, "input_tokens").unwrap_or(0),
+            escape(&c.get("provenance").map(provenance).unwrap_or_default()),
             usize_of(c, "definition_tokens").unwrap_or(0),
+            escape(&c.get("text_provenance").map(provenance).unwrap_or_default()),
             c.get("usd_per_mtok_input")
                 .and_then(Value::as_f64)
                 .map_or_else(String::new, |r| format!("{r}")),
             c.get("cost_usd")
                 .and_then(Value::as_f64)
                 .map_or_else(String::new, usd),
+            escape(&c.get("provenance").map(provenance).unwrap_or_default()),
         );
     }
     out.push_str("</tbody></table>\n");
+    prices_read(out, costs, "prices_read", "price_sources");
 }

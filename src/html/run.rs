@@ -208,6 +208,7 @@ fn push_scene(out: &mut String, i: usize, c: &Checked, reports: &crate::check::R
     if let Some(before) = &reports.before {
         let before = crate::check::read_report(before).unwrap_or(Value::Null);
         out.push_str("<h3>What differs from the golden</h3>\n");
+        push_cost_changes(out, &c.costs, &now);
         super::diff::push_segment_diff(out, &before, &now, 4);
         if let Outcome::Mismatch(diff) = &c.outcome {
             let _ = writeln!(
@@ -236,4 +237,48 @@ fn push_scene(out: &mut String, i: usize, c: &Checked, reports: &crate::check::R
         super::board::push_scene(out, &now, reports.description.as_deref(), (&id, &label), 3);
     }
     out.push_str("</section>\n");
+}
+
+/// The mismatch's cost changes (`check::costs`): a row per family and model, golden → now, each
+/// with its provenance; then when and where the prices were read (the kept reports' `costs`
+/// carry the rows' dates and pages).
+fn push_cost_changes(out: &mut String, changes: &[crate::check::costs::CostChange], now: &Value) {
+    use crate::check::costs::{delta, usd_delta};
+    if changes.is_empty() {
+        return;
+    }
+    out.push_str(
+        "<table class=\"costs\"><caption>What the change costs, golden → now: each call's input as \
+         its model's provider bills it, priced as a first call; the cache read is what a cache \
+         holding the golden's call serves it sent again → the call now</caption><thead><tr>\
+         <th scope=\"col\">Call · model</th><th scope=\"col\">Input tokens</th>\
+         <th scope=\"col\">Cost</th><th scope=\"col\">Cache read</th>\
+         <th scope=\"col\">Provenance</th></tr></thead><tbody>\n",
+    );
+    for c in changes {
+        let _ = writeln!(
+            out,
+            "<tr><th scope=\"row\">{} · {}</th><td>{} → {} ({})</td><td>${:.6} → ${:.6} ({})</td>\
+             <td>{} → {} ({})</td><td>{}</td></tr>",
+            c.llm,
+            escape(&c.model),
+            c.tokens_before,
+            c.tokens_after,
+            escape(&delta(c.token_delta())),
+            c.cost_before_usd,
+            c.cost_after_usd,
+            escape(&usd_delta(c.cost_delta_usd(), 6)),
+            c.cache_read_before,
+            c.cache_read_after,
+            escape(&delta(c.cache_read_delta())),
+            escape(&c.provenance.to_string()),
+        );
+    }
+    out.push_str("</tbody></table>\n");
+    let costs: Vec<Value> = ["chat", "desk"]
+        .iter()
+        .filter_map(|f| now.get(f)?.get("costs")?.as_array().cloned())
+        .flatten()
+        .collect();
+    super::board::prices_read(out, &costs, "prices_read", "price_sources");
 }

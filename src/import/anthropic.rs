@@ -1,7 +1,9 @@
 //! Anthropic Messages (`POST /v1/messages`, `MessageCreateParams` in
 //! `conformance/providers/anthropic-messages.schema.json`): `system`, `messages`, `tools`. A user
 //! message's `tool_result` blocks become tool messages (before the rest of that message), an
-//! assistant's `tool_use` blocks its tool calls; every other field is listed as not mapped.
+//! assistant's `tool_use` blocks its tool calls. The model and the body's other fields are
+//! recorded, `cache_control` breakpoints kept with their places, and what a scene has no place
+//! for (thinking blocks, documents, `is_error`) carried.
 
 use serde_json::{json, Value as Json};
 
@@ -11,8 +13,19 @@ use super::ImportError;
 use crate::scene::Role;
 
 pub(crate) fn read(body: &Node<'_>) -> Result<Draft, ImportError> {
-    let mut draft = Draft::default();
+    let mut draft = Draft::of_body();
+    draft
+        .recorded
+        .insert("api".into(), json!(crate::usage::Api::Anthropic.as_str()));
     if let Some(system) = body.get("system") {
+        draft.layout(
+            "system_form",
+            if system.as_str().is_some() {
+                "string"
+            } else {
+                "parts"
+            },
+        );
         if let Some(text) = system.as_str() {
             draft.system.push(Piece {
                 text: text.to_owned(),
@@ -37,7 +50,7 @@ pub(crate) fn read(body: &Node<'_>) -> Result<Draft, ImportError> {
             tool(&t, &mut draft)?;
         }
     }
-    draft.rest(body, &["system", "messages", "tools"])?;
+    draft.params(body, &["system", "messages", "tools"])?;
     Ok(draft)
 }
 
@@ -55,6 +68,8 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let role = match role_node.str()? {
         "user" => Role::User,
         "assistant" => Role::Assistant,
+        // Anthropic's beta endpoint takes system messages between the turns.
+        "system" => Role::System,
         other => {
             return Err(role_node.err(format!(
                 "unknown role {other:?}: expected user or assistant (the system text is the body's \"system\")"
@@ -65,7 +80,7 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let content = m.req("content")?;
     draft.rest(m, &["role", "content"])?;
     if let Some(s) = content.as_str() {
-        draft.message(role, json!(s), origin);
+        draft.message(role, json!(s), origin).at = Some(m.ptr.clone());
         return Ok(());
     }
     let mut parts = Vec::new();
@@ -80,8 +95,8 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
             "image" => {
                 if let Some(part) = image(&b, draft)? {
                     parts.push(part);
+                    draft.rest(&b, &["type", "source"])?;
                 }
-                draft.rest(&b, &["type", "source"])?;
             }
             "tool_use" if role == Role::Assistant => {
                 let input = b.req("input")?;
@@ -105,13 +120,13 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                                 "image" => {
                                     if let Some(part) = image(&rb, draft)? {
                                         out.push(part);
+                                        draft.rest(&rb, &["type", "source"])?;
                                     }
-                                    draft.rest(&rb, &["type", "source"])?;
                                 }
                                 other => draft.unmapped_because(
                                     &rb,
                                     &format!("a {other:?} block in a tool result"),
-                                ),
+                                )?,
                             }
                         }
                         json!(out)
@@ -128,13 +143,18 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     "a {other:?} block in a {} message (a scene message holds text, images, tool calls and results)",
                     role.as_str()
                 ),
-            ),
+            )?,
         }
     }
     // Tool results answer the previous turn's calls and come first; a message of only results
-    // makes no message of its own.
+    // makes no message of its own. One with nothing the scene holds stays, empty, so that what
+    // was carried from it has its place.
     if !(parts.is_empty() && calls.is_empty() && results > 0) {
-        draft.message(role, json!(parts), origin).tool_calls = calls;
+        let msg = draft.message(role, json!(parts), origin);
+        msg.tool_calls = calls;
+        if results == 0 {
+            msg.at = Some(m.ptr.clone());
+        }
     }
     Ok(())
 }
@@ -157,13 +177,14 @@ fn image(b: &Node<'_>, draft: &mut Draft) -> Result<Option<Json>, ImportError> {
             let url = source.req("url")?;
             let part = image_part_from_url(url.str()?);
             if part.is_none() {
-                draft.unmapped_because(&url, "a data: URL that is not base64");
+                draft.unmapped_because(b, "an image whose data: URL is not base64")?;
+                return Ok(None);
             }
             draft.rest(&source, &["type", "url"])?;
             Ok(part)
         }
         other => {
-            draft.unmapped_because(&source, &format!("an image source of type {other:?}"));
+            draft.unmapped_because(b, &format!("an image with a source of type {other:?}"))?;
             Ok(None)
         }
     }
@@ -176,7 +197,7 @@ fn tool(t: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
             draft.unmapped_because(
                 t,
                 &format!("the server tool {ty:?} (scenes hold tools with parameters)"),
-            );
+            )?;
             return Ok(());
         }
     }

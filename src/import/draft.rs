@@ -1,7 +1,11 @@
 //! What a recorded request says, in one neutral shape every source reads into, and the scene it
 //! becomes: system text as configured system prompts, the turns before the last user turn as the
 //! conversation, that turn as the input, the turns after it as intermediate messages, the tools
-//! with their parameters. Each piece's origin and everything not mapped go into the description.
+//! with their parameters. What the request held beyond that is kept in the scene's `recorded`
+//! (docs/scene-format.md): the model and parameters, the request's own cache breakpoints, and each
+//! value a scene has no place for, at its JSON pointer (`carried`), so that the body rebuilt from
+//! the scene is the one that was sent. Each piece's origin, what was carried and anything not kept
+//! at all go into the description.
 
 use serde_json::{json, Map, Value as Json};
 
@@ -15,11 +19,21 @@ pub(crate) struct Draft {
     pub system: Vec<Piece>,
     pub messages: Vec<Msg>,
     pub tools: Vec<ToolDraft>,
-    /// `pointer: what`, for each thing a scene has no place for.
+    /// `pointer: what`, for each thing the scene does not keep at all.
     pub unmapped: Vec<String>,
     /// The scene's `recorded` object (docs/scene-format.md): the API, model, request
-    /// parameters, billed usage and timestamp. Left out of the scene when empty.
+    /// parameters, billed usage and timestamp. Left out of the scene when empty;
+    /// `cache_control` and `carried` below are added to it.
     pub recorded: Map<String, Json>,
+    /// Whether node pointers are the request body's, so that values can be carried at them (not
+    /// for OpenTelemetry attributes, which hold no body).
+    pub carries: bool,
+    /// `recorded.cache_control`: `{at, ttl?}` in request order.
+    pub cache_control: Vec<Json>,
+    /// `recorded.carried`: `{at, value}` in request order.
+    pub carried: Vec<Json>,
+    /// `pointer: what` for each carried value, for the description.
+    pub carried_notes: Vec<String>,
 }
 
 /// A system text and where it came from (`/messages/0`).
@@ -37,6 +51,8 @@ pub(crate) struct Msg {
     /// `{id, name, arguments}` entries.
     pub tool_calls: Vec<Json>,
     pub origin: String,
+    /// The message's JSON pointer in the request body, when it is one message there.
+    pub at: Option<String>,
 }
 
 pub(crate) struct ToolDraft {
@@ -47,25 +63,120 @@ pub(crate) struct ToolDraft {
 }
 
 impl Draft {
+    /// A draft of a request body, whose values can be carried at their pointers.
+    pub fn of_body() -> Draft {
+        Draft {
+            carries: true,
+            ..Draft::default()
+        }
+    }
+
     /// Lists `node` as not mapped, with its value.
     pub fn unmapped(&mut self, node: &Node<'_>) {
         self.unmapped
             .push(format!("{} = {}", node.ptr, node.excerpt()));
     }
 
-    /// Lists `node` as not mapped, saying why.
-    pub fn unmapped_because(&mut self, node: &Node<'_>, why: &str) {
-        self.unmapped.push(format!("{}: {why}", node.ptr));
+    /// A value the scene has no place for: carried at its pointer when the draft is a body's
+    /// (the rebuilt body puts it back), else listed as not mapped; `why` says what it is.
+    pub fn unmapped_because(
+        &mut self,
+        node: &Node<'_>,
+        why: &str,
+    ) -> Result<(), super::ImportError> {
+        if self.carries {
+            self.carry(node, why)
+        } else {
+            self.unmapped.push(format!("{}: {why}", node.ptr));
+            Ok(())
+        }
     }
 
-    /// Lists every member of `node` not named in `known`.
+    /// Keeps `node` in `recorded.carried` at its pointer.
+    pub fn carry(&mut self, node: &Node<'_>, why: &str) -> Result<(), super::ImportError> {
+        self.carried
+            .push(json!({"at": node.ptr, "value": node.to_json()?}));
+        self.carried_notes.push(format!("{}: {why}", node.ptr));
+        Ok(())
+    }
+
+    /// Every member of `node` not named in `known`: a `cache_control` is a breakpoint; the rest
+    /// are carried (a body's) or listed as not mapped.
     pub fn rest(&mut self, node: &Node<'_>, known: &[&str]) -> Result<(), super::ImportError> {
         for (key, member) in node.members()? {
-            if !known.contains(&key) && !member.is_null() {
+            if known.contains(&key) || member.is_null() {
+                continue;
+            }
+            if key == "cache_control" && self.carries {
+                self.breakpoint(node, &member)?;
+            } else if self.carries {
+                self.carried
+                    .push(json!({"at": member.ptr, "value": member.to_json()?}));
+                self.carried_notes
+                    .push(format!("{} = {}", member.ptr, member.excerpt()));
+            } else {
                 self.unmapped(&member);
             }
         }
         Ok(())
+    }
+
+    /// `cache_control` on `holder`: a breakpoint at the holder, with its TTL. One that is not the
+    /// `{type: ephemeral, ttl?}` the APIs define is carried as it is.
+    fn breakpoint(&mut self, holder: &Node<'_>, cc: &Node<'_>) -> Result<(), super::ImportError> {
+        let known = cc.is_object()
+            && cc.members()?.iter().all(|(k, v)| match *k {
+                "type" => v.as_str() == Some("ephemeral"),
+                "ttl" => v.as_str().is_some_and(|t| !t.trim().is_empty()),
+                _ => false,
+            })
+            && cc.get("type").is_some();
+        if !known {
+            return self.carry(cc, "a cache_control that is not {type: ephemeral, ttl?}");
+        }
+        let mut b = Map::new();
+        b.insert("at".into(), json!(holder.ptr));
+        if let Some(ttl) = cc.get("ttl").and_then(|t| t.as_str().map(str::to_owned)) {
+            b.insert("ttl".into(), json!(ttl));
+        }
+        self.cache_control.push(Json::Object(b));
+        Ok(())
+    }
+
+    /// The request's top-level members not in `known` (nor `model`, which is recorded on its
+    /// own) as `recorded.params`, in the order sent. A known member sent empty (`"system": ""`,
+    /// `"tools": []`) is one too: the scene holds nothing of it, and a rebuilt body that has
+    /// nothing there either sends it as it was.
+    pub fn params(&mut self, body: &Node<'_>, known: &[&str]) -> Result<(), super::ImportError> {
+        let mut params = Map::new();
+        for (key, member) in body.members()? {
+            let empty = match &member.json.kind {
+                crate::json::Kind::Str(s) => s.is_empty(),
+                crate::json::Kind::Array(a) => a.is_empty(),
+                _ => false,
+            };
+            if key == "model" {
+                self.recorded.insert("model".into(), json!(member.str()?));
+            } else if (!known.contains(&key) || empty) && !member.is_null() {
+                params.insert(key.to_owned(), member.to_json()?);
+            }
+        }
+        if !params.is_empty() {
+            self.recorded.insert("params".into(), Json::Object(params));
+        }
+        Ok(())
+    }
+
+    /// Notes a form of the request that the API allows more than one of
+    /// (`recorded.layout`, docs/scene-format.md).
+    pub fn layout(&mut self, key: &str, value: &str) {
+        let layout = self
+            .recorded
+            .entry("layout")
+            .or_insert_with(|| Json::Object(Map::new()));
+        if let Json::Object(map) = layout {
+            map.insert(key.to_owned(), json!(value));
+        }
     }
 
     pub fn message(&mut self, role: Role, content: Json, origin: String) -> &mut Msg {
@@ -76,6 +187,7 @@ impl Draft {
             tool_call_id: None,
             tool_calls: Vec::new(),
             origin,
+            at: None,
         });
         let last = self.messages.len() - 1;
         &mut self.messages[last]
@@ -102,19 +214,19 @@ pub(crate) fn image_part_from_url(url: &str) -> Option<Json> {
     Some(part)
 }
 
-/// The scene's text of a message content: the string, or its text parts joined with `\n`.
-fn text_of(content: &Json) -> (String, usize, usize) {
+/// The input turn split for the scene: the text of its first text part (the input), and the
+/// parts after it (texts and images, in order: the attachments the user message carries after
+/// that text). `None` when the content has no text to be the input, or holds a part the scene
+/// cannot carry before its first text.
+fn split_input(content: &Json) -> Option<(String, Vec<Json>)> {
     match content {
-        Json::String(s) => (s.clone(), 1, 0),
+        Json::String(s) if !s.is_empty() => Some((s.clone(), Vec::new())),
         Json::Array(parts) => {
-            let texts: Vec<&str> = parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Json::as_str))
-                .collect();
-            let images = parts.len() - texts.len();
-            (texts.join("\n"), texts.len(), images)
+            let first = parts.first()?;
+            let text = first.get("text").and_then(Json::as_str)?;
+            (!text.is_empty()).then(|| (text.to_owned(), parts[1..].to_vec()))
         }
-        _ => (String::new(), 0, 0),
+        _ => None,
     }
 }
 
@@ -153,6 +265,10 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         tools,
         mut unmapped,
         recorded,
+        carries,
+        cache_control,
+        mut carried,
+        mut carried_notes,
     } = draft;
     let mut origins = Vec::new();
 
@@ -166,7 +282,11 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         })
         .collect();
 
-    let input_at = messages.iter().rposition(|m| m.role == Role::User);
+    // The input is the last user turn that starts with text; a later user turn without text (a
+    // file, a document) stays a message where it is.
+    let input_at = messages
+        .iter()
+        .rposition(|m| m.role == Role::User && split_input(&m.content).is_some());
     let (before, input, after) = match input_at {
         Some(k) => (&messages[..k], Some(&messages[k]), &messages[k + 1..]),
         None => (&messages[..], None, &messages[..0]),
@@ -179,28 +299,47 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
             message_json(m)
         })
         .collect();
-    let input_text = match input {
-        Some(m) => {
-            let (text, texts, images) = text_of(&m.content);
-            let joined = if texts > 1 {
-                format!(", its {texts} text parts joined with a newline")
+    let mut reformat = Vec::new();
+    let mut input_form = None;
+    let input_text = match input.map(|m| (m, split_input(&m.content))) {
+        Some((m, Some((text, rest)))) => {
+            input_form = Some(if m.content.is_string() {
+                "string"
             } else {
-                String::new()
-            };
-            origins.push(format!("context.user_input.input ← {}{joined}", m.origin));
-            if images > 0 {
-                unmapped.push(format!(
-                    "{}: {images} image part(s) of the input turn (user_input.input holds its text only)",
+                "parts"
+            });
+            if rest.is_empty() {
+                origins.push(format!("context.user_input.input ← {}", m.origin));
+            } else {
+                origins.push(format!(
+                    "context.user_input.input ← {}, its first part",
                     m.origin
                 ));
+                origins.push(format!(
+                    "chat_llm.reformat_input_prompt[0] ← {}: the input, then its other {} part(s) as attachments",
+                    m.origin,
+                    rest.len()
+                ));
+                reformat.push(json!({
+                    "kind": "normalize",
+                    "template": {"engine": "fstring", "templates": {"default": "{user_input[input]}"}},
+                    "attachments": rest,
+                }));
             }
             if let Some(n) = &m.name {
-                unmapped.push(format!("{}: the input turn's name {n:?}", m.origin));
+                match (&m.at, carries) {
+                    (Some(at), true) => {
+                        let at = format!("{at}/name");
+                        carried_notes.push(format!("{at}: the input turn's name {n:?}"));
+                        carried.push(json!({"at": at, "value": n}));
+                    }
+                    _ => unmapped.push(format!("{}: the input turn's name {n:?}", m.origin)),
+                }
             }
             text
         }
-        None => {
-            origins.push("context.user_input.input ← nothing: the request has no user turn".into());
+        _ => {
+            origins.push("context.user_input.input ← nothing: the request has no user turn that starts with text".into());
             String::new()
         }
     };
@@ -241,6 +380,15 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         description.push_str("\n- ");
         description.push_str(o);
     }
+    if !carried_notes.is_empty() {
+        description.push_str(
+            "\nKept in recorded.carried (sent again where they were, not shown as prompts):",
+        );
+        for c in &carried_notes {
+            description.push_str("\n- ");
+            description.push_str(c);
+        }
+    }
     description.push_str("\nNot mapped:");
     if unmapped.is_empty() {
         description.push_str(" nothing.");
@@ -266,17 +414,54 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
     if !intermediate.is_empty() {
         doc.insert("intermediate_msgs".into(), Json::Array(intermediate));
     }
+    let mut chat = Map::new();
     if !system_prompts.is_empty() {
-        doc.insert(
-            "chat_llm".into(),
-            json!({"system_msg_prompt": system_prompts}),
-        );
+        chat.insert("system_msg_prompt".into(), Json::Array(system_prompts));
+    }
+    if !reformat.is_empty() {
+        chat.insert("reformat_input_prompt".into(), Json::Array(reformat));
+    }
+    if !chat.is_empty() {
+        doc.insert("chat_llm".into(), Json::Object(chat));
     }
     doc.insert("tools".into(), Json::Array(tools));
+    let mut recorded = recorded;
+    if let (Some(form), true) = (input_form, carries) {
+        if let Json::Object(layout) = recorded
+            .entry("layout")
+            .or_insert_with(|| Json::Object(Map::new()))
+        {
+            layout.insert("input_form".into(), json!(form));
+        }
+    }
+    let recorded = recorded_object(recorded, cache_control, carried);
     if !recorded.is_empty() {
         doc.insert("recorded".into(), Json::Object(recorded));
     }
     Json::Object(doc)
+}
+
+/// The scene's `recorded` object, its keys in the documented order.
+fn recorded_object(
+    mut from: Map<String, Json>,
+    cache_control: Vec<Json>,
+    carried: Vec<Json>,
+) -> Map<String, Json> {
+    if !cache_control.is_empty() {
+        from.insert("cache_control".into(), Json::Array(cache_control));
+    }
+    if !carried.is_empty() {
+        from.insert("carried".into(), Json::Array(carried));
+    }
+    let mut out = Map::new();
+    for key in crate::scene::keys::RECORDED {
+        if let Some(v) = from.remove(*key) {
+            out.insert((*key).to_owned(), v);
+        }
+    }
+    // Anything else a reader put here is kept after them (the loader says if it is unknown).
+    out.extend(from);
+    out
 }
 
 /// `{id, name, arguments}`: a tool call as scenes hold it (arguments as recorded: OpenAI's JSON

@@ -1,19 +1,31 @@
 //! Recorded traffic in, scenes out (`prompt-inspector import`, docs/cli.md): an OpenAI
-//! chat-completions or Responses request body, an Anthropic Messages request body, or an
-//! OpenTelemetry GenAI span becomes a scene; a JSON-lines file of successive requests (or an
-//! export of several spans) becomes a conversation of scenes, one per call, that
+//! chat-completions or Responses request body, an Anthropic Messages request body, a Gemini
+//! `generateContent` request body, or an OpenTelemetry GenAI span becomes a scene; a request
+//! with its response (`exchange.rs`) also brings the usage it billed. A JSON-lines file of
+//! successive calls, an export of several spans, or a VCR cassette or HAR file of recorded calls
+//! with their responses (`container/`) becomes a conversation of scenes, one per call, that
 //! `prompt-inspector cache` reads. One file per source reads it into a neutral draft
-//! (`draft.rs`), which becomes the scene; what a scene has no place for is listed, in the
-//! scene's description and in [`ImportedScene::unmapped`], never dropped unsaid. Each scene is
-//! checked by loading it with the scene loader before it is returned.
+//! (`draft.rs`), which becomes the scene; what the request held beyond the scene's prompts and
+//! tools is kept in the scene's `recorded` (the model, parameters, cache breakpoints, and each
+//! value with its place), and what is kept nowhere is listed, in the scene's description and in
+//! [`ImportedScene::unmapped`], never dropped unsaid. Each scene is checked by loading it with
+//! the scene loader before it is returned.
 
 mod anthropic;
+mod container;
 mod draft;
 mod error;
+mod exchange;
+mod gemini;
 mod node;
 mod openai_chat;
 mod openai_responses;
 mod otel;
+mod otel_recorded;
+mod otel_usage;
+
+pub(crate) use draft::Draft;
+pub use exchange::{exchange, Call};
 
 use std::path::Path;
 
@@ -30,15 +42,23 @@ pub enum Source {
     OpenaiChat,
     OpenaiResponses,
     Anthropic,
+    Gemini,
     Otel,
+    /// A VCR cassette: recorded requests with their responses.
+    Vcr,
+    /// A HAR file: a browser's or proxy's network export.
+    Har,
 }
 
 impl Source {
-    pub const ALL: [Source; 4] = [
+    pub const ALL: [Source; 7] = [
         Source::OpenaiChat,
         Source::OpenaiResponses,
         Source::Anthropic,
+        Source::Gemini,
         Source::Otel,
+        Source::Vcr,
+        Source::Har,
     ];
 
     /// The name `--from` takes.
@@ -47,7 +67,10 @@ impl Source {
             Source::OpenaiChat => "openai-chat",
             Source::OpenaiResponses => "openai-responses",
             Source::Anthropic => "anthropic",
+            Source::Gemini => "gemini",
             Source::Otel => "otel",
+            Source::Vcr => "vcr",
+            Source::Har => "har",
         }
     }
 
@@ -60,7 +83,10 @@ impl Source {
             Source::OpenaiChat => "an OpenAI chat-completions request body",
             Source::OpenaiResponses => "an OpenAI Responses request body",
             Source::Anthropic => "an Anthropic Messages request body",
+            Source::Gemini => "a Gemini generateContent request body",
             Source::Otel => "an OpenTelemetry GenAI span",
+            Source::Vcr => "a VCR cassette",
+            Source::Har => "a HAR file",
         }
     }
 }
@@ -73,7 +99,8 @@ pub struct Import {
     pub detected: Option<String>,
     /// In call order (records in file order, spans in export order).
     pub scenes: Vec<ImportedScene>,
-    /// Spans of an export that hold no GenAI request, each with why.
+    /// Spans of an export that hold no GenAI request, and recorded calls of a cassette or HAR
+    /// file that are not LLM calls, each with why.
     pub skipped: Vec<String>,
     /// The input file's name without its extension, which names the scenes.
     pub stem: String,
@@ -86,8 +113,12 @@ pub struct ImportedScene {
     pub text: String,
     /// Where in the input it came from (`line 3`, `span "chat" at /resourceSpans/0/...`).
     pub from: String,
-    /// What the scene has no place for, `pointer: what` (also in its description).
+    /// What the scene keeps nowhere, `pointer: what` (also in its description).
     pub unmapped: Vec<String>,
+    /// What the scene keeps in `recorded.carried`, `pointer: what` (also in its description).
+    pub carried: Vec<String>,
+    /// The scene's `recorded`: the API, model, parameters and usage.
+    pub recorded: Option<crate::scene::Recorded>,
 }
 
 /// Whether a file is read as JSON lines (one request per line) rather than one document.
@@ -96,8 +127,14 @@ pub fn is_json_lines(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"))
 }
 
-/// Reads and imports a file: JSON lines when it ends in `.jsonl` or `.ndjson`, else one
-/// document. `from` says what it holds; `None` detects it (and says why in [`Import::detected`]).
+/// Whether a file is read as YAML (a VCR cassette) rather than JSON.
+pub fn is_yaml(file_name: &str) -> bool {
+    let lower = file_name.to_ascii_lowercase();
+    lower.ends_with(".yaml") || lower.ends_with(".yml")
+}
+
+/// Reads and imports a file: JSON lines when it ends in `.jsonl` or `.ndjson`, YAML when it
+/// ends in `.yaml` or `.yml`, else one JSON document. `from` says what it holds; `None` detects it (and says why in [`Import::detected`]).
 pub fn import_file(path: &Path, from: Option<Source>) -> Result<Import, ImportError> {
     let text = crate::files::read_regular_text(path, MAX_IMPORT_BYTES, "an import")
         .map_err(|e| ImportError::io(path, e.to_string()))?;
@@ -179,7 +216,6 @@ fn import_text(
             message: format!("a second request: {ONE_SCENE}"),
         });
     }
-    let stem = stem(file_name);
     let mut source = from;
     let mut detected = None;
     let mut drafts = Vec::new();
@@ -191,33 +227,38 @@ fn import_text(
             host: None,
             prefix: String::new(),
         };
-        let tree = node::parse(&doc)?;
+        let (tree, binary) = if is_yaml(file_name) && !json_lines {
+            let y = container::yaml::parse(record)
+                .map_err(|e| doc.error_at(e.offset, "", format!("invalid YAML: {}", e.message)))?;
+            (y.root, y.binary)
+        } else {
+            (node::parse(&doc)?, Default::default())
+        };
         let root = Node::root(&tree, &doc);
         root.object()?;
+        let at = json_lines.then_some(*line);
+        if exchange::is_wrapper(&root) {
+            let call = exchange::read_wrapper(&root, from)?;
+            agree(
+                &root,
+                &mut source,
+                &mut detected,
+                call.source,
+                call.detected,
+            )?;
+            drafts.push((call.draft, at, None));
+            continue;
+        }
         let this = match from {
             Some(s) => s,
             None => {
                 let (s, why) = detect(&root)?;
-                match source {
-                    Some(first) if first != s => {
-                        return Err(root.err(format!(
-                            "this record reads as {}, the first as {}: one file holds one kind of request (pass --from to read them all as one)",
-                            s.describe(),
-                            first.describe()
-                        )))
-                    }
-                    Some(_) => {}
-                    None => detected = Some(why),
-                }
+                agree(&root, &mut source, &mut detected, s, Some(why))?;
                 s
             }
         };
         source = Some(this);
-        let at = json_lines.then_some(*line);
         match this {
-            Source::OpenaiChat => drafts.push((openai_chat::read(&root)?, at, None)),
-            Source::OpenaiResponses => drafts.push((openai_responses::read(&root)?, at, None)),
-            Source::Anthropic => drafts.push((anthropic::read(&root)?, at, None)),
             Source::Otel => {
                 let spans = otel::read(&root, &mut skipped)?;
                 if one && spans.len() > 1 {
@@ -232,9 +273,131 @@ fn import_text(
                     drafts.push((s.draft, at, label));
                 }
             }
+            Source::Vcr | Source::Har => {
+                let container = if this == Source::Vcr {
+                    container::Container::Vcr
+                } else {
+                    container::Container::Har
+                };
+                let calls = container::read(container, &root, &binary, &mut skipped)?;
+                if one && calls.len() > 1 {
+                    return Err(
+                        root.err(format!("{} recorded LLM calls: {ONE_SCENE}", calls.len()))
+                    );
+                }
+                for (draft, label) in calls {
+                    drafts.push((draft, at, Some(label)));
+                }
+            }
+            _ => drafts.push((read_body(this, &root)?, at, None)),
         }
     }
     let source = source.unwrap_or(Source::OpenaiChat);
+    scenes(source, detected, drafts, skipped, file_name)
+}
+
+/// Checks that a record reads as the file's first did (one file holds one kind of request),
+/// and notes why the first was read as it was.
+fn agree(
+    root: &Node<'_>,
+    source: &mut Option<Source>,
+    detected: &mut Option<String>,
+    this: Source,
+    why: Option<String>,
+) -> Result<(), ImportError> {
+    match *source {
+        Some(first) if first != this => Err(root.err(format!(
+            "this record reads as {}, the first as {}: one file holds one kind of request (pass --from to read them all as one)",
+            this.describe(),
+            first.describe()
+        ))),
+        Some(_) => Ok(()),
+        None => {
+            *source = Some(this);
+            *detected = why;
+            Ok(())
+        }
+    }
+}
+
+/// The scenes of recorded calls read by [`exchange`] (the interactions of a cassette, the
+/// entries of a HAR file), each with where in `file_name` it came from (`interaction 3`), in
+/// call order; `skipped` names the entries that held no call. All calls must be of one source.
+pub fn import_calls(
+    calls: Vec<(Call, String)>,
+    skipped: Vec<String>,
+    file_name: &str,
+) -> Result<Import, ImportError> {
+    let mut source = None;
+    let mut detected = None;
+    let mut drafts = Vec::with_capacity(calls.len());
+    for (call, label) in calls {
+        match source {
+            Some(first) if first != call.source => {
+                return Err(ImportError {
+                    file: None,
+                    line: 0,
+                    column: 0,
+                    pointer: String::new(),
+                    message: format!(
+                        "{label} reads as {}, the first call as {}: one file holds one kind of request (pass --from to read them all as one)",
+                        call.source.describe(),
+                        Source::describe(first)
+                    ),
+                })
+            }
+            Some(_) => {}
+            None => {
+                source = Some(call.source);
+                detected = call.detected;
+            }
+        }
+        drafts.push((call.draft, None, Some(label)));
+    }
+    if drafts.is_empty() {
+        return Err(ImportError {
+            file: None,
+            line: 0,
+            column: 0,
+            pointer: String::new(),
+            message: format!("no calls: {}", skipped.join("; ")),
+        });
+    }
+    scenes(
+        source.unwrap_or(Source::OpenaiChat),
+        detected,
+        drafts,
+        skipped,
+        file_name,
+    )
+}
+
+/// A request body read by its source's reader (OpenTelemetry data is read by `otel`).
+pub(crate) fn read_body(source: Source, body: &Node<'_>) -> Result<Draft, ImportError> {
+    match source {
+        Source::OpenaiChat => openai_chat::read(body),
+        Source::OpenaiResponses => openai_responses::read(body),
+        Source::Anthropic => anthropic::read(body),
+        Source::Gemini => gemini::read(body),
+        Source::Otel => Err(body
+            .err("an OpenTelemetry span is not a request body: pass its export or span to import")),
+        Source::Vcr | Source::Har => {
+            Err(body.err("a cassette or HAR file is not a request body: pass the file to import"))
+        }
+    }
+}
+
+/// The scenes of a file's drafts, each with the line it came from (JSON lines) and a label
+/// (which span), named after the file: one scene `<stem>`, or a conversation
+/// `<stem>-01`, `<stem>-02`, ... in call order. Each scene is loaded before it is returned.
+pub(crate) fn scenes(
+    source: Source,
+    detected: Option<String>,
+    drafts: Vec<(Draft, Option<usize>, Option<String>)>,
+    skipped: Vec<String>,
+    file_name: &str,
+) -> Result<Import, ImportError> {
+    let stem = stem(file_name);
     let count = drafts.len();
     let mut scenes = Vec::with_capacity(count);
     for (i, (d, line, label)) in drafts.into_iter().enumerate() {
@@ -244,6 +407,7 @@ fn import_text(
             format!("{stem}-{:0width$}", i + 1, width = number_width(count))
         };
         let unmapped = d.unmapped.clone();
+        let carried = d.carried_notes.clone();
         let from_text = match (line, &label) {
             (Some(l), Some(s)) => format!("line {l}, {s}"),
             (Some(l), None) => format!("line {l}"),
@@ -259,23 +423,21 @@ fn import_text(
         let doc = draft::scene(d, &name, &provenance);
         let mut text = crate::json_out::to_string_pretty(&doc);
         text.push('\n');
-        if let Err(e) = crate::scene::load_str(&text) {
-            return Err(ImportError {
-                file: None,
-                line: line.unwrap_or(0),
-                column: 0,
-                pointer: String::new(),
-                message: format!(
-                    "the scene made from {from_text} does not load (an import bug): {e}"
-                ),
-            });
-        }
-        tracing::debug!(scene = %name, unmapped = unmapped.len(), "imported");
+        let loaded = crate::scene::load_str(&text).map_err(|e| ImportError {
+            file: None,
+            line: line.unwrap_or(0),
+            column: 0,
+            pointer: String::new(),
+            message: format!("the scene made from {from_text} does not load (an import bug): {e}"),
+        })?;
+        tracing::debug!(scene = %name, unmapped = unmapped.len(), carried = carried.len(), "imported");
         scenes.push(ImportedScene {
             name,
             text,
             from: from_text,
             unmapped,
+            carried,
+            recorded: loaded.recorded,
         });
     }
     Ok(Import {
@@ -313,9 +475,35 @@ pub fn file_names(import: &Import) -> Vec<String> {
         .collect()
 }
 
-/// What a request body is, and why: OpenTelemetry data by its shape, the Responses API by
-/// `input`, and among bodies with `messages` the fields only one of OpenAI and Anthropic has.
+/// What a request body is, and why: OpenTelemetry data by its shape, Gemini by `contents`, the
+/// Responses API by `input`, and among bodies with `messages` the fields only one of OpenAI and
+/// Anthropic has.
 fn detect(root: &Node<'_>) -> Result<(Source, String), ImportError> {
+    let interactions = root
+        .get("interactions")
+        .or_else(|| root.get("http_interactions"));
+    if interactions.is_some_and(|i| i.is_array()) {
+        return Ok((
+            Source::Vcr,
+            "a VCR cassette (\"interactions\" of requests and responses)".to_owned(),
+        ));
+    }
+    if root
+        .get("log")
+        .is_some_and(|l| l.get("entries").is_some_and(|e| e.is_array()))
+    {
+        return Ok((Source::Har, "a HAR file (\"log\".\"entries\")".to_owned()));
+    }
+    detect_with_usage(root, None)
+}
+
+/// [`detect`] of a request body, with the response's usage to tell OpenAI's chat completions
+/// from Anthropic when the body alone cannot (`prompt_tokens` is OpenAI's, `input_tokens`
+/// Anthropic's).
+pub(crate) fn detect_with_usage(
+    root: &Node<'_>,
+    usage: Option<&serde_json::Value>,
+) -> Result<(Source, String), ImportError> {
     if otel::looks_like(root) {
         return Ok((
             Source::Otel,
@@ -323,6 +511,9 @@ fn detect(root: &Node<'_>) -> Result<(Source, String), ImportError> {
         ));
     }
     if root.get("messages").is_none() {
+        if let Some(n) = root.get("contents") {
+            return Ok((Source::Gemini, format!("{} is Gemini's", n.ptr)));
+        }
         if let Some(n) = root.get("input").or_else(|| root.get("instructions")) {
             return Ok((
                 Source::OpenaiResponses,
@@ -333,17 +524,34 @@ fn detect(root: &Node<'_>) -> Result<(Source, String), ImportError> {
             ));
         }
         return Err(root.err(
-            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses) or OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys)",
+            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses), \"contents\" (Gemini), a recorded call {\"request\", \"response\"}, OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys), a VCR cassette (interactions) or a HAR file (log.entries)",
         ));
     }
     let anthropic = evidence(root, true);
     let openai = evidence(root, false);
+    let usage_says = |key: &str| usage.is_some_and(|u| u.get(key).is_some());
     match (anthropic, openai) {
+        (Some(a), Some(o)) if usage_says("prompt_tokens") => Ok((
+            Source::OpenaiChat,
+            format!("{o} is OpenAI chat completions', and so is the response's usage (prompt_tokens), though {a} is Anthropic's"),
+        )),
+        (Some(a), Some(o)) if usage_says("input_tokens") => Ok((
+            Source::Anthropic,
+            format!("{a} is Anthropic's, and so is the response's usage (input_tokens), though {o} is OpenAI chat completions'"),
+        )),
         (Some(a), Some(o)) => Err(root.err(format!(
             "both OpenAI's and Anthropic's fields: {o} is OpenAI chat completions', {a} Anthropic's; pass --from"
         ))),
         (Some(a), None) => Ok((Source::Anthropic, format!("{a} is Anthropic's"))),
         (None, Some(o)) => Ok((Source::OpenaiChat, format!("{o} is OpenAI chat completions'"))),
+        (None, None) if usage_says("prompt_tokens") => Ok((
+            Source::OpenaiChat,
+            "\"messages\", and the response's usage has prompt_tokens, which is OpenAI chat completions'".to_owned(),
+        )),
+        (None, None) if usage_says("input_tokens") => Ok((
+            Source::Anthropic,
+            "\"messages\", and the response's usage has input_tokens, which is Anthropic's".to_owned(),
+        )),
         (None, None) => Ok((
             Source::OpenaiChat,
             "\"messages\" with nothing only Anthropic has (both APIs read such a body alike)".to_owned(),

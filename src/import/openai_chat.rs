@@ -1,6 +1,6 @@
 //! OpenAI chat completions (`POST /v1/chat/completions`, `CreateChatCompletionRequest` in
-//! `conformance/providers/openai-chat-completions.schema.json`): `messages`, `tools`; every
-//! other field of the body is listed as not mapped.
+//! `conformance/providers/openai-chat-completions.schema.json`): `messages`, `tools`; the model
+//! and the body's other fields are recorded, and what a scene has no place for is carried.
 
 use serde_json::{json, Value as Json};
 
@@ -10,7 +10,10 @@ use super::ImportError;
 use crate::scene::Role;
 
 pub(crate) fn read(body: &Node<'_>) -> Result<Draft, ImportError> {
-    let mut draft = Draft::default();
+    let mut draft = Draft::of_body();
+    draft
+        .recorded
+        .insert("api".into(), json!(crate::usage::Api::OpenaiChat.as_str()));
     for m in body.req("messages")?.items()? {
         message(&m, &mut draft)?;
     }
@@ -19,7 +22,7 @@ pub(crate) fn read(body: &Node<'_>) -> Result<Draft, ImportError> {
             tool(&t, &mut draft)?;
         }
     }
-    draft.rest(body, &["messages", "tools"])?;
+    draft.params(body, &["messages", "tools"])?;
     Ok(draft)
 }
 
@@ -39,9 +42,16 @@ pub(crate) fn message_as(
     origin: String,
     draft: &mut Draft,
 ) -> Result<(), ImportError> {
+    let count = draft.messages.len();
     match role_name {
         "system" | "developer" => {
             let origin = if role_name == "developer" {
+                if draft.carries {
+                    draft.carry(
+                        role_node,
+                        "the developer role (the scene holds it as system)",
+                    )?;
+                }
                 format!("{} (developer, sent as system)", m.ptr)
             } else {
                 origin
@@ -59,7 +69,19 @@ pub(crate) fn message_as(
         "assistant" => {
             let content = match m.get("content") {
                 Some(c) => content(&c, draft)?,
-                None => json!(""),
+                None => {
+                    // No content, or `null`: the scene holds "", and the null is carried (a
+                    // member that is null is one that is not there).
+                    if draft.carries {
+                        draft
+                            .carried
+                            .push(json!({"at": format!("{}/content", m.ptr), "value": null}));
+                        draft
+                            .carried_notes
+                            .push(format!("{}/content: no content (null)", m.ptr));
+                    }
+                    json!("")
+                }
             };
             let mut calls = Vec::new();
             if let Some(tc) = m.get("tool_calls") {
@@ -89,6 +111,12 @@ pub(crate) fn message_as(
                 "{} (function, sent as a tool result without a call id)",
                 m.ptr
             );
+            if draft.carries {
+                draft.carry(
+                    role_node,
+                    "the deprecated function role (the scene holds a tool message)",
+                )?;
+            }
             draft.message(Role::Tool, content, origin).name = Some(name);
             draft.rest(m, &["role", "content", "name"])?;
         }
@@ -96,6 +124,12 @@ pub(crate) fn message_as(
             return Err(role_node.err(format!(
             "unknown role {other:?}: expected system, developer, user, assistant, tool or function"
         )))
+        }
+    }
+    // A message read as one scene message is at its pointer (a leading system text is a prompt).
+    if draft.messages.len() == count + 1 {
+        if let Some(last) = draft.messages.last_mut() {
+            last.at = Some(m.ptr.clone());
         }
     }
     Ok(())
@@ -107,6 +141,14 @@ pub(crate) fn system_or_message(draft: &mut Draft, content: Json, origin: String
     if !draft.messages.is_empty() {
         draft.message(Role::System, content, origin);
         return;
+    }
+    if draft.carries {
+        let form = if content.is_string() {
+            "string"
+        } else {
+            "parts"
+        };
+        draft.layout("system_form", form);
     }
     match content {
         Json::String(text) => draft.system.push(Piece { text, origin }),
@@ -150,16 +192,18 @@ pub(crate) fn content(c: &Node<'_>, draft: &mut Draft) -> Result<Json, ImportErr
                 let image = p.req("image_url")?;
                 let url = image.req("url")?;
                 match image_part_from_url(url.str()?) {
-                    Some(part) => parts.push(part),
-                    None => draft.unmapped_because(&url, "a data: URL that is not base64"),
+                    Some(part) => {
+                        parts.push(part);
+                        draft.rest(&image, &["url"])?;
+                        draft.rest(&p, &["type", "image_url"])?;
+                    }
+                    None => draft.unmapped_because(&p, "an image whose data: URL is not base64")?,
                 }
-                draft.rest(&image, &["url"])?;
-                draft.rest(&p, &["type", "image_url"])?;
             }
             other => draft.unmapped_because(
                 &p,
                 &format!("a {other:?} part (a scene message holds text and images)"),
-            ),
+            )?,
         }
     }
     Ok(json!(parts))
@@ -172,7 +216,7 @@ fn call(c: &Node<'_>, draft: &mut Draft) -> Result<Option<Json>, ImportError> {
         draft.unmapped_because(
             c,
             &format!("a {ty:?} tool call (scenes hold function calls)"),
-        );
+        )?;
         return Ok(None);
     }
     let id = c.req_str("id")?;
@@ -188,7 +232,7 @@ fn call(c: &Node<'_>, draft: &mut Draft) -> Result<Option<Json>, ImportError> {
 fn tool(t: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let ty = t.req_str("type")?;
     if ty != "function" {
-        draft.unmapped_because(t, &format!("a {ty:?} tool (scenes hold function tools)"));
+        draft.unmapped_because(t, &format!("a {ty:?} tool (scenes hold function tools)"))?;
         return Ok(());
     }
     let f = t.req("function")?;

@@ -1,7 +1,8 @@
 //! OpenAI Responses (`POST /v1/responses`, `CreateResponse` in
 //! `conformance/providers/openai-responses.schema.json`): `instructions`, `input` (a string, or
-//! message, `function_call` and `function_call_output` items), function `tools`; every other
-//! field and item is listed as not mapped.
+//! message, `function_call` and `function_call_output` items), function `tools`. The model and
+//! the body's other fields are recorded; other items (reasoning, built-in tools' calls), parts
+//! (files) and fields of items (ids, status) are carried.
 
 use serde_json::{json, Value as Json};
 
@@ -12,30 +13,39 @@ use super::ImportError;
 use crate::scene::Role;
 
 pub(crate) fn read(body: &Node<'_>) -> Result<Draft, ImportError> {
-    let mut draft = Draft::default();
-    if let Some(instructions) = body.get("instructions") {
+    let mut draft = Draft::of_body();
+    draft.recorded.insert(
+        "api".into(),
+        json!(crate::usage::Api::OpenaiResponses.as_str()),
+    );
+    let instructions = body.get("instructions");
+    if let Some(instructions) = &instructions {
         draft.system.push(Piece {
             text: instructions.str()?.to_owned(),
             origin: instructions.ptr.clone(),
         });
     }
     if let Some(previous) = body.get("previous_response_id") {
-        draft.unmapped_because(
-            &previous,
-            &format!(
-                "{} names a stored response: the turns before it are not in this body",
-                previous.excerpt()
-            ),
-        );
+        draft.unmapped.push(format!(
+            "{}: {} names a stored response: the turns before it are not in this body",
+            previous.ptr,
+            previous.excerpt()
+        ));
     }
     let input = body.req("input")?;
     if let Some(text) = input.as_str() {
-        draft.message(Role::User, json!(text), format!("{} (a string)", input.ptr));
+        draft
+            .message(Role::User, json!(text), format!("{} (a string)", input.ptr))
+            .at = Some(input.ptr.clone());
+        draft.layout("input", "string");
     } else {
         // Consecutive function calls are one assistant turn, as chat completions send them.
         let mut calling = false;
         for item in input.items()? {
-            calling = self::item(&item, calling, &mut draft)?;
+            calling = self::item(&item, calling, instructions.is_some(), &mut draft)?;
+        }
+        if instructions.is_none() && !draft.system.is_empty() {
+            draft.layout("system", "input");
         }
     }
     if let Some(tools) = body.get("tools") {
@@ -43,21 +53,24 @@ pub(crate) fn read(body: &Node<'_>) -> Result<Draft, ImportError> {
             tool(&t, &mut draft)?;
         }
     }
-    draft.rest(
-        body,
-        &["instructions", "input", "tools", "previous_response_id"],
-    )?;
+    draft.params(body, &["instructions", "input", "tools"])?;
     Ok(draft)
 }
 
 /// One input item; returns whether it was a function call (so the next one joins its turn).
-fn item(item: &Node<'_>, calling: bool, draft: &mut Draft) -> Result<bool, ImportError> {
+/// With `instructions`, system messages stay messages (the system prompts are the instructions).
+fn item(
+    item: &Node<'_>,
+    calling: bool,
+    instructions: bool,
+    draft: &mut Draft,
+) -> Result<bool, ImportError> {
     item.object()?;
     // An easy input message has no type.
     let ty = item.opt_str("type")?.unwrap_or("message");
     match ty {
         "message" => {
-            message(item, draft)?;
+            message(item, instructions, draft)?;
             Ok(false)
         }
         "function_call" => {
@@ -95,8 +108,9 @@ fn item(item: &Node<'_>, calling: bool, draft: &mut Draft) -> Result<bool, Impor
                 parts(&output, draft)?
             };
             let origin = format!("{} (function_call_output)", item.ptr);
-            draft.message(Role::Tool, content, origin).tool_call_id =
-                Some(item.req_str("call_id")?.to_owned());
+            let msg = draft.message(Role::Tool, content, origin);
+            msg.tool_call_id = Some(item.req_str("call_id")?.to_owned());
+            msg.at = Some(item.ptr.clone());
             draft.rest(item, &["type", "call_id", "output"])?;
             Ok(false)
         }
@@ -106,13 +120,13 @@ fn item(item: &Node<'_>, calling: bool, draft: &mut Draft) -> Result<bool, Impor
                 &format!(
                     "a {other:?} item (a scene holds messages, function calls and their outputs)"
                 ),
-            );
+            )?;
             Ok(calling)
         }
     }
 }
 
-fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
+fn message(m: &Node<'_>, instructions: bool, draft: &mut Draft) -> Result<(), ImportError> {
     let role_node = m.req("role")?;
     let role_name = role_node.str()?;
     let c = m.req("content")?;
@@ -121,14 +135,23 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     } else {
         parts(&c, draft)?
     };
+    let count = draft.messages.len();
     match role_name {
         "system" | "developer" => {
             let origin = if role_name == "developer" {
+                draft.carry(
+                    &role_node,
+                    "the developer role (the scene holds it as system)",
+                )?;
                 format!("{} (developer, sent as system)", m.ptr)
             } else {
                 format!("{} (system)", m.ptr)
             };
-            system_or_message(draft, content, origin);
+            if instructions {
+                draft.message(Role::System, content, origin);
+            } else {
+                system_or_message(draft, content, origin);
+            }
         }
         "user" => {
             draft.message(Role::User, content, format!("{} (user)", m.ptr));
@@ -142,7 +165,13 @@ fn message(m: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
             )))
         }
     }
-    draft.rest(m, &["type", "role", "content"])?;
+    if draft.messages.len() == count + 1 {
+        if let Some(last) = draft.messages.last_mut() {
+            last.at = Some(m.ptr.clone());
+        }
+    }
+    // `type: message` is optional: carried when sent, so the rebuilt item has it too.
+    draft.rest(m, &["role", "content"])?;
     Ok(())
 }
 
@@ -158,29 +187,24 @@ fn parts(c: &Node<'_>, draft: &mut Draft) -> Result<Json, ImportError> {
             }
             "output_text" => {
                 out.push(text_part(p.req_str("text")?));
-                if let Some(a) = p.get("annotations") {
-                    if !a.items()?.is_empty() {
-                        draft.unmapped(&a);
-                    }
-                }
-                draft.rest(&p, &["type", "text", "annotations"])?;
+                draft.rest(&p, &["type", "text"])?;
             }
-            "input_image" => {
-                match p.get("image_url") {
-                    Some(url) => match image_part_from_url(url.str()?) {
-                        Some(part) => out.push(part),
-                        None => draft.unmapped_because(&url, "a data: URL that is not base64"),
-                    },
-                    None => {
-                        draft.unmapped_because(&p, "an input_image without image_url (a file id)")
+            "input_image" => match p.get("image_url") {
+                Some(url) => match image_part_from_url(url.str()?) {
+                    Some(part) => {
+                        out.push(part);
+                        draft.rest(&p, &["type", "image_url"])?;
                     }
+                    None => draft.unmapped_because(&p, "an image whose data: URL is not base64")?,
+                },
+                None => {
+                    draft.unmapped_because(&p, "an input_image without image_url (a file id)")?
                 }
-                draft.rest(&p, &["type", "image_url"])?;
-            }
+            },
             other => draft.unmapped_because(
                 &p,
                 &format!("a {other:?} part (a scene message holds text and images)"),
-            ),
+            )?,
         }
     }
     Ok(json!(out))
@@ -192,7 +216,7 @@ fn tool(t: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
         draft.unmapped_because(
             t,
             &format!("the built-in tool {ty:?} (scenes hold function tools)"),
-        );
+        )?;
         return Ok(());
     }
     draft.tools.push(ToolDraft {

@@ -3,14 +3,19 @@
 //! attribute map. `gen_ai.system_instructions`, `gen_ai.input.messages` and
 //! `gen_ai.tool.definitions` are read as their JSON schemas in the conventions describe them;
 //! without `gen_ai.input.messages`, the older message events (`gen_ai.system.message`,
-//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. Every other
-//! attribute and event is listed as not mapped.
+//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. When the span
+//! names its provider, the API, model, usage counts (`otel_usage.rs`) and the span's start time
+//! go into the scene's `recorded` object.
+//! Every other attribute and event is listed as not mapped.
 
 use serde_json::{json, Value as Json};
 
+use super::container::time;
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
 use super::openai_chat;
+use super::otel_recorded::Recording;
+use super::otel_usage;
 use super::ImportError;
 use crate::json::{Json as Tree, Kind, Member};
 use crate::scene::Role;
@@ -72,7 +77,7 @@ pub(crate) fn read(
     let span = if root.get("attributes").is_some() {
         read_span(root)?
     } else {
-        read_attributes(root, &root.members()?, None)?
+        read_attributes(root, &root.members()?, None, None)?
     };
     match span {
         Some(d) => Ok(vec![d]),
@@ -85,7 +90,10 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
     let events = span.get("events");
     let pairs = key_values(&attributes)?;
     let name = span.opt_str("name")?;
-    let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref())? else {
+    // The start as RFC 3339: the call's recorded time.
+    let start = start_time(span)?;
+    let Some(mut d) = read_attributes(&attributes, &pairs, events.as_ref(), start.as_deref())?
+    else {
         return Ok(None);
     };
     if let Some(n) = name {
@@ -99,6 +107,28 @@ fn read_span(span: &Node<'_>) -> Result<Option<SpanDraft>, ImportError> {
         );
     }
     Ok(Some(d))
+}
+
+/// When the span started, as RFC 3339: OTLP's `startTimeUnixNano` (a decimal string or a
+/// number), or the `start_time` (ISO 8601) of the OpenTelemetry SDKs' JSON form of a span.
+fn start_time(span: &Node<'_>) -> Result<Option<String>, ImportError> {
+    if let Some(n) = span.get("startTimeUnixNano") {
+        let nanos = match &n.json.kind {
+            Kind::Str(s) => s.trim().parse::<u128>().ok(),
+            Kind::Int(i) => i.as_i64().and_then(|i| u128::try_from(i).ok()),
+            _ => None,
+        };
+        return nanos
+            .and_then(time::from_unix_nanos)
+            .map(Some)
+            .ok_or_else(|| n.err("expected nanoseconds since the Unix epoch (a decimal string)"));
+    }
+    match span.get("start_time") {
+        Some(t) => time::from_iso8601(t.str()?)
+            .map(Some)
+            .ok_or_else(|| t.err("expected an ISO 8601 date-time with its zone")),
+        None => Ok(None),
+    }
 }
 
 /// The attributes as (key, value) pairs: OTLP's `[{key, value: AnyValue}]` with each value
@@ -119,7 +149,7 @@ fn key_values<'a>(attributes: &Node<'a>) -> Result<Vec<(&'a str, Node<'a>)>, Imp
 
 /// An OTLP `AnyValue` as the JSON it stands for (spans kept, so errors still point into the
 /// file); a plain JSON value (a map's) as it is.
-fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
+pub(super) fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
     if !otlp {
         return Ok(v.json.clone());
     }
@@ -223,6 +253,7 @@ fn read_attributes(
     holder: &Node<'_>,
     pairs: &[(&str, Node<'_>)],
     events: Option<&Node<'_>>,
+    start: Option<&str>,
 ) -> Result<Option<SpanDraft>, ImportError> {
     let otlp = holder.is_array();
     let has = |k: &str| pairs.iter().any(|(key, _)| *key == k);
@@ -249,7 +280,7 @@ fn read_attributes(
                 draft.unmapped_because(
                     e,
                     "message events: the span's gen_ai.input.messages was read instead",
-                );
+                )?;
             }
         }
     } else if let Some(e) = events {
@@ -260,13 +291,60 @@ fn read_attributes(
     if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
         structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
     }
+    let provider = pairs
+        .iter()
+        .find(|(k, _)| *k == "gen_ai.provider.name")
+        .or_else(|| pairs.iter().find(|(k, _)| *k == "gen_ai.system"))
+        .map(|(_, v)| any_value(v, otlp).map(|t| node::tree_to_json(&t, v.doc.text).ok()))
+        .transpose()?
+        .flatten();
+    let mut recording = Recording::new(provider.as_ref());
+    // The usage counts go into `recorded` when the provider says which API the call was (Anthropic
+    // counts cached tokens apart from `input_tokens`, the others within it); they are listed as
+    // not mapped otherwise.
+    let mut facts = Vec::new();
     for (key, v) in pairs {
-        if ![INPUT, SYSTEM, TOOLS].contains(key) {
-            let tree = any_value(v, otlp)?;
-            draft
-                .unmapped
-                .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
+        if [INPUT, SYSTEM, TOOLS].contains(key) {
+            continue;
         }
+        let tree = any_value(v, otlp)?;
+        let usage_key = otel_usage::is_usage_key(key);
+        if usage_key || otel_usage::is_fact_key(key) {
+            facts.push((*key, tree.clone(), v.clone()));
+        }
+        if usage_key {
+            continue;
+        }
+        if let (Some(r), Ok(value)) = (&mut recording, node::tree_to_json(&tree, v.doc.text)) {
+            if r.take(key, &value) {
+                continue;
+            }
+        }
+        draft
+            .unmapped
+            .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
+    }
+    let usage = match (&recording, otel_usage::api(&facts)) {
+        (Some(_), Some(_)) => otel_usage::read(&facts)?,
+        _ => None,
+    };
+    match usage {
+        Some(usage) => {
+            let usage = serde_json::to_value(usage).unwrap_or(Json::Null);
+            draft.recorded.insert("usage".into(), usage);
+        }
+        None => {
+            for (key, tree, v) in &facts {
+                if otel_usage::is_usage_key(key) {
+                    draft
+                        .unmapped
+                        .push(format!("{key} = {}", node::tree_excerpt(tree, v.doc.text)));
+                }
+            }
+        }
+    }
+    if let Some(r) = recording {
+        r.finish(&mut draft, start);
     }
     Ok(Some(SpanDraft {
         draft,
@@ -405,7 +483,7 @@ fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let name_node = ev.req("name")?;
     let name = name_node.str()?;
     let Some((_, role)) = EVENTS.iter().find(|(e, _)| *e == name) else {
-        draft.unmapped_because(ev, &format!("the event {name:?}"));
+        draft.unmapped_because(ev, &format!("the event {name:?}"))?;
         return Ok(());
     };
     let attributes = match ev.get("attributes") {

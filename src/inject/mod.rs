@@ -35,7 +35,8 @@ use segment::Tally;
 pub struct Options {
     /// The folder of the scene file: relative image paths are resolved against it.
     pub base_dir: Option<std::path::PathBuf>,
-    /// For chat: also build this provider's request body (`Report::request`).
+    /// For chat: also build this provider's request body (`Report::request`). A scene with
+    /// `recorded` gets its recorded API's body without one (and with one of the same API).
     pub chat_provider: Option<crate::provider::ChatProvider>,
     /// The tokenizer for the report's `tokens` fields (default `o200k_base`).
     pub encoding: crate::tokens::Encoding,
@@ -203,6 +204,25 @@ pub fn render_in(
             base_dir,
             &mut r.diagnostics,
         )),
+        // A recorded call is rebuilt in its own API's shape, with what was recorded, unless
+        // another provider's body is asked for.
+        (Family::Chat, Some(messages), provider)
+            if scene.recorded.as_ref().is_some_and(|rec| {
+                provider.is_none_or(|p| crate::provider::chat_api(p) == rec.api)
+            }) =>
+        {
+            scene.recorded.as_ref().map(|rec| {
+                crate::provider::build_recorded(
+                    scene,
+                    rec,
+                    messages,
+                    &segments,
+                    &tools_out,
+                    base_dir,
+                    &mut r.diagnostics,
+                )
+            })
+        }
         (Family::Chat, Some(messages), Some(provider)) => Some(crate::provider::chat_request(
             provider,
             messages,

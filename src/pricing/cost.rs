@@ -4,8 +4,10 @@
 
 use serde::Serialize;
 
+use super::request::{self, Provider, Sent, TEXT_BOUND_PERCENT};
 use super::{Growth, Row};
 use crate::report::{DefinitionCost, InputCost, Report, SegmentCost};
+use crate::usage::Provenance;
 
 /// The tokens the cache serves when a request shares `common` leading tokens with an earlier
 /// one, for the automatic caches: nothing below the minimum, then (for `units`) the minimum
@@ -69,18 +71,19 @@ impl CallCost {
 }
 
 /// What a rendered call's input costs for each of `rows` as a first call (nothing cached yet):
-/// its messages (chat) or segments (desk) and its tool definitions, every token at the row's
-/// input price; and the same for each segment and each definition on its own. The one place the
-/// command line's render text, its JSON report and the app get these figures from. Empty when
-/// the report counted no tokens.
+/// the request body the row's provider is sent (`request::body`: its chat body, or its desk
+/// adapter's) counted as that provider bills it (`billing::predict`, framing included), every
+/// token at the row's input price; and, as text counts with the report's tokenizer, each
+/// segment and each definition on its own. The one place the command line's render text, its
+/// JSON report and the app get these figures from. Empty when the report counted no tokens.
 ///
 /// A chat call sends messages, not segments: a segment's count is its own text, so the segments'
 /// figures need not add up to the call's (the user's input sent in place of an empty reformat
-/// prompt, for one, belongs to no segment).
-pub fn input_costs(report: &Report, rows: &[&Row]) -> Vec<InputCost> {
-    if report.tokenizer.is_none() {
+/// prompt, for one, belongs to no segment, and framing belongs to none).
+pub fn input_costs(report: &Report, sent: &Sent, rows: &[&Row]) -> Vec<InputCost> {
+    let Some(encoding) = report.tokenizer else {
         return Vec::new();
-    }
+    };
     let content_tokens: usize = match &report.messages {
         Some(messages) => messages.iter().filter_map(|m| m.tokens).sum(),
         None => report.segments.iter().filter_map(|s| s.tokens).sum(),
@@ -91,17 +94,48 @@ pub fn input_costs(report: &Report, rows: &[&Row]) -> Vec<InputCost> {
         .filter_map(|t| Some((t.name.as_str(), t.definition.as_ref()?.tokens?)))
         .collect();
     let definition_tokens: usize = definitions.iter().map(|(_, n)| n).sum();
-    let input_tokens = content_tokens + definition_tokens;
     rows.iter()
         .map(|row| {
             let first_call = |tokens: usize| CallCost::of(row, tokens, 0, 0).cost_usd;
+            let provider = Provider::of_row(row);
+            let text_provenance = provider.map_or(
+                Provenance::Estimate {
+                    bound_percent: TEXT_BOUND_PERCENT,
+                },
+                |p| p.text_provenance(encoding),
+            );
+            let (api, input_tokens, provenance) = match request::billed(report, sent, row) {
+                // A provider the table does not know is priced as an OpenAI-compatible call,
+                // whose count of its text is no better than an estimate.
+                Ok(p) if provider.is_none() => (
+                    Some(p.api),
+                    p.input_tokens,
+                    p.provenance.combine(&text_provenance),
+                ),
+                Ok(p) => (Some(p.api), p.input_tokens, p.provenance),
+                Err(e) => {
+                    tracing::warn!(model = %row.id, "the call's body cannot be counted: {e}");
+                    (
+                        None,
+                        content_tokens + definition_tokens,
+                        text_provenance.combine(&Provenance::Estimate {
+                            bound_percent: TEXT_BOUND_PERCENT,
+                        }),
+                    )
+                }
+            };
             InputCost {
                 model: row.id.clone(),
+                api,
                 usd_per_mtok_input: row.prices_per_mtok.input,
                 input_tokens,
+                provenance,
                 content_tokens,
                 definition_tokens,
+                text_provenance,
                 cost_usd: first_call(input_tokens),
+                prices_read: row.read.clone(),
+                price_sources: row.sources.clone(),
                 segments: report
                     .segments
                     .iter()
@@ -138,6 +172,12 @@ pub struct ModelCost {
     pub ttl: Option<String>,
     pub calls: Vec<CallCost>,
     pub total: Total,
+    /// How far the token figures (and so the costs) can be from what the row's provider bills:
+    /// they are counted on the provider-neutral serialisation (docs/run-loop.md).
+    pub provenance: Provenance,
+    /// When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from.
+    pub prices_read: String,
+    pub price_sources: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -179,6 +219,9 @@ impl ModelCost {
                 .flatten(),
             calls,
             total,
+            provenance: request::serialisation_provenance(row),
+            prices_read: row.read.clone(),
+            price_sources: row.sources.clone(),
         }
     }
 }

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod cost;
 pub mod minimum;
+pub mod request;
 
 /// The table the program ships with.
 pub const DEFAULT_TABLE: &str = include_str!("../../data/models.json");
@@ -124,6 +125,29 @@ impl Row {
             .copied()
             .unwrap_or(self.prices_per_mtok.input)
     }
+}
+
+/// When prices were read and from which pages, for showing beside them: `(read, sources)` of
+/// each priced row in, one entry per date in order of first appearance, each page once.
+pub fn read_dates<'a>(
+    rows: impl IntoIterator<Item = (&'a str, &'a [String])>,
+) -> Vec<(&'a str, Vec<&'a str>)> {
+    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (read, sources) in rows {
+        let at = match out.iter().position(|(d, _)| *d == read) {
+            Some(i) => i,
+            None => {
+                out.push((read, Vec::new()));
+                out.len() - 1
+            }
+        };
+        for s in sources {
+            if !out[at].1.contains(&s.as_str()) {
+                out[at].1.push(s);
+            }
+        }
+    }
+    out
 }
 
 /// A models file that cannot be used: where, and why.

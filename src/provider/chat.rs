@@ -10,7 +10,8 @@ use crate::report::{MessageOut, SegmentOut};
 use crate::value::Value;
 
 /// The messages as turns. A message made from a prompt segment also carries the attachments of
-/// that segment's pieces, after its text (the message itself holds only the text).
+/// that segment's pieces, after its text (the message itself holds only the text): images, and
+/// text parts as text blocks of their own.
 pub(crate) fn turns(
     messages: &[MessageOut],
     segments: &[SegmentOut],
@@ -56,6 +57,12 @@ fn attachments(
     let mut out = Vec::new();
     for piece in &seg.pieces {
         for (j, att) in piece.attachments.iter().enumerate() {
+            // A text attachment is one more text block of the message (an imported input turn's
+            // later text parts), after its text.
+            if str_of(att, "type").as_deref() == Some("text") {
+                out.push(Block::Text(str_of(att, "text").unwrap_or_default()));
+                continue;
+            }
             match image::resolve(att, base_dir) {
                 Ok(img) => out.push(Block::Image(img)),
                 Err(p) => sink.warn(

@@ -11,7 +11,7 @@ use base64::Engine as _;
 
 use crate::context;
 use crate::report::DiagnosticCode;
-use crate::value::Value;
+use crate::value::{PyInt, Value};
 
 /// The largest image read from a file or decoded from base64 (providers refuse far smaller ones;
 /// this only keeps a wrong path from pulling a huge file into the report).
@@ -137,23 +137,54 @@ pub fn identity(part: &Value) -> String {
     hashed("path", path.as_bytes())
 }
 
-/// An image part as a prompt cache compares it: `{"type": "image", "image": <identity>}`. A file
+/// An image part as a prompt cache compares it: `{"type": "image", "image": <identity>}`, with
+/// `width` and `height` when its bytes give its size (what providers price it by). A file
 /// image is read (relative paths start at `base_dir`, the size limited as for a request) so that
 /// its identity is that of its bytes; a file that cannot be read is known by its path.
 pub fn identified(part: &Value, base_dir: Option<&Path>) -> Value {
-    let id = match context::get(part, "path") {
+    let (id, size) = match context::get(part, "path") {
         Some(Value::Str(path)) if context::get(part, IDENTITY_FIELD).is_none() => {
             match read_limited(path, base_dir) {
-                Ok(bytes) => hashed("sha256", &bytes),
-                Err(_) => identity(part),
+                Ok(bytes) => (
+                    hashed("sha256", &bytes),
+                    crate::billing::image::pixel_size(&bytes),
+                ),
+                Err(_) => (identity(part), None),
             }
         }
-        _ => identity(part),
+        _ => (identity(part), pixel_size(part)),
     };
     let mut m = crate::value::Dict::default();
     m.insert("type".into(), Value::str("image"));
     m.insert(IDENTITY_FIELD.into(), Value::str(&id));
+    if let Some((w, h)) = size {
+        m.insert(WIDTH_FIELD.into(), Value::Int(PyInt::Small(i64::from(w))));
+        m.insert(HEIGHT_FIELD.into(), Value::Int(PyInt::Small(i64::from(h))));
+    }
     Value::Dict(std::sync::Arc::new(m))
+}
+
+/// The fields an [`identified`] image part keeps its pixel size in.
+pub const WIDTH_FIELD: &str = "width";
+pub const HEIGHT_FIELD: &str = "height";
+
+/// An image part's width and height in pixels, without reading a file: the size an
+/// [`identified`] part carries, else the header of its base64 data or `data:` URL (only the
+/// header is decoded). `None` for a remote URL, an unread file, or bytes that are no image.
+pub fn pixel_size(part: &Value) -> Option<(u32, u32)> {
+    let field = |k: &str| match context::get(part, k) {
+        Some(Value::Str(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let side = |k: &str| match context::get(part, k) {
+        Some(Value::Int(PyInt::Small(n))) => u32::try_from(*n).ok().filter(|n| *n > 0),
+        _ => None,
+    };
+    if let (Some(w), Some(h)) = (side(WIDTH_FIELD), side(HEIGHT_FIELD)) {
+        return Some((w, h));
+    }
+    let data = field("data_base64").or_else(|| field("url").filter(|u| u.starts_with("data:")))?;
+    crate::billing::image::pixel_size_base64(&data)
 }
 
 /// `<kind>:` and the SHA-256 of `bytes` in lowercase hex.
@@ -408,6 +439,32 @@ mod tests {
         assert_eq!(identity(&read), expected);
         assert!(is_image_part(&read));
         assert_eq!(identity(&identified(&read, None)), expected);
+    }
+
+    /// An identified part carries the pixel size its bytes give, read from a file or the
+    /// header of its base64 data; a remote image has none.
+    #[test]
+    fn identified_parts_carry_their_pixel_size() {
+        let data = part(&format!(
+            r#"{{"type": "image", "data_base64": "{PNG_1X1}"}}"#
+        ));
+        assert_eq!(pixel_size(&data), Some((1, 1)));
+        let id = identified(&data, None);
+        assert_eq!(pixel_size(&id), Some((1, 1)));
+        assert_eq!(identity(&id), identity(&data));
+        let dir = std::env::temp_dir().join(format!("pi-image-size-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let screen = include_bytes!("../../fixtures/providers/screen.png");
+        std::fs::write(dir.join("screen.png"), screen).expect("write image");
+        let file = identified(
+            &part(r#"{"type": "image", "path": "screen.png"}"#),
+            Some(&dir),
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(pixel_size(&file), Some((16, 10)));
+        let url = part(r#"{"type": "image", "url": "https://x.test/a.png"}"#);
+        assert_eq!(pixel_size(&identified(&url, None)), None);
+        assert_eq!(pixel_size(&part(r#"{"data_base64": "aGVsbG8="}"#)), None);
     }
 
     #[test]

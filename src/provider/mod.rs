@@ -10,15 +10,19 @@ mod anthropic;
 mod chat;
 mod desk;
 mod gemini;
+mod gemini_chat;
 pub mod image;
 mod limits;
 mod ollama;
 mod openai;
+mod recorded;
 mod tools;
 
 use serde_json::Value as Json;
 
 pub use image::{Img, MAX_IMAGE_BYTES};
+pub(crate) use recorded::build as build_recorded;
+pub use recorded::{recorded_request, RecordedError, RecordedRequest};
 pub use tools::ToolDef;
 
 use crate::report::{Diagnostic, DiagnosticCode, MessageOut, SegmentOut};
@@ -56,6 +60,14 @@ impl ChatProvider {
             ChatProvider::Openai => "gpt-4.1",
             ChatProvider::Anthropic => anthropic::DEFAULT_MODEL,
         }
+    }
+}
+
+/// The API a chat provider's body is for.
+pub fn chat_api(provider: ChatProvider) -> crate::usage::Api {
+    match provider {
+        ChatProvider::Openai => crate::usage::Api::OpenaiChat,
+        ChatProvider::Anthropic => crate::usage::Api::Anthropic,
     }
 }
 
@@ -246,6 +258,23 @@ pub fn chat_request(
     };
     tools::attach(&mut body, shape, tool_defs, &mut sink);
     limits::check_request(limits::Api::of_chat(provider), &body, &mut sink);
+    body
+}
+
+/// A chat report's messages as a Gemini `generateContent` body (the model is in the URL, not the
+/// body): what a chat call is priced on for a Gemini model. `render --provider` does not offer
+/// it; the body is built only to be counted.
+pub fn gemini_chat_request(
+    messages: &[MessageOut],
+    segments: &[SegmentOut],
+    tool_defs: &[ToolDef],
+    base_dir: Option<&std::path::Path>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Json {
+    let mut sink = Sink { out: diagnostics };
+    let turns = chat::turns(messages, segments, base_dir, &mut sink);
+    let mut body = gemini_chat::chat(&turns, &mut sink);
+    tools::attach(&mut body, tools::Shape::Gemini, tool_defs, &mut sink);
     body
 }
 

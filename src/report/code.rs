@@ -91,6 +91,9 @@ diagnostic_codes! {
     /// Warning: a recorded tool call without string `id` and `name`, or one Anthropic cannot
     /// take as recorded.
     ToolCallInvalid = "tool_call_invalid", Warning;
+    /// Warning: a value or cache breakpoint kept in the scene's `recorded` finds no place in the
+    /// rebuilt request (the scene was edited around it); left out.
+    RecordedUnplaced = "recorded_unplaced", Warning;
     /// Info (cache-safety lint): a tool's text is injected into a cached-prefix segment.
     CachePrefixInjection = "cache_prefix_injection", Info;
     /// Warning (cache-safety lint): text in a cached-prefix segment that changes on every call.

@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use std::ops::Range;
-
-use super::cache::{self, Serialised, ANTHROPIC_LOOKBACK_BLOCKS, ANTHROPIC_MIN_TOKENS};
+use super::cache::{
+    self, Marker, Prefix, Serialised, ANTHROPIC_LOOKBACK_BLOCKS, ANTHROPIC_MIN_TOKENS,
+};
 use crate::pricing::cost::{automatic_read, CallCost, ModelCost, WhatIf};
 use crate::pricing::{Growth, Row};
 use crate::provider::image;
@@ -48,12 +48,13 @@ pub struct StepOut {
     /// Bytes of the serialised request, each image part in it a marker naming the image.
     pub request_bytes: usize,
     pub request_tokens: usize,
-    /// The image parts of the request, each counted as one part of
-    /// [`IMAGE_TOKENS`](cache::IMAGE_TOKENS), never through the tokenizer.
+    /// The image parts of the request, each one part priced by its size, never through the
+    /// tokenizer.
     #[serde(skip_serializing_if = "is_zero")]
     pub images: usize,
-    /// The share of `request_tokens` that is images: a placeholder estimate
-    /// (`images` × [`IMAGE_TOKENS`](cache::IMAGE_TOKENS)) until images are priced per provider.
+    /// The share of `request_tokens` that is images, priced as
+    /// [`REFERENCE_IMAGE_MODEL`](cache::REFERENCE_IMAGE_MODEL) prices them; each model's costs
+    /// (`models`) price them by the model's own provider's rule.
     #[serde(skip_serializing_if = "is_zero")]
     pub image_tokens: usize,
     /// Where this request first differs from the previous step's (`null` for the first step, and
@@ -133,8 +134,8 @@ pub struct Breakpoint {
 struct Flat<'r> {
     role: &'static str,
     content: String,
-    /// The byte ranges in `content` of its image parts' markers ([`cache::Serialised`]).
-    images: Vec<Range<usize>>,
+    /// Its image parts' markers, their byte ranges in `content` ([`cache::Serialised`]).
+    images: Vec<Marker>,
     segment: Option<&'static str>,
     report: &'r Report,
     /// The message's index in the request; `None` for the tool definitions.
@@ -188,8 +189,9 @@ fn flatten<'r>(report: &'r Report, definitions: &[(String, String)]) -> Vec<Flat
 
 /// A content of parts as its compact JSON, except that each image part is written as the marker
 /// `{"type":"image","image":"<identity>"}` (`provider::image::identity`: a hash of its bytes), never
-/// its data; with the markers' byte ranges.
-fn parts_json(parts: &[Value]) -> (String, Vec<Range<usize>>) {
+/// its data; with the markers' byte ranges and the images' pixel sizes
+/// (`provider::image::pixel_size`).
+fn parts_json(parts: &[Value]) -> (String, Vec<Marker>) {
     let mut out = String::from("[");
     let mut images = Vec::new();
     for (i, part) in parts.iter().enumerate() {
@@ -201,7 +203,10 @@ fn parts_json(parts: &[Value]) -> (String, Vec<Range<usize>>) {
             out.push_str("{\"type\":\"image\",\"image\":");
             out.push_str(&serde_json::to_string(&image::identity(part)).unwrap_or_default());
             out.push('}');
-            images.push(start..out.len());
+            images.push(Marker {
+                range: start..out.len(),
+                size: image::pixel_size(part),
+            });
         } else {
             out.push_str(&serde_json::to_string(part).unwrap_or_default());
         }
@@ -375,10 +380,11 @@ pub fn blame(
         .map(|(k, (_, r))| flatten(r, definitions.get(k).map_or(&[], Vec::as_slice)))
         .collect();
     let mut out: Vec<StepOut> = Vec::with_capacity(steps.len());
-    // Tokens of each step's first n messages, for the n breakpoints look at.
-    let mut prefixes: Vec<std::collections::BTreeMap<usize, usize>> = Vec::new();
+    // What each model's costs need of each step, its images repriced for the model.
+    let mut shapes: Vec<StepShape> = Vec::with_capacity(steps.len());
     for (k, ((label, _), flat)) in steps.iter().zip(&flats).enumerate() {
         let text = serialize(flat);
+        let reference = text.reference_image_tokens();
         // Where each message ends in `text`: the first n messages are `text`'s first ends[n] bytes.
         let ends: Vec<usize> = std::iter::once(0)
             .chain(flat.iter().scan(0, |end, m| {
@@ -386,24 +392,27 @@ pub fn blame(
                 Some(*end)
             }))
             .collect();
+        // The first n messages as a prefix, for the n breakpoints look at.
         let memo = std::cell::RefCell::new(std::collections::BTreeMap::new());
         let prefix_tokens = |n: usize| {
-            *memo
-                .borrow_mut()
+            memo.borrow_mut()
                 .entry(n)
-                .or_insert_with(|| text.prefix_tokens(ends[n.min(flat.len())]))
+                .or_insert_with(|| text.prefix(ends[n.min(flat.len())]))
+                .tokens(&reference)
         };
         let breakpoints = place_breakpoints(flat, &prefix_tokens);
         if models.iter().any(|m| m.cache.growth == Growth::Breakpoints) {
             // Every candidate position's prefix, for the models' own numbers of breakpoints.
             place_breakpoints_up_to(flat, &prefix_tokens, usize::MAX, 0);
         }
-        let (mut difference, mut common_bytes, mut common_tokens, mut openai) =
-            (None, None, None, 0);
+        let (mut difference, mut common_bytes, mut common, mut common_tokens, mut openai) =
+            (None, None, None, None, 0);
         if k > 0 {
             let before = serialize(&flats[k - 1]);
             let bytes = cache::common_prefix_bytes(&before.text, &text.text);
-            let tokens = text.prefix_tokens(bytes);
+            let prefix = text.prefix(bytes);
+            let tokens = prefix.tokens(&reference);
+            common = Some(prefix);
             if before.text != text.text {
                 difference = Some(Difference {
                     byte: bytes,
@@ -416,14 +425,20 @@ pub fn blame(
             openai = cache::openai_cached_tokens(tokens);
         }
         let (cached_tokens, hit) = anthropic_hit(&out, &flats, k, flat, &breakpoints);
-        prefixes.push(memo.into_inner());
+        let whole = text.whole();
+        shapes.push(StepShape {
+            whole,
+            common,
+            prefixes: memo.into_inner(),
+            images: text.images,
+        });
         out.push(StepOut {
             scene: label.clone(),
             messages: flat.iter().filter(|m| m.message.is_some()).count(),
             request_bytes: text.text.len(),
-            request_tokens: text.tokens(),
-            images: text.images.len(),
-            image_tokens: text.images.len() * cache::IMAGE_TOKENS,
+            request_tokens: whole.tokens(&reference),
+            images: reference.len(),
+            image_tokens: reference.iter().sum(),
             first_difference: difference,
             common_prefix_bytes: common_bytes,
             common_prefix_tokens: common_tokens,
@@ -439,7 +454,7 @@ pub fn blame(
     }
     let models = models
         .iter()
-        .map(|row| price_calls(row, &out, &flats, &prefixes))
+        .map(|row| price_calls(row, &flats, &shapes))
         .collect();
     // Breakpoints were placed on the serialisation's items; the report numbers request messages,
     // which come after the definitions block when there is one.
@@ -461,24 +476,32 @@ pub fn blame(
     }
 }
 
-/// One model's tokens and cost per step. Automatic caches read what the shared prefix gives
-/// them; a breakpoint cache reads the longest prefix an earlier call wrote at one of its
-/// breakpoints (as [`anthropic_hit`], with the row's minimum, number of breakpoints and
-/// lookback), and writes, at this call's breakpoints, what it did not read.
-fn price_calls(
-    row: &Row,
-    steps: &[StepOut],
-    flats: &[Vec<Flat>],
-    prefixes: &[std::collections::BTreeMap<usize, usize>],
-) -> ModelCost {
+/// What a model's costs need of a step: its request, the prefix it shares with the step before,
+/// and its first n messages (for the breakpoints), as text tokens and images, and its images, so
+/// that each model prices them by its own provider's rule.
+struct StepShape {
+    whole: Prefix,
+    common: Option<Prefix>,
+    prefixes: std::collections::BTreeMap<usize, Prefix>,
+    images: Vec<Marker>,
+}
+
+/// One model's tokens and cost per step, its images priced by its provider's rule
+/// (`cache::image_model`). Automatic caches read what the shared prefix gives them; a breakpoint
+/// cache reads the longest prefix an earlier call wrote at one of its breakpoints (as
+/// [`anthropic_hit`], with the row's minimum, number of breakpoints and lookback), and writes, at
+/// this call's breakpoints, what it did not read.
+fn price_calls(row: &Row, flats: &[Vec<Flat>], steps: &[StepShape]) -> ModelCost {
     let rule = &row.cache;
+    let (api, model) = cache::image_model(row);
     let mut written: Vec<Vec<Breakpoint>> = Vec::with_capacity(steps.len());
     let mut calls = Vec::with_capacity(steps.len());
     for (k, step) in steps.iter().enumerate() {
-        let total = step.request_tokens;
+        let images = cache::image_tokens(&step.images, api, model);
+        let total = step.whole.tokens(&images);
         let (read, write) = match rule.growth {
             Growth::Breakpoints => {
-                let tokens_at = |n: usize| prefixes[k].get(&n).copied().unwrap_or(0);
+                let tokens_at = |n: usize| step.prefixes.get(&n).map_or(0, |p| p.tokens(&images));
                 let now = place_breakpoints_up_to(
                     &flats[k],
                     &tokens_at,
@@ -498,8 +521,8 @@ fn price_calls(
             }
             Growth::Units | Growth::ImplicitPrefix => {
                 let read = step
-                    .common_prefix_tokens
-                    .map_or(0, |common| automatic_read(row, common));
+                    .common
+                    .map_or(0, |common| automatic_read(row, common.tokens(&images)));
                 let write = if rule.writes_charged {
                     automatic_read(row, total).saturating_sub(read)
                 } else {

@@ -9,9 +9,11 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+use crate::billing::image::{self, ImageRef};
 use crate::pricing::cost::{automatic_read, CallCost, ModelCost};
 use crate::pricing::{Growth, Row};
 use crate::tokens::{self, Encoding};
+use crate::usage::Api;
 
 /// OpenAI caches a prompt automatically once it has this many tokens...
 pub const OPENAI_MIN_TOKENS: usize = 1024;
@@ -26,56 +28,142 @@ pub const ANTHROPIC_MAX_BREAKPOINTS: usize = 4;
 /// breakpoint.
 pub const ANTHROPIC_LOOKBACK_BLOCKS: usize = 20;
 
-/// The tokens one image part counts as, whatever its size: a placeholder estimate until images
-/// are priced as each provider does. It is what OpenAI counts for a 1024×1024 image at high
-/// detail (85 + 4 tiles × 170); the image's data is never tokenized (docs/run-loop.md, "Images").
-pub const IMAGE_TOKENS: usize = 765;
+/// The model whose image rule prices images in the provider-neutral figures (a step's
+/// `request_tokens`, its shared prefix, the Anthropic breakpoints): OpenAI's GPT-4o, whose
+/// tokenizer `o200k_base` counts the text. Each model's costs price images by its own provider's
+/// rule instead ([`image_model`]; docs/run-loop.md, "Images").
+pub const REFERENCE_IMAGE_MODEL: (Api, &str) = (Api::OpenaiChat, "gpt-4o");
+
+/// An image part in a serialisation: the bytes of its marker, and its pixel size when its bytes
+/// are known (`None` for a remote URL or a file that was not read).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marker {
+    pub range: Range<usize>,
+    pub size: Option<(u32, u32)>,
+}
 
 /// A request serialised for the cache figures as [`serialize`] does it, with each image part of a
 /// content written as a short marker that names the image by its identity
-/// (`provider::image::identity`): the byte ranges of those markers in `text`, in order.
+/// (`provider::image::identity`): the markers in `text`, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Serialised {
     pub text: String,
-    pub images: Vec<Range<usize>>,
+    pub images: Vec<Marker>,
+}
+
+/// A prefix of a serialisation: the tokens of its text, and how many of the serialisation's
+/// images (the first ones) lie wholly inside it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prefix {
+    pub text_tokens: usize,
+    pub images: usize,
+}
+
+impl Prefix {
+    /// Its tokens when the serialisation's images cost `image_tokens` each, in order
+    /// ([`image_tokens`]).
+    pub fn tokens(&self, image_tokens: &[usize]) -> usize {
+        self.text_tokens + image_tokens.iter().take(self.images).sum::<usize>()
+    }
 }
 
 impl Serialised {
-    /// Appends a message: `role + "\n" + content`, `images` the markers' ranges in `content`.
-    pub fn push(&mut self, role: &str, content: &str, images: &[Range<usize>]) {
+    /// Appends a message: `role + "\n" + content`, `images` the markers with their ranges in
+    /// `content`.
+    pub fn push(&mut self, role: &str, content: &str, images: &[Marker]) {
         self.text.push_str(role);
         self.text.push('\n');
         let at = self.text.len();
         self.text.push_str(content);
-        self.images
-            .extend(images.iter().map(|r| at + r.start..at + r.end));
+        self.images.extend(images.iter().map(|m| Marker {
+            range: at + m.range.start..at + m.range.end,
+            size: m.size,
+        }));
     }
 
-    /// Tokens of the whole request.
-    pub fn tokens(&self) -> usize {
-        self.prefix_tokens(self.text.len())
+    /// The whole request as a [`Prefix`].
+    pub fn whole(&self) -> Prefix {
+        self.prefix(self.text.len())
     }
 
-    /// Tokens of the first `at` bytes: the text between images counted with `o200k_base`, each
-    /// image whose marker lies wholly inside counted as [`IMAGE_TOKENS`]. A prefix that ends inside
-    /// a marker ends before that image (two requests that differ there hold different images).
-    pub fn prefix_tokens(&self, at: usize) -> usize {
+    /// The first `at` bytes: the text between images counted with `o200k_base`, and the images
+    /// whose marker lies wholly inside. A prefix that ends inside a marker ends before that image
+    /// (two requests that differ there hold different images).
+    pub fn prefix(&self, at: usize) -> Prefix {
         let at = at.min(self.text.len());
-        let mut total = 0;
+        let mut text_tokens = 0;
         let mut from = 0;
-        for r in &self.images {
+        for (k, m) in self.images.iter().enumerate() {
+            let r = &m.range;
             if r.start >= at {
-                break;
+                return Prefix {
+                    text_tokens: text_tokens
+                        + count_tokens(prefix_text(&self.text[from..], at - from)),
+                    images: k,
+                };
             }
-            total += count_tokens(&self.text[from..r.start]);
+            text_tokens += count_tokens(&self.text[from..r.start]);
             if r.end > at {
-                return total;
+                return Prefix {
+                    text_tokens,
+                    images: k,
+                };
             }
-            total += IMAGE_TOKENS;
             from = r.end;
         }
-        total + count_tokens(prefix_text(&self.text[from..], at - from))
+        Prefix {
+            text_tokens: text_tokens + count_tokens(prefix_text(&self.text[from..], at - from)),
+            images: self.images.len(),
+        }
     }
+
+    /// Tokens of the whole request, images priced for [`REFERENCE_IMAGE_MODEL`].
+    pub fn tokens(&self) -> usize {
+        self.whole().tokens(&self.reference_image_tokens())
+    }
+
+    /// Tokens of the first `at` bytes ([`Serialised::prefix`]), images priced for
+    /// [`REFERENCE_IMAGE_MODEL`].
+    pub fn prefix_tokens(&self, at: usize) -> usize {
+        self.prefix(at).tokens(&self.reference_image_tokens())
+    }
+
+    /// What each image costs for [`REFERENCE_IMAGE_MODEL`].
+    pub fn reference_image_tokens(&self) -> Vec<usize> {
+        let (api, model) = REFERENCE_IMAGE_MODEL;
+        image_tokens(&self.images, api, model)
+    }
+}
+
+/// What each image costs sent to `api` for `model`, by its provider's rule
+/// (`billing::image::tokens`): by its size where the bytes give it, else the rule's estimate for
+/// an image of unknown size.
+pub fn image_tokens(images: &[Marker], api: Api, model: &str) -> Vec<usize> {
+    images
+        .iter()
+        .map(|m| {
+            let image = ImageRef {
+                size: m.size,
+                ..ImageRef::default()
+            };
+            image::tokens(api, model, &image).0
+        })
+        .collect()
+}
+
+/// The API and model a row's images are priced for: its provider's (the `provider/` of its id:
+/// `openai`, `anthropic`, `google`; any other provider is taken as speaking OpenAI's chat API)
+/// and its first model name.
+pub fn image_model(row: &Row) -> (Api, &str) {
+    let api = match row.id.split('/').next() {
+        Some("anthropic") => Api::Anthropic,
+        Some("google") => Api::Gemini,
+        _ => Api::OpenaiChat,
+    };
+    (
+        api,
+        row.models.first().map_or(row.id.as_str(), String::as_str),
+    )
 }
 
 /// The serialisation the prefix figures are measured on.
@@ -260,31 +348,64 @@ impl RequestMeter {
 mod tests {
     use super::*;
 
-    /// A request with an image: the text around it through the tokenizer, the image as
-    /// [`IMAGE_TOKENS`], and a prefix cut inside the image's marker without it.
+    /// A request with an image: the text around it through the tokenizer, the image by the
+    /// reference model's rule (gpt-4o: a 1024×1024 image is 765 tokens), and a prefix cut inside
+    /// the image's marker without it.
     #[test]
-    fn an_image_is_one_part_of_image_tokens() {
+    fn an_image_is_one_part_priced_by_its_size() {
         let before = r#"[{"type":"text","text":"Here is my screen."},"#;
         let marker = format!(r#"{{"type":"image","image":"sha256:{}"}}"#, "ab".repeat(32));
         let content = format!("{before}{marker}]");
         let mut s = Serialised::default();
         s.push("system", "Be brief.", &[]);
-        let in_content = before.len()..before.len() + marker.len();
+        let in_content = Marker {
+            range: before.len()..before.len() + marker.len(),
+            size: Some((1024, 1024)),
+        };
         s.push("user", &content, std::slice::from_ref(&in_content));
         let head = format!("system\nBe brief.user\n{before}");
-        assert_eq!(s.images, vec![head.len()..head.len() + marker.len()]);
+        assert_eq!(s.images[0].range, head.len()..head.len() + marker.len());
         let text_tokens = tokens::count(&head, Encoding::O200kBase);
-        assert_eq!(
-            s.tokens(),
-            text_tokens + IMAGE_TOKENS + 1,
-            "`]` is one token"
-        );
+        assert_eq!(s.tokens(), text_tokens + 765 + 1, "`]` is one token");
         assert_eq!(s.prefix_tokens(head.len()), text_tokens);
         assert_eq!(s.prefix_tokens(head.len() + 20), text_tokens);
         assert_eq!(
             s.prefix_tokens(head.len() + marker.len()),
-            text_tokens + IMAGE_TOKENS
+            text_tokens + 765
         );
         assert_eq!(s.prefix_tokens(usize::MAX), s.tokens());
+        // The same image priced for Claude: 37 × 37 patches of 28 px; and at its size for
+        // gpt-4o-mini, 2833 + 4 tiles × 5667.
+        let whole = s.whole();
+        assert_eq!(whole.images, 1);
+        let claude = image_tokens(&s.images, Api::Anthropic, "claude-sonnet-4-5");
+        assert_eq!(whole.tokens(&claude), text_tokens + 1 + 37 * 37);
+        let mini = image_tokens(&s.images, Api::OpenaiChat, "gpt-4o-mini");
+        assert_eq!(mini, vec![2833 + 4 * 5667]);
+    }
+
+    #[test]
+    fn rows_price_images_for_their_provider() {
+        let table = crate::pricing::Table::builtin();
+        let api_of = |id: &str| {
+            let row = table.models.iter().find(|r| r.id == id).expect("row");
+            image_model(row)
+        };
+        assert_eq!(
+            api_of("openai/gpt-4o-mini"),
+            (Api::OpenaiChat, "gpt-4o-mini")
+        );
+        assert_eq!(
+            api_of("anthropic/claude-sonnet-4-5"),
+            (Api::Anthropic, "claude-sonnet-4-5")
+        );
+        assert_eq!(
+            api_of("google/gemini-2.5-flash"),
+            (Api::Gemini, "gemini-2.5-flash")
+        );
+        assert_eq!(
+            api_of("deepseek/deepseek-flash"),
+            (Api::OpenaiChat, "deepseek-flash")
+        );
     }
 }

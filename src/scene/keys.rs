@@ -17,6 +17,7 @@ pub const SCENE: &[&str] = &[
     "desk_llm",
     "tools",
     "run",
+    "recorded",
     "$schema",
 ];
 
@@ -98,6 +99,37 @@ pub const TOOL_CALL_OPENAI: &[&str] = &["id", "type", "function"];
 /// The `function` of an OpenAI-shaped tool call.
 pub const TOOL_CALL_FUNCTION: &[&str] = &["name", "arguments"];
 
+/// `recorded`: what was recorded with an imported call.
+pub const RECORDED: &[&str] = &[
+    "api",
+    "model",
+    "params",
+    "layout",
+    "cache_control",
+    "carried",
+    "usage",
+    "timestamp",
+];
+
+/// `recorded.layout`: the request's form where its API allows several.
+pub const LAYOUT: &[&str] = &["system", "input", "schema", "system_form", "input_form"];
+
+/// An entry of `recorded.cache_control`.
+pub const BREAKPOINT: &[&str] = &["at", "ttl"];
+
+/// An entry of `recorded.carried`.
+pub const CARRIED: &[&str] = &["at", "value"];
+
+/// `recorded.usage`: the billed tokens in one shape for every provider (docs/models.md).
+pub const USAGE: &[&str] = &[
+    "input_total",
+    "uncached",
+    "cache_read",
+    "cache_write",
+    "output",
+    "reasoning",
+];
+
 /// Every object the loader reads with a closed set of keys, by its name under the schema's
 /// `$defs` (the scene document itself is the schema's root, named `""`).
 pub const OBJECTS: &[(&str, &[&str])] = &[
@@ -122,6 +154,11 @@ pub const OBJECTS: &[(&str, &[&str])] = &[
     ("ToolCallFlat", TOOL_CALL_FLAT),
     ("ToolCallOpenAi", TOOL_CALL_OPENAI),
     ("ToolCallFunction", TOOL_CALL_FUNCTION),
+    ("Recorded", RECORDED),
+    ("Layout", LAYOUT),
+    ("CacheBreakpoint", BREAKPOINT),
+    ("CarriedItem", CARRIED),
+    ("Usage", USAGE),
 ];
 
 /// A message's `role`.
@@ -135,3 +172,12 @@ pub const PROMPT_KINDS: &[&str] = &["normalize", "additional_info"];
 
 /// What `format_2_prompt` says the tool returns.
 pub const RETURNS_KINDS: &[&str] = &["str", "prompt", "none", "raise", "invalid"];
+
+/// `recorded.layout`'s keys and the forms each names.
+pub const LAYOUT_FORMS: &[(&str, &[&str])] = &[
+    ("system", &["instructions", "input"]),
+    ("input", &["items", "string"]),
+    ("schema", &["parametersJsonSchema", "parameters"]),
+    ("system_form", &["string", "parts"]),
+    ("input_form", &["string", "parts"]),
+];

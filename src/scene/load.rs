@@ -13,8 +13,11 @@ use crate::json::{self, Json, Kind, Member};
 use crate::template::Engine;
 use crate::value::Value;
 
-// The `run` field's reader (docs/scene-format.md), kept in its own file.
+// The `run` and `recorded` fields' readers (docs/scene-format.md), kept in their own files.
+mod recorded;
 mod run;
+
+pub use recorded::{POINTER_PATTERN, TIMESTAMP_PATTERN};
 
 /// Scene files larger than this are refused before reading (a recording gone wrong, not a scene).
 pub const MAX_SCENE_BYTES: u64 = 512 * 1024 * 1024;
@@ -281,7 +284,7 @@ impl Reader<'_> {
             },
             tools: self.list(&o, &FieldPath::Root, "tools", Self::tool)?,
             run: o.get("run").map(|j| self.run(j)).transpose()?,
-            recorded: None,
+            recorded: o.get("recorded").map(|j| self.recorded(j)).transpose()?,
         })
     }
 

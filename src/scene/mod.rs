@@ -15,7 +15,10 @@ use std::ops::Range;
 use indexmap::IndexMap;
 
 pub use error::SceneError;
-pub use load::{load_file, load_reusing, load_str, ContextText, MAX_SCENE_BYTES};
+pub use load::{
+    load_file, load_reusing, load_str, ContextText, MAX_SCENE_BYTES, POINTER_PATTERN,
+    TIMESTAMP_PATTERN,
+};
 
 use crate::template::Engine;
 use crate::value::Value;
@@ -50,7 +53,9 @@ pub struct Scene {
     pub recorded: Option<Recorded>,
 }
 
-/// A recorded call's facts beyond its prompts and tools.
+/// A recorded call's facts beyond its prompts and tools (`recorded`, docs/scene-format.md): what
+/// a request body rebuilt from the scene needs to be the one that was sent
+/// (`provider::recorded_request`), and what the provider billed for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recorded {
     /// The API the request was sent to.
@@ -60,10 +65,65 @@ pub struct Recorded {
     /// The request's other top-level fields as sent (`max_tokens`, `temperature`,
     /// `response_format`, `reasoning`, ...), in the order sent.
     pub params: serde_json::Map<String, serde_json::Value>,
+    /// Which of the forms an API allows the request used, where the scene's content alone
+    /// does not say.
+    pub layout: Layout,
+    /// The request's own cache breakpoints (Anthropic's `cache_control` on a block), in the order
+    /// they appear in the request.
+    pub cache_control: Vec<Breakpoint>,
+    /// What the request held that a scene has no place for but the provider bills or reads
+    /// (reasoning items, thinking blocks, documents, ids and flags on items), each at its place.
+    pub carried: Vec<Carried>,
     /// The response's usage, normalised.
     pub usage: Option<crate::usage::Usage>,
     /// When the call was made (RFC 3339).
     pub timestamp: Option<String>,
+}
+
+/// `recorded.layout`: the request's form where its API allows more than one for the same
+/// content. Each is `false` for the default form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// OpenAI Responses: the system prompts went as system messages at the start of `input`
+    /// (`"system": "input"`), not as `instructions`.
+    pub system_in_input: bool,
+    /// OpenAI Responses: `input` was one string, the one user turn (`"input": "string"`).
+    pub input_string: bool,
+    /// Gemini: the function declarations' schemas went in `parameters` (Gemini's OpenAPI
+    /// subset, `"schema": "parameters"`), not `parametersJsonSchema`.
+    pub gemini_parameters: bool,
+    /// How the system texts were sent: Anthropic's `system`, or the content of each system
+    /// message (OpenAI); `None` when not recorded.
+    pub system_form: Option<Form>,
+    /// How the input turn's content was sent, when it was one text; `None` when not recorded.
+    pub input_form: Option<Form>,
+}
+
+/// A text content as sent: a string, or a list of (one) text part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    String,
+    Parts,
+}
+
+/// A cache breakpoint the request set: `cache_control` on the object at `at`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakpoint {
+    /// The JSON pointer (RFC 6901) of the object in the request body that carried it
+    /// (`/system/1`, `/tools/3`, `/messages/2/content/0`).
+    pub at: String,
+    /// Its `ttl` (`5m`, `1h`); `None` when the request named none (the provider's default, 5
+    /// minutes).
+    pub ttl: Option<String>,
+}
+
+/// A value of the request a scene has no place for, and where it was: rebuilding the body puts
+/// it back there (an array item is inserted at its index, an object member set).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Carried {
+    /// The JSON pointer (RFC 6901) of the value in the request body as it was sent.
+    pub at: String,
+    pub value: serde_json::Value,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -110,8 +110,17 @@ fn marked(body: &Json, pointer: &str, default_ttl: &str) -> Option<String> {
     } else {
         body.pointer(pointer)?
     };
+    let explicit_ttl = || {
+        body.pointer("/prompt_cache_options/ttl")
+            .and_then(Json::as_str)
+            .unwrap_or(default_ttl)
+            .to_owned()
+    };
     if let Some(cc) = value.get("cache_control").filter(|v| v.is_object()) {
         return Some(ttl_of(cc, default_ttl));
+    }
+    if value.get("prompt_cache_breakpoint").is_some() {
+        return Some(explicit_ttl());
     }
     let blocks = match value {
         Json::Array(items) => Some(items),
@@ -121,12 +130,7 @@ fn marked(body: &Json, pointer: &str, default_ttl: &str) -> Option<String> {
         if let Some(cc) = b.get("cache_control").filter(|v| v.is_object()) {
             return Some(ttl_of(cc, default_ttl));
         }
-        b.get("prompt_cache_breakpoint").map(|_| {
-            body.pointer("/prompt_cache_options/ttl")
-                .and_then(Json::as_str)
-                .unwrap_or(default_ttl)
-                .to_owned()
-        })
+        b.get("prompt_cache_breakpoint").map(|_| explicit_ttl())
     })
 }
 

@@ -79,7 +79,7 @@ pub fn causes(
     };
     match reference {
         Some((j, b)) => (miss, vec![explain(j, b, now, predicted)]),
-        None => (miss, Vec::new()),
+        None => (miss, vec![unforeseen(now, predicted, read)]),
     }
 }
 
@@ -103,6 +103,26 @@ fn warmed_outside(now: &Prepared<'_>, recorded: u64, read: u64) -> CauseOut {
         ),
         tokens: n32(extra),
         cost_usd: -price::read_saving(now.row, extra),
+        against_call: None,
+        difference: None,
+    }
+}
+
+/// A read the recording accounts for but the prediction does not: the requests do not say why.
+fn unforeseen(now: &Prepared<'_>, predicted: &Predicted, read: u64) -> CauseOut {
+    let expected = predicted.read_high as u64;
+    CauseOut {
+        code: DiagnosticCode::MissProviderSide,
+        level: DiagnosticCode::MissProviderSide.level(),
+        message: format!(
+            "read {} tokens from the cache where the requests' breakpoints and prefixes predict {}: \
+             nothing in them explains the difference",
+            thousands(read as usize),
+            thousands(expected as usize)
+        ),
+        tokens: n32(read.abs_diff(expected)),
+        cost_usd: price::read_saving(now.row, expected.saturating_sub(read))
+            - price::read_saving(now.row, read.saturating_sub(expected)),
         against_call: None,
         difference: None,
     }
@@ -150,12 +170,17 @@ fn explain(j: usize, before: &Prepared<'_>, now: &Prepared<'_>, predicted: &Pred
         difference,
     };
     if !cache::same_model(before, now) {
+        let left = if held > 0 {
+            format!(
+                ", so the {} tokens call {against} left are not read",
+                thousands(held as usize)
+            )
+        } else {
+            String::new()
+        };
         let message = format!(
-            "the model changed from {} (call {against}) to {}: a cache is kept per model, so the \
-             {} tokens call {against} left are not read",
-            before.call.model,
-            now.call.model,
-            thousands(held as usize)
+            "the model changed from {} (call {against}) to {}: a cache is kept per model{left}",
+            before.call.model, now.call.model
         );
         return cause(
             DiagnosticCode::MissModelChanged,

@@ -13,13 +13,12 @@ use super::Call;
 use crate::billing::{self, Prediction};
 use crate::usage::Provenance;
 
-/// How far a predicted cache read (scaled to the billed input) may be from the billed one and
-/// still agree, in percent of the billed read.
+/// How far a predicted cache read may be from the billed one and still agree, in percent of the
+/// billed read: at least this...
 const AGREEMENT_PERCENT: f64 = 2.0;
 
-/// The most the top of an automatic cache's predicted range may be off and still agree, in
-/// percent of the billed read.
-const MAX_RANGE_SLACK_PERCENT: f64 = 10.0;
+/// ...and at most this, whatever the prediction's bound.
+const MAX_SLACK_PERCENT: f64 = 10.0;
 /// Verifies one conversation's calls (in order), each priced with its row.
 pub fn conversation(name: String, calls: &[&Call], priced: &[Priced<'_>]) -> ConversationResult {
     let predictions: Vec<Result<Prediction, billing::BillingError>> = calls
@@ -165,26 +164,22 @@ fn call_result(
     result
 }
 
-/// Whether the billed read is the predicted one. For explicit breakpoints, the predicted
-/// figure scaled by the call's billed-to-predicted input (the read prefix is part of the same
-/// request, so its count error, reported on the input line, is not counted twice) within
-/// [`AGREEMENT_PERCENT`] of the billed read. For an automatic cache, whose reads come in units of
-/// the true count, the billed read anywhere from 0 to the top of the range, which may be off by
-/// the prediction's bound (from [`AGREEMENT_PERCENT`] to [`MAX_RANGE_SLACK_PERCENT`]). At least a
-/// token either way.
+/// Whether the billed read is the predicted one, within the prediction's bound (from
+/// [`AGREEMENT_PERCENT`] to [`MAX_SLACK_PERCENT`] of the billed read, at least a token). For
+/// explicit breakpoints the predicted figure is first scaled by the call's billed-to-predicted
+/// input: the read prefix is part of the same request, so its count error, reported on the input
+/// line, is not counted twice. For an automatic cache, whose reads come in units of the true
+/// count, the billed read may be anywhere from 0 to the top of the range.
 fn agrees(predicted: &Predicted, billed: u64, scale: f64, provenance: &Provenance) -> bool {
     let billed = billed as f64;
+    let share = provenance
+        .bound()
+        .clamp(AGREEMENT_PERCENT, MAX_SLACK_PERCENT);
+    let slack = (billed * share / 100.0).max(1.0);
     if predicted.automatic {
-        if billed == 0.0 {
-            return true;
-        }
-        let share = provenance
-            .bound()
-            .clamp(AGREEMENT_PERCENT, MAX_RANGE_SLACK_PERCENT);
-        let slack = (billed * share / 100.0).max(1.0);
-        return billed <= predicted.read_high as f64 + slack && predicted.read_high > 0;
+        return billed == 0.0
+            || (predicted.read_high > 0 && billed <= predicted.read_high as f64 + slack);
     }
-    let slack = (billed * AGREEMENT_PERCENT / 100.0).max(1.0);
     (predicted.read_high as f64 * scale - billed).abs() <= slack
 }
 

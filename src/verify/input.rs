@@ -1,9 +1,11 @@
 //! Recorded calls read from files: one call per file, `{request, response_usage, model,
 //! conversation, seq}` (the usage corpus's shape, corpora/usage/PROVENANCE.md), with the optional
 //! `api` (detected from the usage's and the request's fields when absent) and `timestamp`
-//! (RFC 3339). Folders are searched recursively for `*.json` files; in a folder, a JSON file that
-//! is not a call (no `request` and no `response_usage`, such as the corpus's `selection.json`)
-//! is skipped. Every error names the file and, where it can, the line, the column and the field.
+//! (RFC 3339); or an imported scene with recorded usage (`scenes`), the scenes of one folder
+//! being one conversation in file-name order. Folders are searched recursively for `*.json`
+//! files; in a folder, a JSON file that is not a call (no `request` and no `response_usage`, such
+//! as the corpus's `selection.json`) and a scene that recorded no usage are skipped. Every error
+//! names the file and, where it can, the line, the column and the field.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -62,6 +64,10 @@ pub fn load_paths(paths: &[PathBuf]) -> Loaded {
     for p in paths {
         match crate::files::metadata(p) {
             Ok(meta) if meta.is_dir() => walk(p, 0, &mut loaded),
+            Ok(_) if is_recording(p) => match super::scenes::read_recording(p) {
+                Ok(calls) => loaded.calls.extend(calls),
+                Err(e) => loaded.errors.push(e),
+            },
             Ok(_) => read_into(p, false, &mut loaded),
             Err(e) => loaded.errors.push(unplaced(p, e.to_string())),
         }
@@ -101,6 +107,23 @@ fn is_call_file(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "json")
 }
 
+/// A recording only `import` reads, named on its own: JSON lines, a cassette, a HAR file.
+fn is_recording(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    [".jsonl", ".ndjson", ".yaml", ".yml", ".har"]
+        .iter()
+        .any(|x| name.ends_with(x))
+}
+
+/// A `*.scene.json` file.
+fn is_scene_file(p: &Path) -> bool {
+    p.file_name()
+        .is_some_and(|n| n.to_string_lossy().ends_with(".scene.json"))
+}
+
 fn unplaced(p: &Path, message: String) -> InputError {
     InputError {
         file: p.display().to_string(),
@@ -112,19 +135,56 @@ fn unplaced(p: &Path, message: String) -> InputError {
 }
 
 fn read_into(p: &Path, in_folder: bool, loaded: &mut Loaded) {
+    if is_scene_file(p) {
+        match super::scenes::read_scene(p, in_folder) {
+            Ok(Some(mut call)) => {
+                // The scenes of a folder are one conversation, in the order they are read.
+                let folder = p
+                    .parent()
+                    .map(|f| f.display().to_string())
+                    .unwrap_or_default();
+                let place = loaded
+                    .calls
+                    .iter()
+                    .filter(|c| c.conversation.as_deref() == Some(folder.as_str()))
+                    .count();
+                call.conversation = Some(folder);
+                call.seq = u32::try_from(place + 1).ok();
+                loaded.calls.push(call);
+            }
+            Ok(None) => loaded.skipped.push(p.display().to_string()),
+            Err(e) => loaded.errors.push(e),
+        }
+        return;
+    }
     let text = match crate::files::read_regular_text(p, MAX_CALL_BYTES, "a recorded call") {
         Ok(t) => t,
         Err(e) => return loaded.errors.push(unplaced(p, e.to_string())),
     };
     match read_call(&text, &p.display().to_string(), in_folder) {
-        Ok(Some(call)) => loaded.calls.push(call),
-        Ok(None) => loaded.skipped.push(p.display().to_string()),
+        Ok(Read::Call(call)) => loaded.calls.push(*call),
+        Ok(Read::NotACall) => loaded.skipped.push(p.display().to_string()),
+        // A request with its whole response: the usage is in the response, as import reads it.
+        Ok(Read::WithResponse) => match super::scenes::read_recording(p) {
+            Ok(calls) => loaded.calls.extend(calls),
+            Err(e) => loaded.errors.push(e),
+        },
         Err(e) => loaded.errors.push(e),
     }
 }
 
-/// A call from one file's text; `Ok(None)` for a JSON file of a folder that is not a call.
-pub fn read_call(text: &str, file: &str, in_folder: bool) -> Result<Option<Call>, InputError> {
+/// What a JSON file holds.
+#[derive(Debug)]
+pub enum Read {
+    Call(Box<Call>),
+    /// In a folder: a JSON file that is no recorded call.
+    NotACall,
+    /// A request with its whole response (`{request, response}`), which `import` reads.
+    WithResponse,
+}
+
+/// A call from one file's text.
+pub fn read_call(text: &str, file: &str, in_folder: bool) -> Result<Read, InputError> {
     let fail = |pointer: &str, message: String| {
         let (line, column) = position(text, pointer);
         InputError {
@@ -144,7 +204,7 @@ pub fn read_call(text: &str, file: &str, in_folder: bool) -> Result<Option<Call>
     })?;
     let Some(object) = doc.as_object() else {
         if in_folder {
-            return Ok(None);
+            return Ok(Read::NotACall);
         }
         return Err(fail(
             "",
@@ -155,7 +215,7 @@ pub fn read_call(text: &str, file: &str, in_folder: bool) -> Result<Option<Call>
         ));
     };
     if in_folder && !object.contains_key("request") && !object.contains_key("response_usage") {
-        return Ok(None);
+        return Ok(Read::NotACall);
     }
     let request = match object.get("request") {
         Some(r) if r.is_object() => r,
@@ -175,6 +235,9 @@ pub fn read_call(text: &str, file: &str, in_folder: bool) -> Result<Option<Call>
             ))
         }
     };
+    if !object.contains_key("response_usage") && object.contains_key("response") {
+        return Ok(Read::WithResponse);
+    }
     let usage_json = match object.get("response_usage") {
         Some(u) if u.is_object() => u,
         Some(other) => return Err(fail("/response_usage", format!("expected the response's usage object, found {}", describe(other)))),
@@ -256,7 +319,7 @@ pub fn read_call(text: &str, file: &str, in_folder: bool) -> Result<Option<Call>
             ))
         }
     };
-    Ok(Some(Call {
+    Ok(Read::Call(Box::new(Call {
         label: file.to_owned(),
         conversation,
         seq,
@@ -268,7 +331,7 @@ pub fn read_call(text: &str, file: &str, in_folder: bool) -> Result<Option<Call>
         usage,
         timestamp,
         who: Vec::new(),
-    }))
+    })))
 }
 
 /// The API a call went to, from its usage's fields (each API names its counts its own way),
@@ -395,7 +458,10 @@ mod tests {
     use super::*;
 
     fn call(text: &str) -> Result<Option<Call>, InputError> {
-        read_call(text, "c.json", false)
+        read_call(text, "c.json", false).map(|r| match r {
+            Read::Call(c) => Some(*c),
+            _ => None,
+        })
     }
 
     #[test]
@@ -449,9 +515,17 @@ mod tests {
         let e = call("{\"request\": {,}}").expect_err("not JSON");
         assert_eq!((e.line, e.column), (1, 14));
         assert!(!e.message.contains("at line"), "{}", e.message);
-        assert_eq!(
-            read_call("{\"items\": []}", "selection.json", true).expect("skipped"),
-            None
-        );
+        assert!(matches!(
+            read_call("{\"items\": []}", "selection.json", true),
+            Ok(Read::NotACall)
+        ));
+        assert!(matches!(
+            read_call(
+                "{\"request\": {}, \"response\": \"data: {}\"}",
+                "pair.json",
+                false
+            ),
+            Ok(Read::WithResponse)
+        ));
     }
 }

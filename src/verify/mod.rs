@@ -16,6 +16,7 @@ mod figures;
 pub mod input;
 mod price;
 mod report;
+mod scenes;
 mod time;
 
 use serde_json::Value as Json;

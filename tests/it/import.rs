@@ -76,27 +76,42 @@ fn the_otel_export_skips_the_tool_span_and_says_so() {
         .starts_with("/resourceSpans/0/scopeSpans/0/spans/1 (span \"execute_tool get_weather\")"));
 }
 
-/// What could not be mapped is listed in the result and in the scene's description.
+/// The model and the body's other fields are recorded; what a scene has no place for is carried
+/// at its pointer; both are listed in the scene's description.
 #[test]
-fn what_is_not_mapped_is_listed_in_the_description() {
+fn what_the_scene_has_no_place_for_is_kept_in_recorded() {
     let got = import::import_file(&root().join("openai-chat/weather.json"), None)
         .unwrap_or_else(|e| panic!("{e}"));
     let s = &got.scenes[0];
-    for want in [
-        "/model = \"gpt-4o-2024-08-06\"",
-        "/tool_choice = \"auto\"",
-        "/temperature = 0.2",
-        "/tools/0/function/strict = true",
-    ] {
-        assert!(
-            s.unmapped.iter().any(|u| u == want),
-            "{want} not in {:?}",
-            s.unmapped
-        );
-    }
     let loaded = scene::load_str(&s.text).unwrap_or_else(|e| panic!("{e}"));
+    let recorded = loaded.recorded.clone().expect("recorded");
+    assert_eq!(recorded.api.as_str(), "openai-chat");
+    assert_eq!(recorded.model.as_deref(), Some("gpt-4o-2024-08-06"));
+    assert_eq!(
+        recorded.params.get("tool_choice"),
+        Some(&serde_json::json!("auto"))
+    );
+    assert_eq!(
+        recorded.params.get("temperature"),
+        Some(&serde_json::json!(0.2))
+    );
+    assert!(
+        recorded
+            .carried
+            .iter()
+            .any(|c| c.at == "/tools/0/function/strict" && c.value == serde_json::json!(true)),
+        "{:?}",
+        recorded.carried
+    );
+    assert!(
+        s.carried
+            .iter()
+            .any(|c| c == "/tools/0/function/strict = true"),
+        "{:?}",
+        s.carried
+    );
     let description = loaded.description.unwrap_or_default();
-    for u in &s.unmapped {
+    for u in s.carried.iter().chain(&s.unmapped) {
         assert!(
             description.contains(u.as_str()),
             "{u} not in the description"
@@ -238,7 +253,10 @@ fn cache_reads_the_imported_conversation() {
         stderr.contains("read as openai-chat (detected: /messages/0/role"),
         "{stderr}"
     );
-    assert!(stderr.contains("  - /temperature = 0.3"), "{stderr}");
+    assert!(
+        stderr.contains("recorded openai-chat gpt-4o-mini, params: temperature"),
+        "{stderr}"
+    );
     let files: Vec<String> = (1..=3)
         .map(|i| {
             dir.join(format!("0{i}-lisbon.scene.json"))

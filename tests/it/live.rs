@@ -280,8 +280,10 @@ fn the_diff_knows_every_report_field() {
         let mut report = prompt_inspector::inject::render_with(&scene, family, &options);
         // Costs are filled in by the caller that has the models table's rows.
         let table = prompt_inspector::pricing::Table::builtin();
+        let sent = prompt_inspector::pricing::request::Sent::of(&scene, &report, None);
         report.costs = prompt_inspector::pricing::cost::input_costs(
             &report,
+            &sent,
             &table.select(&[]).unwrap_or_default(),
         );
         assert!(!report.costs.is_empty());

@@ -1,6 +1,8 @@
 //! The crate's one integration-test binary (modules per area, as GitButler does).
 
 mod api;
+mod billed_estimates;
+mod billed_openai;
 mod cache_images;
 mod chains;
 mod check_ci;
@@ -12,6 +14,7 @@ mod diagnostic_codes;
 mod doc_links;
 mod escape;
 mod fixtures;
+mod image_usage;
 mod import;
 mod inputs;
 mod json_schema;
@@ -21,7 +24,10 @@ mod live;
 mod provider_limits;
 mod provider_specs;
 mod providers;
+mod recorded;
+mod recorded_fidelity;
 mod regressions;
+mod run_cache_hit;
 mod scene_budget;
 mod scene_load;
 mod schema;
@@ -29,6 +35,7 @@ mod serve;
 mod support;
 mod tfrobot_tables;
 mod tokens;
+mod usage_shape;
 mod verify;
 mod writes;
 mod xbot_loop;

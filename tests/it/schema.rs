@@ -585,6 +585,18 @@ fn the_schema_and_the_loader_agree_on_every_mutation() {
             let text = serde_json::to_string(&m).expect("serialises");
             let loader = scene::load_str(&text);
             let schema = v.check(&m);
+            // The two checks on `recorded.usage` the schema cannot express (docs/scene-format.md,
+            // "Usage"): the loader alone refuses figures that do not add up.
+            let beyond_the_schema = loader.as_ref().err().is_some_and(|e| {
+                e.path.starts_with("recorded.usage")
+                    && (e
+                        .message
+                        .contains("is not uncached + cache_read + cache_write")
+                        || e.message.contains("is more than output"))
+            });
+            if beyond_the_schema && schema.is_ok() {
+                continue;
+            }
             if loader.is_ok() != schema.is_ok() {
                 disagreements.push(format!(
                     "{what}: loader {}, schema {}",

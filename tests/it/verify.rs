@@ -221,7 +221,7 @@ fn predicted_cache_reads_agree_with_the_recorded_ones() {
         .flat_map(|c| c["calls"].as_array().into_iter().flatten())
         .filter(|call| call["cache_read"]["billed"].as_u64() > Some(0))
         .filter(|call| call["cache_read"]["agrees"] == false)
-        .map(|call| causes(call))
+        .map(causes)
         .collect::<Vec<_>>();
     assert_eq!(warmed.len(), 3);
     assert!(warmed
@@ -403,4 +403,110 @@ fn the_api_operation_answers_the_report_and_the_errors() {
     let e =
         prompt_inspector::api::dispatch(&live, "verify", r#"{"paths": []}"#).expect_err("no paths");
     assert_eq!(e.field.as_deref(), Some("paths"));
+}
+
+/// The two calls of a recorded Anthropic conversation imported as scenes into a fresh folder:
+/// call 1 writes 1,163 tokens (system prompt and the user's text, up to its breakpoint), call 2
+/// reads them.
+fn imported(tag: &str) -> std::path::PathBuf {
+    let dir = tempdir("verify", tag);
+    let o = cli(&[
+        "import",
+        "fixtures/import/vcr/anthropic-prompt-caching.yaml",
+        "--out-dir",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    dir
+}
+
+fn edit_scene(path: &std::path::Path, edit: impl FnOnce(&mut Value)) {
+    let mut scene: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("scene")).expect("json");
+    edit(&mut scene);
+    std::fs::write(path, serde_json::to_string_pretty(&scene).expect("json")).expect("write");
+}
+
+fn verify_json(path: &std::path::Path) -> Value {
+    let o = cli(&["verify", path.to_str().expect("utf-8"), "--format", "json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("json")
+}
+
+#[test]
+fn imported_scenes_and_the_cassette_itself_verify_alike() {
+    let dir = imported("scenes");
+    let from_scenes = verify_json(&dir);
+    let from_cassette = verify_json(std::path::Path::new(
+        "fixtures/import/vcr/anthropic-prompt-caching.yaml",
+    ));
+    for v in [&from_scenes, &from_cassette] {
+        let calls = &v["conversations"][0]["calls"];
+        assert_eq!(calls.as_array().map(Vec::len), Some(2), "{v}");
+        assert_eq!(calls[0]["cache_write"]["billed"], 1163);
+        assert_eq!(calls[1]["cache_read"]["billed"], 1163);
+        assert_eq!(calls[1]["cache_read"]["agrees"], true, "{}", calls[1]);
+        assert_eq!(calls[1]["cache_read"]["from_call"], 1);
+        assert_eq!(calls[1]["causes"], serde_json::json!([]));
+    }
+    assert_eq!(
+        from_scenes["conversations"][0]["name"],
+        dir.display().to_string(),
+        "a folder of scenes is one conversation"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_scene_conversation_names_the_configured_prompt_that_broke_the_prefix() {
+    let dir = imported("who");
+    edit_scene(&dir.join("02-anthropic-prompt-caching.scene.json"), |s| {
+        let text = &mut s["chat_llm"]["system_msg_prompt"][0]["template"]["templates"]["default"];
+        *text = Value::String(format!("Briefly. {}", text.as_str().expect("text")));
+        s["recorded"]["usage"] = serde_json::json!({"input_total": 1170, "uncached": 4,
+            "cache_read": 0, "cache_write": {"5m": 1166}, "output": 202});
+    });
+    let v = verify_json(&dir);
+    let call = &v["conversations"][0]["calls"][1];
+    assert_eq!(call["miss"], true);
+    assert_eq!(causes(call), ["miss_system_changed"]);
+    let d = &call["causes"][0]["difference"];
+    assert_eq!(d["pointer"], "/system/0/text");
+    assert_eq!(d["byte"], 0);
+    assert_eq!(d["who"], "the configured prompt system_msg_prompt[0]");
+    assert_eq!(call["causes"][0]["tokens"], 1163, "what call 1 wrote");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn recorded_timestamps_past_the_ttl_are_the_cause() {
+    let dir = imported("ttl");
+    edit_scene(&dir.join("02-anthropic-prompt-caching.scene.json"), |s| {
+        s["recorded"]["timestamp"] = Value::String("2025-03-15T09:52:04Z".to_owned());
+        s["recorded"]["usage"] = serde_json::json!({"input_total": 1167, "uncached": 4,
+            "cache_read": 0, "cache_write": {"5m": 1163}, "output": 202});
+    });
+    let v = verify_json(&dir);
+    let call = &v["conversations"][0]["calls"][1];
+    assert_eq!(causes(call), ["miss_ttl_expired"], "{call}");
+    let message = call["causes"][0]["message"].as_str().expect("message");
+    assert!(
+        message.contains("past the 5m the cache keeps a prefix"),
+        "{message}"
+    );
+    assert_eq!(
+        call["cache_read"]["predicted_high"], 0,
+        "predicted expired too"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,13 +7,14 @@
 // menu is scanned with axe-core (axe.mjs): a serious or critical violation fails the journey.
 // Screenshots go to ui/e2e/screenshots/.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AXE_VERSION, scanPage } from './axe.mjs';
 import { keyboardJourney } from './keyboard.mjs';
+import { moneyJourney } from './money.mjs';
 import { reportJourney } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -679,6 +680,10 @@ try {
     check(g1.written === 0 && g1.uncached === g1.total, `on openai/gpt-5 the first request is all uncached (${g1.label})`);
     await axe(page, 'the Run view (cache bars priced)');
   }
+  // 7a. The money question at 1280x720 and 1440x900 (money.mjs): the run fixture reading the
+  // cache, a zero-read round explained, what-if prices, a conversation folder's bars, its
+  // per-1,000-calls figure and its table of requests sorted by keyboard alone.
+  await moneyJourney({ page, bin, repo, tmp, check, shots, axe, usd, row });
   // Replay: a folder with one scene → missing golden → approve → ok → change → mismatch + diff → approve.
   const folder = join(tmp, 'replay');
   mkdirSync(folder);
@@ -808,9 +813,10 @@ try {
     await p2.locator('.scene-list button').first().waitFor();
     const rows = await p2.locator('.scene-list button').allInnerTexts();
     const titles = await p2.locator('.scene-list button').evaluateAll((bs) => bs.map((b) => b.title));
+    const runScenes = readdirSync(join(repo, 'fixtures/run')).filter((f) => f.endsWith('.scene.json')).length;
     check(
-      rows.length === 5 && rows.every((t) => t.includes('matches') && !t.includes(repo)),
-      `Replay of "run" relative to the open scene's folder: 5 scenes, chips in words, short paths (${rows.join(' | ')})`,
+      rows.length === runScenes && rows.every((t) => t.includes('matches') && !t.includes(repo)),
+      `Replay of "run" relative to the open scene's folder: ${runScenes} scenes, chips in words, short paths (${rows.join(' | ')})`,
     );
     check(
       titles.every((t) => t.startsWith(join(repo, 'fixtures/run/'))),

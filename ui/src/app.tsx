@@ -19,9 +19,10 @@ import { RecentMenu } from './views/RecentMenu';
 import { RulesView } from './views/Rules';
 import { RunView } from './views/Run';
 import { ReplayView } from './views/Replay';
+import { ConversationView } from './views/Conversation';
 
-type Tab = 'inspector' | 'rules' | 'run' | 'replay';
-const TABS: Tab[] = ['inspector', 'rules', 'run', 'replay'];
+type Tab = 'inspector' | 'rules' | 'run' | 'conversation' | 'replay';
+const TABS: Tab[] = ['inspector', 'rules', 'run', 'conversation', 'replay'];
 
 function useSession(s: Session) {
   const [, set] = useState(0);
@@ -451,6 +452,7 @@ export function App({ session }: { session: Session }) {
               selectedTool={selected}
               hasConfigured={hasConfigured}
               model={s.tokens ? s.model : null}
+              priceSources={s.models.find((m) => m.id === s.model)?.sources}
             />
           </section>
           <aside class="right" aria-label="Context, diagnostics and metrics">
@@ -460,6 +462,7 @@ export function App({ session }: { session: Session }) {
       )}
       {tab === 'rules' && <RulesView session={s} />}
       {tab === 'run' && <RunView session={s} />}
+      {tab === 'conversation' && <ConversationView session={s} />}
       {tab === 'replay' && <ReplayView session={s} />}
     </div>
   );

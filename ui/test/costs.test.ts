@@ -118,9 +118,13 @@ const cost = (id: string, rate: number): InputCost => ({
   model: id,
   usd_per_mtok_input: rate,
   input_tokens: 300,
+  provenance: { kind: 'exact' },
   content_tokens: 230,
   definition_tokens: 70,
+  text_provenance: { kind: 'exact' },
   cost_usd: 0.25,
+  prices_read: '2026-12-01',
+  price_sources: ['https://example.com/pricing'],
   segments: [{ name: 'system_msg_prompt', tokens: 7, cost_usd: 0.125 }],
   definitions: [{ tool: 'tf_notes', tokens: 70, cost_usd: 0.0625 }],
 });
@@ -268,7 +272,7 @@ describe("the Run view's bars", () => {
       fakeApi({
         run: async (_t, _b, models) => {
           asked.push(models);
-          return run();
+          return { report: run(), zero_reads: [], what_if: [] };
         },
       }),
     );

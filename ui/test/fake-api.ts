@@ -17,6 +17,7 @@ export function fakeApi(operations: Partial<Api>): Api {
     models: never,
     about: never,
     run: never,
+    conversation: never,
     check: never,
     approve: never,
     liveOpen: never,

@@ -196,7 +196,7 @@ function coreWith(files: Record<string, string>, opened: string[], checked: stri
       return { path, text: files[path] };
     },
     stat: async () => ({ modified_ms: 1, size: 1 }),
-    run: async (text) => report(text === EXAMPLE_RUN.text ? CD2 : CD1) as unknown as RunReport,
+    run: async (text) => ({ report: report(text === EXAMPLE_RUN.text ? CD2 : CD1) as unknown as RunReport, zero_reads: [], what_if: [] }),
     check: async (folder) => {
       checked.push(folder);
       const scenes = ['a/long/path/to/deeply/nested/scene-with-a-long-name.scene.json', 'b.scene.json', 'c.scene.json', 'd.scene.json'].map(

@@ -42,13 +42,20 @@ function fakeApi(files: Record<string, string>): Api {
       throw new Error('not used');
     },
     run: async () => ({
-      initial_cwd: '',
-      system: { parts: [], skipped: [], cache_hint: 'static' },
-      messages: [],
-      iterations: [],
-      ignored_iterations: 0,
-      dropped_system_messages: 0,
+      report: {
+        initial_cwd: '',
+        system: { parts: [], skipped: [], cache_hint: 'static' },
+        messages: [],
+        iterations: [],
+        ignored_iterations: 0,
+        dropped_system_messages: 0,
+      },
+      zero_reads: [],
+      what_if: [],
     }),
+    conversation: async () => {
+      throw new Error('not used');
+    },
     check: async () => ({ passed: 0, failed: 0, scenes: [] }),
     approve: async () => ({ golden_path: '' }),
     liveOpen: async () => ({

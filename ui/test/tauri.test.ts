@@ -45,6 +45,7 @@ describe('TauriApi', () => {
           rules: { segments: [], rules: [] },
           models: { models: [] },
           run: { report: { iterations: [] } },
+          conversation: { folder: '/conv', calls: [] },
           check: { passed: 0, failed: 0, scenes: [] },
           approve: { golden_path: '/a.golden.json' },
           live_open: { doc: 1, revision: 1, load_error: null, patch: [], core_ms: 2 },
@@ -61,7 +62,8 @@ describe('TauriApi', () => {
     expect(await api.stat('/a')).toEqual({ modified_ms: null, size: 2 });
     expect(await api.rules()).toEqual({ segments: [], rules: [] });
     expect(await api.models()).toEqual({ models: [] });
-    expect(await api.run('A', null, ['openai/gpt-5'])).toEqual({ iterations: [] });
+    expect(await api.run('A', null, ['openai/gpt-5'])).toEqual({ report: { iterations: [] } });
+    expect(await api.conversation('/conv', ['openai/gpt-5'])).toEqual({ folder: '/conv', calls: [] });
     expect(await api.check('/dir')).toEqual({ passed: 0, failed: 0, scenes: [] });
     expect(await api.approve('/a')).toEqual({ golden_path: '/a.golden.json' });
     expect(await api.liveOpen('A', options)).toMatchObject({ doc: 1, revision: 1 });
@@ -75,6 +77,7 @@ describe('TauriApi', () => {
       { cmd: 'rules', args: {} },
       { cmd: 'models', args: {} },
       { cmd: 'run', args: { req: { text: 'A', base_dir: null, models: ['openai/gpt-5'] } } },
+      { cmd: 'conversation', args: { req: { folder: '/conv', models: ['openai/gpt-5'] } } },
       { cmd: 'check', args: { req: { folder: '/dir' } } },
       { cmd: 'approve', args: { req: { scene_path: '/a' } } },
       { cmd: 'live_open', args: { req: { text: 'A', options } } },

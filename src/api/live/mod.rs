@@ -289,8 +289,9 @@ impl Doc {
             desk: inject::render_with_memo(scene, Family::Desk, &desk, &mut self.memo),
             validate: super::validate::validate_scene(scene),
         };
-        priced(&mut shown.chat, &self.rows);
-        priced(&mut shown.desk, &self.rows);
+        let base_dir = o.base_dir.as_deref().map(std::path::Path::new);
+        priced(&mut shown.chat, scene, base_dir, &self.rows);
+        priced(&mut shown.desk, scene, base_dir, &self.rows);
         shown
     }
 }

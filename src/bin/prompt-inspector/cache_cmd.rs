@@ -14,11 +14,15 @@ use prompt_inspector::runloop::cache;
 pub fn run(
     paths: &[PathBuf],
     as_json: bool,
-    (ids, table): (&[String], Option<&Path>),
+    (ids, table, calibration): (&[String], Option<&Path>, Option<&Path>),
     deny: &[DiagnosticCode],
 ) -> ExitCode {
     let rows = match crate::models_arg::chosen(ids, table) {
         Ok(rows) => rows,
+        Err(code) => return code,
+    };
+    let calibration = match crate::calibrate_cmd::load(calibration) {
+        Ok(c) => c,
         Err(code) => return code,
     };
     let models: Vec<&Row> = rows.iter().collect();
@@ -29,10 +33,25 @@ pub fn run(
             return ExitCode::from(2);
         }
     };
-    let out = if as_json {
+    let predicted = calibration
+        .as_ref()
+        .map(|c| predicted_per_call(paths, &models, c))
+        .unwrap_or_default();
+    let out = if as_json && !predicted.is_empty() {
+        let mut value = serde_json::to_value(&report).unwrap_or_default();
+        if let (Some(obj), Ok(calls)) = (value.as_object_mut(), serde_json::to_value(&predicted)) {
+            obj.insert("predicted_input".to_owned(), calls);
+        }
+        crate::output::json(&value)
+    } else if as_json {
         crate::output::json(&report)
     } else {
-        text(&report)
+        let mut out = text(&report);
+        for (i, rows) in predicted.iter().enumerate() {
+            let label = format!(" of call {} (calibrated)", i + 1);
+            crate::calibrate_cmd::predicted_text(&mut out, rows, &label);
+        }
+        out
     };
     let emitted = crate::output::emit(&out);
     crate::output::deny_exit(
@@ -40,6 +59,27 @@ pub fn run(
         deny,
         report.diagnostics.iter().map(|f| &f.diagnostic),
     )
+}
+
+/// Each call's predicted billed input per model, calibrated (the scenes were read once
+/// already, so a scene that cannot be read here is left out).
+fn predicted_per_call(
+    paths: &[PathBuf],
+    models: &[&Row],
+    calibration: &prompt_inspector::billing::calibration::Calibration,
+) -> Vec<Vec<crate::calibrate_cmd::PredictedInput>> {
+    paths
+        .iter()
+        .filter_map(|p| {
+            let scene = prompt_inspector::scene::load_file(p).ok()?;
+            Some(crate::calibrate_cmd::predicted(
+                p,
+                &scene,
+                models,
+                calibration,
+            ))
+        })
+        .collect()
 }
 
 fn place(l: &Location) -> String {
@@ -74,16 +114,21 @@ pub fn text(r: &CacheReport) -> String {
          A provider's prompt cache reuses only a prefix that a request shares, byte for byte, with an\n\
          earlier one. Below, each call is compared with the one before it: the first byte that differs\n\
          and who wrote it (a configured prompt, a tool, or a recorded message), then what each provider\n\
-         serves from its cache. Tokens are counted with o200k_base (an estimate for Anthropic);\n\
-         an image counts as one part of {} tokens, a placeholder estimate, and calls share it when\n\
-         its bytes are the same.\n\
+         serves from its cache. Tokens are counted with o200k_base on the provider-neutral\n\
+         serialisation: an estimate, within {}% of what OpenAI bills for a call long enough to be\n\
+         cached and within {}% for the other providers (docs/models.md, \"Provenance of the\n\
+         figures\"); an image is one part priced by its size as {} prices it (each model's costs\n\
+         below price it by that model's provider's rule; an image given by URL is an estimate), and calls\n\
+         share it when its bytes are the same.\n\
          OpenAI caches automatically from {} tokens, hits growing in {}-token steps. Anthropic caches\n\
          only at explicit breakpoints (at most {}), each prefix at least {} tokens; they are placed at\n\
          the end of the system message, of the user's input (the next turn's history ends there), of\n\
          the intermediate messages and of the request: the points after which the chat layout\n\
          starts changing from call to call.\n",
         r.steps.len(),
-        cache::IMAGE_TOKENS,
+        prompt_inspector::pricing::request::OPENAI_SERIALISATION_BOUND_PERCENT,
+        prompt_inspector::pricing::request::TEXT_BOUND_PERCENT,
+        cache::REFERENCE_IMAGE_MODEL.1,
         cache::OPENAI_MIN_TOKENS,
         cache::OPENAI_STEP_TOKENS,
         cache::ANTHROPIC_MAX_BREAKPOINTS,
@@ -154,15 +199,14 @@ fn step(out: &mut String, i: usize, s: &StepOut) {
     let images = match s.images {
         0 => String::new(),
         1 => format!(
-            " (1 image counted as {} tokens: a placeholder estimate until images are priced per \
-             provider)",
-            s.image_tokens
+            " (1 image, {} tokens as {} counts it)",
+            s.image_tokens,
+            cache::REFERENCE_IMAGE_MODEL.1
         ),
         n => format!(
-            " ({n} images counted as {} tokens, {} each: a placeholder estimate until images are \
-             priced per provider)",
+            " ({n} images, {} tokens as {} counts them)",
             s.image_tokens,
-            cache::IMAGE_TOKENS
+            cache::REFERENCE_IMAGE_MODEL.1
         ),
     };
     let _ = writeln!(

@@ -24,6 +24,9 @@ pub enum CheckFormat {
     Json,
     /// GitHub Actions workflow commands: `::error` annotations on the scene files and templates.
     Github,
+    /// A summary for a pull-request comment: the failing scenes' token, cost and cache changes
+    /// in a table, their segment diffs folded.
+    Markdown,
 }
 
 /// Everything `check` was asked for.
@@ -36,6 +39,8 @@ pub struct CheckArgs {
     pub html: Option<PathBuf>,
     pub shard: Option<Shard>,
     pub jobs: Option<usize>,
+    /// `--model` and `--models`: the rows a mismatch's cost change is priced for.
+    pub models: (Vec<String>, Option<PathBuf>),
 }
 
 /// Above this many scenes, `--html` draws the boards of the failing scenes only.
@@ -55,6 +60,10 @@ struct Entry {
     /// For a mismatch: the first segment whose text differs, and the tool or prompt behind it.
     #[serde(skip_serializing_if = "Option::is_none")]
     difference: Option<check::Difference>,
+    /// For a mismatch: per family whose call changed and per model, the tokens, cost and cache
+    /// read in the golden and now.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    costs: Vec<check::costs::CostChange>,
     /// Why the scene (or the path, or its golden) cannot be read: the app API's error shape.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<ApiError>,
@@ -77,6 +86,10 @@ struct Summary {
 
 pub fn run(args: &CheckArgs) -> ExitCode {
     let started = Instant::now();
+    let rows = match crate::models_arg::chosen(&args.models.0, args.models.1.as_deref()) {
+        Ok(rows) => rows,
+        Err(code) => return code,
+    };
     let found = check::discover_all(&args.paths);
     if found.is_empty() {
         eprintln!("error: no *.scene.json files under the given paths");
@@ -96,6 +109,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             Some(_) if found.len() > HTML_BOARDS_UP_TO => check::Keep::Failing,
             Some(_) => check::Keep::All,
         },
+        models: rows,
     };
     let token = match args.format {
         CheckFormat::Github => match check::github::StopToken::new() {
@@ -105,7 +119,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         },
-        CheckFormat::Text | CheckFormat::Json => None,
+        CheckFormat::Text | CheckFormat::Json | CheckFormat::Markdown => None,
     };
     let mut progress = Progress::on_terminal(found.len());
     let mut stdout = std::io::stdout().lock();
@@ -116,7 +130,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             CheckFormat::Github => token
                 .as_ref()
                 .map_or_else(String::new, |t| check::github::annotations(c, t)),
-            CheckFormat::Json => String::new(),
+            CheckFormat::Json | CheckFormat::Markdown => String::new(),
         };
         if !text.is_empty() && !closed {
             progress.clear();
@@ -142,7 +156,17 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         let html = prompt_inspector::html::check_report(&results, shard.as_deref());
         written &= write_report(path, &html, "the HTML report");
     }
+    let dates: Vec<&str> = prompt_inspector::pricing::read_dates(
+        options
+            .models
+            .iter()
+            .map(|r| (r.read.as_str(), r.sources.as_slice())),
+    )
+    .into_iter()
+    .map(|(date, _)| date)
+    .collect();
     let out = match args.format {
+        CheckFormat::Markdown => check::markdown::summary(&results, shard.as_deref(), &dates),
         CheckFormat::Json => crate::output::json(&Summary {
             passed,
             failed,
@@ -192,7 +216,11 @@ fn outcome_text(c: &Checked) -> String {
     let head = match &c.outcome {
         Outcome::Unreadable(e) => format!("{status:<17} {e}\n"),
         Outcome::PathUnreadable(e) => format!("{status:<17} {e}\n"),
-        Outcome::Mismatch(diff) => format!("{status:<17} {}\n{diff}", path.display()),
+        Outcome::Mismatch(diff) => format!(
+            "{status:<17} {}\n{}{diff}",
+            path.display(),
+            check::costs::text(&c.costs)
+        ),
         Outcome::MissingGolden => format!(
             "{status:<17} {}\n  no golden at {} (write it with --bless, then review it)\n",
             path.display(),
@@ -227,6 +255,7 @@ fn entry(c: Checked) -> Entry {
         golden_path: None,
         diff: None,
         difference: c.difference,
+        costs: c.costs,
         error: None,
         denied: c.denied,
         seconds: (c.elapsed.as_secs_f64() * 1e4).round() / 1e4,

@@ -93,18 +93,49 @@ fn summary(input: &Path, imported: &Import) {
         eprintln!("skipped {s}");
     }
     for scene in &imported.scenes {
+        eprintln!("scene {} ({}): {}", scene.name, scene.from, recorded(scene));
+        for c in &scene.carried {
+            eprintln!("  - carried {c}");
+        }
         if scene.unmapped.is_empty() {
-            eprintln!("scene {} ({}): everything mapped", scene.name, scene.from);
+            eprintln!("  everything else mapped");
             continue;
         }
         eprintln!(
-            "scene {} ({}): not mapped ({}, also listed in its description):",
-            scene.name,
-            scene.from,
+            "  not mapped ({}, also listed in its description):",
             scene.unmapped.len()
         );
         for u in &scene.unmapped {
             eprintln!("  - {u}");
         }
     }
+}
+
+/// What a scene keeps in `recorded`, in one line: API, model, parameters, usage, breakpoints.
+fn recorded(scene: &import::ImportedScene) -> String {
+    let Some(r) = &scene.recorded else {
+        return "nothing recorded beside the prompts".to_owned();
+    };
+    let mut out = format!(
+        "recorded {} {}",
+        r.api.as_str(),
+        r.model.as_deref().unwrap_or("(no model named)")
+    );
+    if !r.params.is_empty() {
+        let names: Vec<&str> = r.params.keys().map(String::as_str).collect();
+        out.push_str(&format!(", params: {}", names.join(", ")));
+    }
+    if let Some(u) = &r.usage {
+        out.push_str(&format!(
+            ", billed input {} ({} read from the cache, {} written), output {}",
+            u.input_total,
+            u.cache_read,
+            u.cache_write_total(),
+            u.output
+        ));
+    }
+    if !r.cache_control.is_empty() {
+        out.push_str(&format!(", {} cache breakpoint(s)", r.cache_control.len()));
+    }
+    out
 }

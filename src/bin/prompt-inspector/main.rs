@@ -2,6 +2,7 @@
 //! reads files, calls the core and prints.
 
 mod cache_cmd;
+mod calibrate_cmd;
 mod check_cmd;
 mod import_cmd;
 mod models_arg;
@@ -94,6 +95,10 @@ enum Command {
         /// Do not count tokens: no `tokens` fields in the report, and no call cost.
         #[arg(long)]
         no_tokens: bool,
+        /// Add each `--model`'s predicted billed input for this call, scaled by this calibration
+        /// file (`calibrate` writes it; docs/models.md): `predicted_input` in JSON.
+        #[arg(long, value_name = "FILE")]
+        calibration: Option<PathBuf>,
     },
     /// Replay scenes (files or folders, recursively) against the goldens beside them.
     Check {
@@ -104,7 +109,9 @@ enum Command {
         #[arg(long)]
         bless: bool,
         /// `text`: a line per scene and a diff per mismatch; `json`: `{passed, failed, scenes}`;
-        /// `github`: GitHub Actions `::error` annotations on the scene files and templates.
+        /// `github`: GitHub Actions `::error` annotations on the scene files and templates;
+        /// `markdown`: a summary for a pull-request comment (the failing scenes' token, cost and
+        /// cache changes, their segment diffs folded).
         #[arg(long, value_enum, default_value = "text")]
         format: check_cmd::CheckFormat,
         /// Fail a scene whose chat or desk report has a diagnostic with this code, such as the
@@ -125,6 +132,14 @@ enum Command {
         /// Scenes checked at once (default: one per core).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
         jobs: Option<u16>,
+        /// Price each mismatch's token, cost and cache change for this model (`provider/family`
+        /// or a model name; repeatable). Default: the rows the table marks `default`
+        /// (docs/models.md).
+        #[arg(long = "model", value_name = "ID")]
+        models: Vec<String>,
+        /// A models table (data/models.json's format) instead of the built-in one.
+        #[arg(long = "models", value_name = "FILE")]
+        table: Option<PathBuf>,
     },
     /// Render one template with JSON variables; stdout is the text only, no newline added.
     Template {
@@ -186,11 +201,30 @@ enum Command {
         /// Exit 1 when the cache-safety lint finds this code (repeatable; docs/diagnostics.md).
         #[arg(long, value_name = "CODE", value_parser = parse_code)]
         deny: Vec<DiagnosticCode>,
+        /// Add each call's predicted billed input per model, scaled by this calibration file
+        /// (`calibrate` writes it; docs/models.md): `predicted_input` in JSON.
+        #[arg(long, value_name = "FILE")]
+        calibration: Option<PathBuf>,
     },
-    /// Turn a recorded request (OpenAI chat completions or Responses, Anthropic Messages, an
-    /// OpenTelemetry GenAI span), or a JSON-lines file of successive ones, into scenes.
+    /// Learn billed / predicted input ratios per model family from recorded calls (JSON files
+    /// with a request and its recorded usage) and write a calibration file (docs/models.md).
+    Calibrate {
+        /// The folder of recorded calls, read recursively.
+        dir: PathBuf,
+        /// Write the calibration file here (default: stdout, with the summary on stderr).
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// `text`: the ratios explained; `json`: `{calibration, records, skipped}`.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Turn a recorded request (OpenAI chat completions or Responses, Anthropic Messages, Gemini
+    /// generateContent, an OpenTelemetry GenAI span), alone or with its response, a JSON-lines
+    /// file of successive ones, or a VCR cassette or HAR file of recorded calls with their billed
+    /// usage, into scenes that keep what was recorded.
     Import {
-        /// The request file (`.jsonl` / `.ndjson`: one request per line, a conversation).
+        /// The request file (`.jsonl` / `.ndjson`: one call per line, a conversation;
+        /// `.yaml` / `.yml`: a VCR cassette).
         file: PathBuf,
         /// What the file holds; detected from its fields when absent (stderr says how).
         #[arg(long, value_parser = parse_source)]
@@ -318,11 +352,16 @@ fn main() -> ExitCode {
             no_tokens,
             models,
             table,
+            calibration,
         } => {
             let tokenizer = (!no_tokens).then(|| tokenizer.unwrap_or_default());
-            let models = (models.as_slice(), table.as_deref());
+            let models = (models.as_slice(), table.as_deref(), calibration.as_deref());
             match format {
-                RenderFormat::Html => render_cmd::html(&scene, tokenizer, models),
+                RenderFormat::Html if calibration.is_some() => {
+                    eprintln!("error: --calibration applies to --format text and json");
+                    ExitCode::from(2)
+                }
+                RenderFormat::Html => render_cmd::html(&scene, tokenizer, (models.0, models.1)),
                 RenderFormat::Json | RenderFormat::Text => render_cmd::run(
                     &scene,
                     llm,
@@ -343,6 +382,8 @@ fn main() -> ExitCode {
             html,
             shard,
             jobs,
+            models,
+            table,
         } => check_cmd::run(&check_cmd::CheckArgs {
             paths,
             bless,
@@ -352,6 +393,7 @@ fn main() -> ExitCode {
             html,
             shard,
             jobs: jobs.map(usize::from),
+            models: (models, table),
         }),
         Command::Template {
             engine,
@@ -378,12 +420,16 @@ fn main() -> ExitCode {
             models,
             table,
             deny,
+            calibration,
         } => cache_cmd::run(
             &scenes,
             format == Format::Json,
-            (&models, table.as_deref()),
+            (&models, table.as_deref(), calibration.as_deref()),
             &deny,
         ),
+        Command::Calibrate { dir, out, format } => {
+            calibrate_cmd::run(&dir, out.as_deref(), format == Format::Json)
+        }
         Command::Import {
             file,
             from,

@@ -49,7 +49,8 @@ pub fn costs(out: &mut String, models: &[ModelCost], unit: &str) {
     let _ = writeln!(
         out,
         "Input cost per {unit} (USD; output is not priced). Tokens read from the cache, written\n\
-         to it (where the provider charges writes) and sent uncached:\n"
+         to it (where the provider charges writes) and sent uncached, counted with o200k_base on\n\
+         the provider-neutral serialisation (each model's figures say how far they can be off):\n"
     );
     for m in models {
         let ttl = m
@@ -57,7 +58,7 @@ pub fn costs(out: &mut String, models: &[ModelCost], unit: &str) {
             .as_deref()
             .map(|t| format!(", writes at the {t} TTL"))
             .unwrap_or_default();
-        let _ = writeln!(out, "{}{ttl}", m.model);
+        let _ = writeln!(out, "{}{ttl} ({})", m.model, m.provenance);
         for (i, c) in m.calls.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -91,4 +92,10 @@ pub fn costs(out: &mut String, models: &[ModelCost], unit: &str) {
             w = unit.len() + 4
         );
     }
+    out.push_str(&crate::render_cmd::prices_read(
+        models
+            .iter()
+            .map(|m| (m.prices_read.as_str(), m.price_sources.as_slice())),
+    ));
+    out.push('\n');
 }

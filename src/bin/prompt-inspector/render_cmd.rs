@@ -7,8 +7,10 @@ use std::process::ExitCode;
 
 use prompt_inspector::inject::{self, Level, Report, Source, Status};
 use prompt_inspector::pricing::cost::input_costs;
+use prompt_inspector::pricing::request::Sent;
 use prompt_inspector::pricing::Row;
 use prompt_inspector::provider::ChatProvider;
+use prompt_inspector::report::InputCost;
 use prompt_inspector::segments::{self, Family};
 use prompt_inspector::tokens::Encoding;
 use prompt_inspector::Value;
@@ -22,7 +24,7 @@ pub fn run(
     color: ColorChoice,
     provider: Option<ChatProvider>,
     tokenizer: Option<Encoding>,
-    (ids, table): (&[String], Option<&Path>),
+    (ids, table, calibration): (&[String], Option<&Path>, Option<&Path>),
 ) -> ExitCode {
     if provider.is_some() && family == Family::Desk {
         eprintln!("error: --provider applies to --llm chat; a desk request's shape comes from the scene's desk_llm.adapter");
@@ -32,32 +34,56 @@ pub fn run(
         Ok(both) => both,
         Err(code) => return code,
     };
+    let calibration = match crate::calibrate_cmd::load(calibration) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let models: Vec<&Row> = rows.iter().collect();
     let options = render_options(path, provider, tokenizer);
     let mut report = inject::render_with(&scene, family, &options);
+    let predicted = match (&calibration, family) {
+        (Some(c), Family::Chat) => crate::calibrate_cmd::predicted(path, &scene, &models, c),
+        _ => Vec::new(),
+    };
     // The JSON report carries costs only for models named on the command line: without
-    // `--model`, it stays what it was (and what goldens hold).
+    // `--model`, it stays what it was (and what goldens hold). The text form prices the
+    // table's default rows then.
+    let mut costs = if as_json && ids.is_empty() {
+        Vec::new()
+    } else {
+        input_costs(&report, &Sent::of(&scene, &report, path.parent()), &models)
+    };
     if !ids.is_empty() {
-        let costs = input_costs(&report, &models);
         if let Some(first) = costs.first() {
             let short =
                 prompt_inspector::pricing::minimum::call_below_minimum(&models, first.input_tokens);
             report.diagnostics.extend(short);
         }
         if as_json {
-            report.costs = costs;
+            report.costs = std::mem::take(&mut costs);
         }
     }
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     // Streamed: a large scene's report is megabytes, and building it as one string first would
     // double the memory the process touches.
-    let written = if as_json {
+    let written = if as_json && !predicted.is_empty() {
+        // With a calibration, the report gains `predicted_input` (a small scene's report: the
+        // whole value is built once).
+        let mut value = serde_json::to_value(&report).unwrap_or_default();
+        if let (Some(obj), Ok(rows)) = (value.as_object_mut(), serde_json::to_value(&predicted)) {
+            obj.insert("predicted_input".to_owned(), rows);
+        }
+        prompt_inspector::json_out::write_pretty(&mut stdout, &value)
+            .map_err(std::io::Error::from)
+            .and_then(|()| stdout.write_all(b"\n"))
+    } else if as_json {
         prompt_inspector::json_out::write_pretty(&mut stdout, &report)
             .map_err(std::io::Error::from)
             .and_then(|()| stdout.write_all(b"\n"))
     } else {
         let mut body = text(&scene.name, &report, Style::new(color));
-        body.push_str(&call_cost(&report, &models));
+        body.push_str(&call_cost(&costs, report.tokenizer));
+        crate::calibrate_cmd::predicted_text(&mut body, &predicted, " (calibrated)");
         stdout.write_all(body.as_bytes())
     };
     let flushed = written.and_then(|()| stdout.flush());
@@ -86,21 +112,60 @@ fn render_options(
     }
 }
 
-/// What this call's input costs for each model, as a first call (nothing cached yet): its
-/// messages (chat) or segments (desk) and its tool definitions. Nothing when tokens were not
-/// counted.
-fn call_cost(r: &Report, models: &[&Row]) -> String {
-    let costs = input_costs(r, models);
-    let Some(first) = costs.first() else {
+/// What this call's input costs for each model, as a first call (nothing cached yet): the tokens
+/// its provider bills (framing included) with how sure they are, the text's own count, and when
+/// and where the prices were read. Nothing when tokens were not counted.
+fn call_cost(costs: &[InputCost], tokenizer: Option<Encoding>) -> String {
+    let (Some(first), Some(encoding)) = (costs.first(), tokenizer) else {
         return String::new();
     };
-    let mut out = format!(
-        "\nThis call's input, {} tokens ({} of messages or segments, {} of tool definitions),\n\
+    let mut out = String::from(
+        "\nThis call's input as each model's provider bills it (framing included),\n\
          as a first call with nothing cached (docs/models.md):\n",
-        first.input_tokens, first.content_tokens, first.definition_tokens
     );
-    for c in &costs {
-        let _ = writeln!(out, "  {:<32} ${:.6}", c.model, c.cost_usd);
+    for c in costs {
+        let tokens = format!("{} tokens", c.input_tokens);
+        let _ = writeln!(
+            out,
+            "  {:<32} {tokens:>14}  {:<18} ${:.6}",
+            c.model,
+            c.provenance.to_string(),
+            c.cost_usd
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Its text alone, counted with {encoding}: {} tokens of messages or segments, {} of tool\n\
+         definitions; as each provider counts text, that is",
+        first.content_tokens, first.definition_tokens,
+    );
+    let mut labels: Vec<(String, Vec<&str>)> = Vec::new();
+    for c in costs {
+        let label = c.text_provenance.to_string();
+        match labels.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, models)) => models.push(&c.model),
+            None => labels.push((label, vec![&c.model])),
+        }
+    }
+    for (label, models) in labels {
+        let _ = writeln!(out, "  {label} for {}", models.join(", "));
+    }
+    out.push_str(&prices_read(
+        costs
+            .iter()
+            .map(|c| (c.prices_read.as_str(), c.price_sources.as_slice())),
+    ));
+    out
+}
+
+/// `Prices as read on DATE from:` and the pages, for each date the rows' prices were read.
+pub fn prices_read<'a>(rows: impl IntoIterator<Item = (&'a str, &'a [String])>) -> String {
+    let mut out = String::new();
+    for (date, sources) in prompt_inspector::pricing::read_dates(rows) {
+        let _ = writeln!(out, "Prices as read on {date} from:");
+        for s in sources {
+            let _ = writeln!(out, "  {s}");
+        }
     }
     out
 }
@@ -303,7 +368,8 @@ pub fn html(
     let mut reports = Vec::new();
     for family in [Family::Chat, Family::Desk] {
         let mut report = inject::render_with_memo(&scene, family, &options, &mut memo);
-        let costs = input_costs(&report, &models);
+        let sent = Sent::of(&scene, &report, path.parent());
+        let costs = input_costs(&report, &sent, &models);
         if let Some(first) = costs.first() {
             let short =
                 prompt_inspector::pricing::minimum::call_below_minimum(&models, first.input_tokens);

@@ -71,8 +71,10 @@ fn totals_sum_the_calls_and_say_the_saving() {
 }
 
 mod input_costs {
+    use crate::pricing::request::{self, Sent};
     use crate::report::{DefinitionOut, MessageOut, Metrics, Report, SegmentOut, Status, ToolOut};
     use crate::tokens::Encoding;
+    use crate::usage::{Api, Provenance};
     use crate::value::Value;
 
     fn segment(name: &'static str, tokens: Option<usize>) -> SegmentOut {
@@ -133,16 +135,40 @@ mod input_costs {
     fn a_desk_call_prices_its_segments_and_definitions_at_the_input_price() {
         // Input at $3 per million tokens (the test row); nothing is cached on a first call.
         let r = super::row("breakpoints", true);
-        let costs = super::super::input_costs(&desk(), &[&r]);
+        let sent = Sent::default();
+        let costs = super::super::input_costs(&desk(), &sent, &[&r]);
         assert_eq!(costs.len(), 1);
         let c = &costs[0];
         assert_eq!(c.model, "acme/a1");
         assert_eq!(c.usd_per_mtok_input, 3.0);
+        // The text counts are the report's; the call's input is its body as billed, which for
+        // a provider the table does not know is an OpenAI-compatible chat body.
+        assert_eq!((c.content_tokens, c.definition_tokens), (1500, 200));
+        let body = request::body(&desk(), &sent, &r);
+        assert_eq!(body.api, Api::OpenaiChat);
+        let billed = crate::billing::predict(body.api, &body.model, &body.json).expect("counted");
+        assert_eq!(c.input_tokens, billed.input_tokens);
+        assert_eq!(c.api, Some(Api::OpenaiChat));
         assert_eq!(
-            (c.content_tokens, c.definition_tokens, c.input_tokens),
-            (1500, 200, 1700)
+            c.cost_usd,
+            super::super::round_usd(c.input_tokens as f64 * 3.0 / 1e6)
         );
-        assert_eq!(c.cost_usd, 0.0051);
+        // Nothing about an unknown provider is exact.
+        assert!(
+            c.provenance.bound() >= request::TEXT_BOUND_PERCENT,
+            "{:?}",
+            c.provenance
+        );
+        assert_eq!(
+            c.text_provenance,
+            Provenance::Estimate {
+                bound_percent: request::TEXT_BOUND_PERCENT
+            }
+        );
+        assert_eq!(
+            (c.prices_read.as_str(), c.price_sources.len()),
+            ("2026-12-01", 1)
+        );
         let segments: Vec<(&str, usize, f64)> = c
             .segments
             .iter()
@@ -174,13 +200,14 @@ mod input_costs {
         chat.llm = "chat";
         // The messages are what is sent: 30 tokens, whatever the segments count.
         chat.messages = Some(vec![message(10), message(20)]);
-        let c = &super::super::input_costs(&chat, &[&r, &r])[1];
-        assert_eq!((c.content_tokens, c.input_tokens), (30, 230));
+        let sent = Sent::default();
+        let c = &super::super::input_costs(&chat, &sent, &[&r, &r])[1];
+        assert_eq!((c.content_tokens, c.definition_tokens), (30, 200));
         assert_eq!(c.segments[1].tokens, 500);
         let mut uncounted = desk();
         uncounted.tokenizer = None;
-        assert!(super::super::input_costs(&uncounted, &[&r]).is_empty());
-        assert!(super::super::input_costs(&desk(), &[]).is_empty());
+        assert!(super::super::input_costs(&uncounted, &sent, &[&r]).is_empty());
+        assert!(super::super::input_costs(&desk(), &sent, &[]).is_empty());
     }
 }
 

@@ -14,6 +14,7 @@ import type {
   AboutResponse,
   ApiError,
   CheckResponse,
+  ConversationResponse,
   FileStat,
   Llm,
   LiveOptions,
@@ -21,7 +22,7 @@ import type {
   ModelsResponse,
   Report,
   Rules,
-  RunReport,
+  RunResponse,
   SceneText,
   TextEdit,
 } from './types';
@@ -62,8 +63,11 @@ export interface Api {
   /** The versions the About box shows. */
   about(): Promise<About>;
   /** The run report (docs/run-loop.md, `run --format json`), each round priced for `models`
-   *  (row ids; none: the table's default set). */
-  run(text: string, baseDir?: string | null, models?: string[]): Promise<RunReport>;
+   *  (row ids; none: the table's default set), with the rounds that read nothing explained and
+   *  the what-if prices. */
+  run(text: string, baseDir?: string | null, models?: string[]): Promise<RunResponse>;
+  /** A folder of scenes, one per call: each call's cache figures, costs, misses and what-ifs. */
+  conversation(folder: string, models?: string[]): Promise<ConversationResponse>;
   /** A folder (or one scene) against its goldens. */
   check(folder: string): Promise<CheckResponse>;
   /** Write one scene's golden from the scene on disk. */
@@ -118,7 +122,8 @@ export function createApi(t: Transport): Api {
       const core = await t.call('about', null);
       return { host: await t.host(core), core };
     },
-    run: async (text, baseDir, models) => (await t.call('run', { text, base_dir: baseDir ?? null, models: models ?? [] })).report,
+    run: (text, baseDir, models) => t.call('run', { text, base_dir: baseDir ?? null, models: models ?? [] }),
+    conversation: (folder, models) => t.call('conversation', { folder, models: models ?? [] }),
     check: (folder) => t.call('check', { folder }),
     approve: (scenePath) => t.call('approve', { scene_path: scenePath }),
     liveOpen: (text, options) => t.call('live_open', { text, options }),

@@ -18,6 +18,7 @@ export const commands = {
 	models: () => typedError<ModelsResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("models")),
 	about: () => typedError<AboutResponse, ApiError_Serialize>(__TAURI_INVOKE("about")),
 	run: (req: RunRequest_Deserialize) => typedError<RunResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("run", { req })),
+	conversation: (req: ConversationRequest_Deserialize) => typedError<ConversationResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("conversation", { req })),
 	check: (req: CheckRequest) => typedError<CheckResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("check", { req })),
 	approve: (req: ApproveRequest) => typedError<ApproveResponse, ApiError_Serialize>(__TAURI_INVOKE("approve", { req })),
 	golden: (req: GoldenRequest_Deserialize) => typedError<GoldenResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("golden", { req })),
@@ -64,9 +65,9 @@ export const events = {
 };
 
 /* Constants */
-export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","check","approve","golden","template","live_open","live_edit","live_close"] as const;
+export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","conversation","check","approve","golden","template","live_open","live_edit","live_close"] as const;
 
-export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","check","approve","live_open","live_edit","live_close"] as const;
+export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","conversation","check","approve","live_open","live_edit","live_close"] as const;
 
 /* Types */
 export type AboutResponse = {
@@ -75,6 +76,17 @@ export type AboutResponse = {
 	/**  Its version, as in its Cargo.toml (what `prompt-inspector --version` prints). */
 	version: string,
 };
+
+/**  The request shape a recorded call used: which API it was sent to. */
+export type Api = 
+/**  OpenAI chat completions (`POST /v1/chat/completions`); also DeepSeek's API. */
+"openai-chat" | 
+/**  OpenAI Responses (`POST /v1/responses`). */
+"openai-responses" | 
+/**  Anthropic Messages (`POST /v1/messages`). */
+"anthropic" | 
+/**  Gemini `generateContent` / `streamGenerateContent`. */
+"gemini";
 
 /**
  *  `{code, message}` plus the position fields that apply; absent fields are left out of the JSON.
@@ -208,6 +220,78 @@ export type CallCost = {
 	uncached_cost_usd: number | null,
 };
 
+export type CallDiagnostic = CallDiagnostic_Serialize | CallDiagnostic_Deserialize;
+
+export type CallDiagnostic_Deserialize = {
+	/**  0-based; `null` for a finding about the whole conversation. */
+	call?: number | null,
+	diagnostic: Diagnostic_Deserialize,
+};
+
+export type CallDiagnostic_Serialize = {
+	/**  0-based; `null` for a finding about the whole conversation. */
+	call: number | null,
+	diagnostic: Diagnostic_Serialize,
+};
+
+/**  One call's chat request as the caches see it. */
+export type CallOut = CallOut_Serialize | CallOut_Deserialize;
+
+/**  One call's chat request as the caches see it. */
+export type CallOut_Deserialize = {
+	/**  The scene's file name. */
+	scene: string,
+	path: string,
+	messages: number,
+	request_bytes: number,
+	request_tokens: number,
+	/**  Tokens shared with the previous call (`null` for the first). */
+	common_prefix_tokens?: number | null,
+	/**  Where it first differs from the previous call, when it rewrites rather than appends. */
+	change?: Change_Deserialize | null,
+};
+
+/**  One call's chat request as the caches see it. */
+export type CallOut_Serialize = {
+	/**  The scene's file name. */
+	scene: string,
+	path: string,
+	messages: number,
+	request_bytes: number,
+	request_tokens: number,
+	/**  Tokens shared with the previous call (`null` for the first). */
+	common_prefix_tokens: number | null,
+	/**  Where it first differs from the previous call, when it rewrites rather than appends. */
+	change: Change_Serialize | null,
+};
+
+/**  Where a call first differs from the one before it (a rewrite, not an append). */
+export type Change = Change_Serialize | Change_Deserialize;
+
+/**  Where a call first differs from the one before it (a rewrite, not an append). */
+export type Change_Deserialize = {
+	part: ChangedPart,
+	/**  Byte offset in the serialised request (docs/run-loop.md). */
+	byte: number,
+	/**  Who wrote that byte, in words: `tool tf_notes`, `configured prompt #0`, `the user's input`. */
+	written_by: string,
+	/**  A tool that wrote it, when one did (the what-if that moves it names the same tool). */
+	tool?: string | null,
+};
+
+/**  Where a call first differs from the one before it (a rewrite, not an append). */
+export type Change_Serialize = {
+	part: ChangedPart,
+	/**  Byte offset in the serialised request (docs/run-loop.md). */
+	byte: number,
+	/**  Who wrote that byte, in words: `tool tf_notes`, `configured prompt #0`, `the user's input`. */
+	written_by: string,
+	/**  A tool that wrote it, when one did (the what-if that moves it names the same tool). */
+	tool?: string,
+};
+
+export type ChangedPart = "tools" | "system" | "messages";
+
 export type CheckRequest = {
 	/**  A folder searched recursively for `*.scene.json`, or one scene file. */
 	folder: string,
@@ -259,6 +343,56 @@ export type CheckedScene_Serialize = {
 	diff: string | null,
 	/**  Why the scene is `unreadable`. */
 	error: ApiError_Serialize | null,
+};
+
+export type ConversationRequest = ConversationRequest_Serialize | ConversationRequest_Deserialize;
+
+export type ConversationRequest_Deserialize = {
+	/**  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...). */
+	folder: string,
+	/**
+	 *  The models to price the calls for (row ids or model names, docs/models.md); empty: the
+	 *  table's default set.
+	 */
+	models?: string[],
+};
+
+export type ConversationRequest_Serialize = {
+	/**  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...). */
+	folder: string,
+	/**
+	 *  The models to price the calls for (row ids or model names, docs/models.md); empty: the
+	 *  table's default set.
+	 */
+	models: string[],
+};
+
+export type ConversationResponse = ConversationResponse_Serialize | ConversationResponse_Deserialize;
+
+export type ConversationResponse_Deserialize = {
+	folder: string,
+	calls: CallOut_Deserialize[],
+	/**  Each model's tokens and cost per call, in the order asked for. */
+	models: ModelCost_Deserialize[],
+	/**  Every call that reads nothing, per model, with its cause. */
+	zero_reads: ZeroRead_Deserialize[],
+	/**  Each tool that injects early, moved to the latest segment a tool may write, per model. */
+	what_if: WhatIfPrice_Deserialize[],
+	/**  The cache-safety lint's findings (docs/diagnostics.md). */
+	diagnostics: CallDiagnostic_Deserialize[],
+};
+
+export type ConversationResponse_Serialize = {
+	folder: string,
+	calls: CallOut_Serialize[],
+	/**  Each model's tokens and cost per call, in the order asked for. */
+	models: ModelCost_Serialize[],
+	/**  Every call that reads nothing, per model, with its cause. */
+	zero_reads: ZeroRead_Serialize[],
+	/**  Each tool that injects early, moved to the latest segment a tool may write, per model. */
+	what_if: WhatIfPrice_Serialize[],
+	/**  The cache-safety lint's findings (docs/diagnostics.md). */
+	diagnostics: CallDiagnostic_Serialize[],
 };
 
 export type DefinitionCost = {
@@ -507,22 +641,100 @@ export type GoldenResponse_Serialize = {
  *  every token at the model's uncached input price (docs/cli.md, "costs"). Plain figures: the
  *  report sits below the models table (`pricing`), which fills them in.
  */
-export type InputCost = {
+export type InputCost = InputCost_Serialize | InputCost_Deserialize;
+
+/**
+ *  One model's price of a call's input as a first call, with nothing in the prompt cache yet:
+ *  every token at the model's uncached input price (docs/cli.md, "costs"). Plain figures: the
+ *  report sits below the models table (`pricing`), which fills them in.
+ */
+export type InputCost_Deserialize = {
 	/**  The models table row's id (`openai/gpt-5`). */
 	model: string,
+	/**
+	 *  The API the call was priced as being sent to (the row's provider's request shape for this
+	 *  family); absent when its body could not be counted and `input_tokens` fell back to
+	 *  `content_tokens + definition_tokens`.
+	 */
+	api?: Api | null,
 	/**
 	 *  The row's price of an uncached input token, in USD per million tokens (what a piece's
 	 *  tokens cost: `tokens × usd_per_mtok_input / 1e6`).
 	 */
 	usd_per_mtok_input: number | null,
-	/**  The call's input tokens: `content_tokens + definition_tokens`. */
+	/**
+	 *  The call's input as the row's provider bills it: the request body that provider is sent,
+	 *  framing included (per-message and per-tool overhead, tool-use prompts, images).
+	 */
 	input_tokens: number,
-	/**  Tokens of the messages sent (chat) or of the segments (desk). */
+	/**  How far `input_tokens` and `cost_usd` can be off. */
+	provenance: Provenance,
+	/**
+	 *  Tokens of the messages' text (chat) or of the segments' (desk), counted with the report's
+	 *  `tokenizer`, without framing.
+	 */
 	content_tokens: number,
-	/**  Tokens of the tool definitions in the request. */
+	/**  Tokens of the tool definitions' neutral JSON, counted the same way. */
 	definition_tokens: number,
+	/**
+	 *  How far the counts of text (`content_tokens`, `definition_tokens`, `segments[].tokens`,
+	 *  `definitions[].tokens`) can be from the row's provider's own count of that text.
+	 */
+	text_provenance: Provenance,
 	/**  What `input_tokens` cost, in USD. */
 	cost_usd: number | null,
+	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
+	prices_read: string,
+	price_sources: string[],
+	/**  Each segment of the report with tokens, in report order: its tokens and what they cost. */
+	segments: SegmentCost[],
+	/**  Each tool definition with tokens, in tool order. */
+	definitions: DefinitionCost[],
+};
+
+/**
+ *  One model's price of a call's input as a first call, with nothing in the prompt cache yet:
+ *  every token at the model's uncached input price (docs/cli.md, "costs"). Plain figures: the
+ *  report sits below the models table (`pricing`), which fills them in.
+ */
+export type InputCost_Serialize = {
+	/**  The models table row's id (`openai/gpt-5`). */
+	model: string,
+	/**
+	 *  The API the call was priced as being sent to (the row's provider's request shape for this
+	 *  family); absent when its body could not be counted and `input_tokens` fell back to
+	 *  `content_tokens + definition_tokens`.
+	 */
+	api?: Api,
+	/**
+	 *  The row's price of an uncached input token, in USD per million tokens (what a piece's
+	 *  tokens cost: `tokens × usd_per_mtok_input / 1e6`).
+	 */
+	usd_per_mtok_input: number | null,
+	/**
+	 *  The call's input as the row's provider bills it: the request body that provider is sent,
+	 *  framing included (per-message and per-tool overhead, tool-use prompts, images).
+	 */
+	input_tokens: number,
+	/**  How far `input_tokens` and `cost_usd` can be off. */
+	provenance: Provenance,
+	/**
+	 *  Tokens of the messages' text (chat) or of the segments' (desk), counted with the report's
+	 *  `tokenizer`, without framing.
+	 */
+	content_tokens: number,
+	/**  Tokens of the tool definitions' neutral JSON, counted the same way. */
+	definition_tokens: number,
+	/**
+	 *  How far the counts of text (`content_tokens`, `definition_tokens`, `segments[].tokens`,
+	 *  `definitions[].tokens`) can be from the row's provider's own count of that text.
+	 */
+	text_provenance: Provenance,
+	/**  What `input_tokens` cost, in USD. */
+	cost_usd: number | null,
+	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
+	prices_read: string,
+	price_sources: string[],
 	/**  Each segment of the report with tokens, in report order: its tokens and what they cost. */
 	segments: SegmentCost[],
 	/**  Each tool definition with tokens, in tool order. */
@@ -737,6 +949,22 @@ export type Metrics = {
 	positions: { [key in string]: number },
 };
 
+/**
+ *  Why a call reads nothing from the cache. The prediction alone gives these; a changed model, an
+ *  expired TTL and byte instability need the recorded calls (`verify`).
+ */
+export type MissCause = 
+/**  The first call: nothing is cached yet. */
+"first_call" | "system_changed" | "tools_changed" | 
+/**  A message before the end of the previous call's request differs. */
+"messages_rewritten" | 
+/**  The shared prefix is shorter than the least the model caches. */
+"below_minimum" | 
+/**  The shared prefix is long enough, but no breakpoint ends after it. */
+"no_breakpoint" | 
+/**  By the model's rule the call should read: the provider decides (a hit is not guaranteed). */
+"provider_side";
+
 /**  The calls of a conversation for one model, and their sum. */
 export type ModelCost = ModelCost_Serialize | ModelCost_Deserialize;
 
@@ -876,6 +1104,18 @@ export type PieceOut_Serialize = {
 	tokens?: number,
 };
 
+/**  How far a token or cost figure can be off. */
+export type Provenance = 
+/**  Counted as the provider bills it, and checked so against recorded usage. */
+{ kind: "exact" } | 
+/**
+ *  Within `bound_percent` of the billed figure on the share of recorded calls named in
+ *  docs/models.md.
+ */
+{ kind: "estimate"; bound_percent: number | null } | 
+/**  An estimate scaled by a ratio learnt from recorded usage (`prompt-inspector calibrate`). */
+{ kind: "calibrated"; ratio: number | null; bound_percent: number | null };
+
 /**
  *  The chat providers `render --llm chat --provider` can shape messages for. In JSON (the API's
  *  `provider`) `"openai"` or `"anthropic"`; the TypeScript bindings call the type `Provider`.
@@ -983,7 +1223,7 @@ export type Report_Deserialize = {
 	 *  `models`), computed from the `tokens` fields by `pricing::cost::input_costs`; left out
 	 *  when no model was asked for or tokens were not counted.
 	 */
-	costs: InputCost[],
+	costs: InputCost_Deserialize[],
 };
 
 export type Report_Serialize = {
@@ -1011,7 +1251,7 @@ export type Report_Serialize = {
 	 *  `models`), computed from the `tokens` fields by `pricing::cost::input_costs`; left out
 	 *  when no model was asked for or tokens were not counted.
 	 */
-	costs?: InputCost[],
+	costs?: InputCost_Serialize[],
 };
 
 export type RuleInfo = {
@@ -1178,11 +1418,25 @@ export type RunResponse = RunResponse_Serialize | RunResponse_Deserialize;
 /**  The run report (docs/run-loop.md), kept as the core's value like [`RenderResponse`]'s. */
 export type RunResponse_Deserialize = {
 	report: RunReport_Deserialize,
+	/**  Every round that reads nothing, per model, with its cause (docs/app.md, "Run"). */
+	zero_reads: ZeroRead_Deserialize[],
+	/**
+	 *  For each breakpoint cache among the models: the run with a breakpoint closing every
+	 *  request as well as xbot's one after the system message.
+	 */
+	what_if: WhatIfPrice_Deserialize[],
 };
 
 /**  The run report (docs/run-loop.md), kept as the core's value like [`RenderResponse`]'s. */
 export type RunResponse_Serialize = {
 	report: RunReport_Serialize,
+	/**  Every round that reads nothing, per model, with its cause (docs/app.md, "Run"). */
+	zero_reads: ZeroRead_Serialize[],
+	/**
+	 *  For each breakpoint cache among the models: the run with a breakpoint closing every
+	 *  request as well as xbot's one after the system message.
+	 */
+	what_if: WhatIfPrice_Serialize[],
 };
 
 /**
@@ -1518,6 +1772,78 @@ export type ValidateResponse_Serialize = {
 	tools: ToolCheck_Serialize[],
 };
 
+/**  A change priced over the whole run or conversation for one model. */
+export type WhatIfPrice = WhatIfPrice_Serialize | WhatIfPrice_Deserialize;
+
+/**  A change priced over the whole run or conversation for one model. */
+export type WhatIfPrice_Deserialize = {
+	model: string,
+	/**  The change, in words. */
+	what: string,
+	/**  A tool moved: its name and the chat segments from and to. */
+	tool?: string | null,
+	from?: string | null,
+	to?: string | null,
+	/**  The input cost as it is, and with the change. */
+	cost_usd: number | null,
+	what_if_usd: number | null,
+	/**  `cost_usd - what_if_usd`: what the change saves (negative: what it costs). */
+	saving_usd: number | null,
+};
+
+/**  A change priced over the whole run or conversation for one model. */
+export type WhatIfPrice_Serialize = {
+	model: string,
+	/**  The change, in words. */
+	what: string,
+	/**  A tool moved: its name and the chat segments from and to. */
+	tool?: string,
+	from?: string,
+	to?: string,
+	/**  The input cost as it is, and with the change. */
+	cost_usd: number | null,
+	what_if_usd: number | null,
+	/**  `cost_usd - what_if_usd`: what the change saves (negative: what it costs). */
+	saving_usd: number | null,
+};
+
+/**  One call that reads nothing, for one model. */
+export type ZeroRead = ZeroRead_Serialize | ZeroRead_Deserialize;
+
+/**  One call that reads nothing, for one model. */
+export type ZeroRead_Deserialize = {
+	/**  0-based. */
+	call: number,
+	model: string,
+	cause: MissCause,
+	/**  The cause in a sentence. */
+	why: string,
+	change?: Change_Deserialize | null,
+	/**  Where a breakpoint or the injection should go; `null` when nothing is to be done. */
+	fix?: string | null,
+	/**  Tokens the call shares with the one before: what a cache could have served. */
+	shared_tokens: number,
+	/**  What the call would cost less with those tokens read from the cache. */
+	missed_usd: number | null,
+};
+
+/**  One call that reads nothing, for one model. */
+export type ZeroRead_Serialize = {
+	/**  0-based. */
+	call: number,
+	model: string,
+	cause: MissCause,
+	/**  The cause in a sentence. */
+	why: string,
+	change?: Change_Serialize,
+	/**  Where a breakpoint or the injection should go; `null` when nothing is to be done. */
+	fix?: string,
+	/**  Tokens the call shares with the one before: what a cache could have served. */
+	shared_tokens: number,
+	/**  What the call would cost less with those tokens read from the cache. */
+	missed_usd: number | null,
+};
+
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {
     try {
@@ -1570,6 +1896,7 @@ export type Operations = {
 	models: { request: null; response: OkData<typeof commands.models> };
 	about: { request: null; response: OkData<typeof commands.about> };
 	run: { request: Parameters<typeof commands.run>[0]; response: OkData<typeof commands.run> };
+	conversation: { request: Parameters<typeof commands.conversation>[0]; response: OkData<typeof commands.conversation> };
 	check: { request: Parameters<typeof commands.check>[0]; response: OkData<typeof commands.check> };
 	approve: { request: Parameters<typeof commands.approve>[0]; response: OkData<typeof commands.approve> };
 	golden: { request: Parameters<typeof commands.golden>[0]; response: OkData<typeof commands.golden> };

@@ -1,14 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { dialogs } from '../api';
 import { errorText } from '../api/api';
-import type { ModelCost, RunIteration, RunMessage, RunReport } from '../api/types';
+import type { ModelCost, RunIteration, RunMessage, RunReport, RunResponse, WhatIfPrice, ZeroRead } from '../api/types';
 import { fmtUsd, prefixSentence, prefixShares } from '../lib/costs';
+import { zeroReadsOf } from '../lib/money';
+import { WhatIfTable, ZeroReadNote } from './Money';
 import { dirOf, resolvePath } from '../lib/paths';
 import type { Session } from '../lib/session';
 // The example run, compiled into the page from the fixture itself (one source): `run` takes scene
 // text, so the example needs no file at run time and works whatever folder the app started in.
 import exampleRunText from '../../../fixtures/run/cd-round-2.scene.json?raw';
+import cacheRunText from '../../../fixtures/run/stable-prefix.scene.json?raw';
 
 export const EXAMPLE_RUN = { name: 'cd-round-2.scene.json', text: exampleRunText };
+/** A run whose system message is long enough for a breakpoint cache: later rounds read it back. */
+export const CACHE_RUN = { name: 'stable-prefix.scene.json', text: cacheRunText };
 
 // The run report as `prompt-inspector run --format json` prints it, in the core's own types.
 export type RunMsg = RunMessage;
@@ -273,13 +279,13 @@ function CacheBar({
   c,
   n,
   cost,
-  minTokens,
+  zero,
 }: {
   c: RunIteration['cache'];
   n: number;
   cost: { model: string; call: ModelCost['calls'][number] } | null;
-  /** The least the picked model's cache holds (its row's `min_tokens`), when known. */
-  minTokens?: number;
+  /** Why this request reads nothing on the picked model, when it does not. */
+  zero?: ZeroRead;
 }) {
   const first = c.common_prefix_bytes == null;
   const shared = first
@@ -312,12 +318,7 @@ function CacheBar({
         <span class="muted-figure">{` (${fmtUsd(s.uncachedCostUsd)} uncached)`}</span>
       </p>
       <p class="muted run-cache-note">{shared}</p>
-      {!first && !s.read && minTokens !== undefined && (c.common_prefix_tokens ?? 0) < minTokens && (
-        <p class="muted run-cache-note" data-testid={`prefix-short-${n}`}>
-          Nothing is read from the cache only because the shared prefix is under {minTokens} tokens, the least {cost.model} caches; the
-          prefix itself is intact, so a longer session would be served from the cache.
-        </p>
-      )}
+      {zero && <ZeroReadNote z={zero} testid={`zero-read-${n}`} />}
     </div>
   );
 }
@@ -366,14 +367,14 @@ function RoundView({
   i,
   final,
   model,
-  minTokens,
+  zero,
 }: {
   r: FullRunReport;
   v: RequestView;
   i: number;
   final: boolean;
   model: ModelCost | null;
-  minTokens?: number;
+  zero?: ZeroRead;
 }) {
   const it = r.iterations[i];
   const c = it.cache;
@@ -389,7 +390,7 @@ function RoundView({
         </span>
       </h3>
       <h4>Request {i + 1}</h4>
-      <CacheBar c={c} n={i + 1} cost={model?.calls[i] ? { model: model.model, call: model.calls[i] } : null} minTokens={minTokens} />
+      <CacheBar c={c} n={i + 1} cost={model?.calls[i] ? { model: model.model, call: model.calls[i] } : null} zero={zero} />
       <RequestMessages v={v} />
       <h4>The model's answer</h4>
       {final ? (
@@ -428,16 +429,20 @@ export function RunReportView({
   report,
   source,
   model = null,
-  minTokens,
+  zeroReads = [],
+  whatIf = [],
 }: {
   report: RunReport;
   source: string;
   model?: string | null;
-  /** The picked model's least cached prefix (`cache.min_tokens`), for the note under a bar. */
-  minTokens?: number;
+  /** The rounds that read nothing, per model, with their causes (the `run` operation's). */
+  zeroReads?: ZeroRead[];
+  /** The what-if prices (the `run` operation's). */
+  whatIf?: WhatIfPrice[];
 }) {
   const r = report;
   const cost = modelCostOf(r, model);
+  const zeros = zeroReadsOf(zeroReads, cost?.model);
   const views = requestViews(r);
   const fin = finalRound(r);
   const next = r.next_request_messages != null ? views[views.length - 1] : null;
@@ -525,15 +530,23 @@ export function RunReportView({
           <p data-testid="run-total">
             On <b>{cost.model}</b> the run's input costs <b>{fmtUsd(cost.total.cost_usd)}</b>, against{' '}
             {fmtUsd(cost.total.uncached_cost_usd)} with no caching
-            {cost.ttl ? ` (cache writes at the ${cost.ttl} TTL's price)` : ''}.
+            {cost.ttl ? ` (cache writes at the ${cost.ttl} TTL's price)` : ''}.{' '}
+            {zeros.size ? (
+              <span data-testid="run-zero-count">
+                {zeros.size} of {r.iterations.length} requests read nothing from the cache; each says why under its bar.
+              </span>
+            ) : (
+              <span data-testid="run-zero-count">Every request reads from the cache.</span>
+            )}
           </p>
         )}
+        <WhatIfTable items={whatIf} model={cost?.model ?? null} testid="run-what-if" />
         <p class="muted">
           How the loop works: <code>docs/run-loop.md</code> in the Prompt Inspector repository.
         </p>
       </section>
       {r.iterations.map((_, i) => (
-        <RoundView key={i} r={r} v={views[i]} i={i} final={i === fin} model={cost} minTokens={minTokens} />
+        <RoundView key={i} r={r} v={views[i]} i={i} final={i === fin} model={cost} zero={zeros.get(i)} />
       ))}
       {next && (
         <section class="iteration run-next" id={`run-request-${next.n}`} aria-labelledby="run-next-h" data-testid="run-next-request">
@@ -551,10 +564,10 @@ export function RunReportView({
   );
 }
 
-type Source = { kind: 'open' } | { kind: 'example' } | { kind: 'file'; path: string };
+type Source = { kind: 'open' } | { kind: 'example' } | { kind: 'cache-example' } | { kind: 'file'; path: string };
 
 export function RunView({ session }: { session: Session }) {
-  const [report, setReport] = useState<RunReport | null>(null);
+  const [report, setReport] = useState<RunResponse | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [path, setPath] = useState('');
   const hasRun = session.scene.has('run');
@@ -576,7 +589,7 @@ export function RunView({ session }: { session: Session }) {
   useEffect(() => {
     const l = last.current;
     if (hasRun) void runText(session.text, baseDir, { kind: 'open' });
-    else if (l && l.src.kind === 'file') void runText(l.text, l.base, l.src);
+    else if (l && (l.src.kind === 'file' || l.src.kind === 'cache-example')) void runText(l.text, l.base, l.src);
     else void runText(EXAMPLE_RUN.text, null, { kind: 'example' });
   }, [hasRun ? session.text : null, session.model]);
   const runFile = async () => {
@@ -585,9 +598,20 @@ export function RunView({ session }: { session: Session }) {
       setErr(baseDir ? `Type the path of a run scene (absolute, or relative to ${baseDir}).` : 'Type the absolute path of a run scene.');
       return;
     }
-    const full = resolvePath(typed, baseDir);
+    let full = resolvePath(typed, baseDir);
     try {
-      const r = await session.api.open(full);
+      let r: { text: string };
+      try {
+        r = await session.api.open(full);
+      } catch (e) {
+        // In the app, a typed path not chosen yet opens once the person picks it in the Open
+        // dialog, which starts there (as the toolbar's Open does).
+        const pick = (e as { code?: string }).code === 'path_not_chosen' ? (await dialogs()).openDialog : undefined;
+        const picked = pick ? await pick(full) : null;
+        if (!picked) throw e;
+        full = picked;
+        r = await session.api.open(full);
+      }
       await runText(r.text, dirOf(full), { kind: 'file', path: full });
     } catch (e) {
       setReport(null);
@@ -599,7 +623,9 @@ export function RunView({ session }: { session: Session }) {
       ? `of the open scene${session.path ? ` (${session.path})` : ''}`
       : source.kind === 'example'
         ? `of the built-in example (${EXAMPLE_RUN.name}: the directory changes in round 2)`
-        : `of ${source.path}`;
+        : source.kind === 'cache-example'
+          ? `of the built-in example (${CACHE_RUN.name}: a system message long enough to be read from the cache)`
+          : `of ${source.path}`;
   return (
     <main class="page run-view">
       <div class="bar">
@@ -623,6 +649,16 @@ export function RunView({ session }: { session: Session }) {
           data-testid="run-example"
         >
           Run the example
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setPath('');
+            void runText(CACHE_RUN.text, null, { kind: 'cache-example' });
+          }}
+          data-testid="run-example-cache"
+        >
+          Run the cache example
         </button>
         {hasRun && (
           <button type="button" onClick={() => void runText(session.text, baseDir, { kind: 'open' })}>
@@ -656,12 +692,7 @@ export function RunView({ session }: { session: Session }) {
       )}
       {!report && !err && <div class="empty-seg">No run yet.</div>}
       {report && !err && (
-        <RunReportView
-          report={report}
-          source={label}
-          model={session.model}
-          minTokens={session.models.find((m) => m.id === session.model)?.cache.min_tokens}
-        />
+        <RunReportView report={report.report} source={label} model={session.model} zeroReads={report.zero_reads} whatIf={report.what_if} />
       )}
     </main>
   );

@@ -3,6 +3,7 @@ import { Component } from 'preact';
 import type { InputCost, Llm, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines, type Run } from '../lib/colors';
 import { costOf, fmtUsd, pieceFigures } from '../lib/costs';
+import { type Provenance, provenanceText, provenanceTitle } from '../lib/money';
 import { adapters } from '../lib/scene';
 import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
 
@@ -23,6 +24,8 @@ interface Props {
   hasConfigured?: (family: Llm, segment: string) => boolean;
   /** The picked model (a row id): the cards show what their tokens cost on it. */
   model?: string | null;
+  /** Where the picked model's prices come from: the pages and the date they were read. */
+  priceSources?: { url: string; read: string }[];
 }
 
 /** The chat segment whose user message is the user's input when it renders empty. */
@@ -270,8 +273,12 @@ function SegmentCardView({
 }
 
 /** The family's whole input on the picked model, as a first call: what the cards add up to. */
-function CallCostNote({ cost, family }: { cost: InputCost; family: Llm }) {
+export function CallCostNote({ cost, family, sources = [] }: { cost: InputCost; family: Llm; sources?: { url: string; read: string }[] }) {
   const what = family === 'chat' ? 'messages' : 'segments';
+  // How the count was made (exact, an estimate with its bound, or calibrated), when the core says.
+  const provenance = (cost as InputCost & { provenance?: Provenance }).provenance;
+  const counted = provenanceText(provenance);
+  const read = sources[0]?.read;
   return (
     <p
       class="call-cost"
@@ -280,6 +287,18 @@ function CallCostNote({ cost, family }: { cost: InputCost; family: Llm }) {
       title={`This call's input on ${cost.model} as a first call, nothing cached: ${cost.content_tokens} tokens of ${what} and ${cost.definition_tokens} of tool definitions, at $${cost.usd_per_mtok_input ?? 0} per million input tokens`}
     >
       This call's input: {cost.input_tokens} tok · {fmtUsd(cost.cost_usd)} <span class="muted-figure">on {cost.model}, first call</span>
+      {counted && (
+        <span class="provenance muted-figure" data-testid={`call-cost-provenance-${family}`} title={provenanceTitle(provenance)}>
+          {' '}
+          · tokens {counted}
+        </span>
+      )}
+      {read && (
+        <span class="muted-figure" data-testid={`call-cost-prices-${family}`} title={sources.map((x) => x.url).join('\n')}>
+          {' '}
+          · prices of {read} ({sources.length} source{sources.length === 1 ? '' : 's'})
+        </span>
+      )}
     </p>
   );
 }
@@ -396,7 +415,7 @@ export function Segments(p: Props) {
           </div>
         )}
       </div>
-      {cost && <CallCostNote cost={cost} family={family} />}
+      {cost && <CallCostNote cost={cost} family={family} sources={p.priceSources} />}
       {!r ? (
         <div class="empty-seg">rendering…</div>
       ) : family === 'chat' && chatView === 'messages' ? (

@@ -1,0 +1,226 @@
+//! `conversation`: a folder of numbered scenes, one per call in call order (what
+//! `prompt-inspector cache` reads), blamed and priced as `conversation::blame_files` does, with
+//! each call that reads nothing explained and each tool's what-if (docs/api.md).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::error::u32_of;
+use super::explain::{self, Change, ChangedPart, Shared, WhatIfPrice, ZeroRead};
+use super::ApiError;
+use crate::pricing::cost::ModelCost;
+use crate::runloop::blame::{CacheReport, Location, StepOut};
+
+/// A conversation longer than this is refused: each tool's what-if renders every call again.
+pub const MAX_CALLS: usize = 1000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ConversationRequest {
+    /// A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...).
+    pub folder: String,
+    /// The models to price the calls for (row ids or model names, docs/models.md); empty: the
+    /// table's default set.
+    #[serde(default)]
+    pub models: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ConversationResponse {
+    pub folder: String,
+    pub calls: Vec<CallOut>,
+    /// Each model's tokens and cost per call, in the order asked for.
+    pub models: Vec<ModelCost>,
+    /// Every call that reads nothing, per model, with its cause.
+    pub zero_reads: Vec<ZeroRead>,
+    /// Each tool that injects early, moved to the latest segment a tool may write, per model.
+    pub what_if: Vec<WhatIfPrice>,
+    /// The cache-safety lint's findings (docs/diagnostics.md).
+    pub diagnostics: Vec<CallDiagnostic>,
+}
+
+/// One call's chat request as the caches see it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CallOut {
+    /// The scene's file name.
+    pub scene: String,
+    pub path: String,
+    pub messages: u32,
+    pub request_bytes: u32,
+    pub request_tokens: u32,
+    /// Tokens shared with the previous call (`null` for the first).
+    pub common_prefix_tokens: Option<u32>,
+    /// Where it first differs from the previous call, when it rewrites rather than appends.
+    pub change: Option<Change>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CallDiagnostic {
+    /// 0-based; `null` for a finding about the whole conversation.
+    pub call: Option<u32>,
+    pub diagnostic: crate::report::Diagnostic,
+}
+
+/// Blames the folder's calls for the chosen models.
+pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, ApiError> {
+    tracing::info!(folder = %req.folder, "opening a conversation");
+    let folder = Path::new(&req.folder);
+    let paths = scene_files(folder)?;
+    let rows = super::models::builtin()
+        .select(&req.models)
+        .map_err(|e| ApiError::invalid("models", e))?;
+    let report = crate::conversation::blame_files(&paths, &rows).map_err(ApiError::from)?;
+    let shared: Vec<Shared> = report
+        .steps
+        .iter()
+        .enumerate()
+        .map(shared_of(&report))
+        .collect();
+    let what_if: Vec<WhatIfPrice> = report
+        .what_if
+        .iter()
+        .flat_map(|w| {
+            w.models.iter().map(|m| WhatIfPrice {
+                model: m.model.clone(),
+                what: format!("{}'s text moved from {} to {}", w.tool, w.from, w.to),
+                tool: Some(w.tool.clone()),
+                from: Some(w.from.clone()),
+                to: Some(w.to.to_owned()),
+                cost_usd: m.cost_usd,
+                what_if_usd: m.moved_cost_usd,
+                saving_usd: m.placement_cost_usd,
+            })
+        })
+        .collect();
+    let zero_reads = rows
+        .iter()
+        .zip(&report.models)
+        .flat_map(|(row, cost)| {
+            let moves: Vec<WhatIfPrice> = what_if
+                .iter()
+                .filter(|w| w.model == row.id)
+                .cloned()
+                .collect();
+            explain::zero_reads(row, cost, &shared, &moves)
+        })
+        .collect();
+    Ok(ConversationResponse {
+        folder: req.folder.clone(),
+        calls: report
+            .steps
+            .iter()
+            .zip(&paths)
+            .zip(&shared)
+            .map(|((s, p), sh)| CallOut {
+                scene: s.scene.clone(),
+                path: p.display().to_string(),
+                messages: u32_of(s.messages),
+                request_bytes: u32_of(s.request_bytes),
+                request_tokens: u32_of(s.request_tokens),
+                common_prefix_tokens: s.common_prefix_tokens.map(u32_of),
+                change: sh.change.clone(),
+            })
+            .collect(),
+        models: report.models.clone(),
+        zero_reads,
+        what_if,
+        diagnostics: report
+            .diagnostics
+            .iter()
+            .map(|f| CallDiagnostic {
+                call: f.call.map(u32_of),
+                diagnostic: f.diagnostic.clone(),
+            })
+            .collect(),
+    })
+}
+
+/// The folder's `*.scene.json` files in name order (not its subfolders: one folder, one
+/// conversation).
+fn scene_files(folder: &Path) -> Result<Vec<PathBuf>, ApiError> {
+    let entries = crate::files::read_dir(folder).map_err(|e| ApiError::io(folder, &e))?;
+    let mut paths: Vec<PathBuf> = entries
+        .iter()
+        .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
+        .map(std::fs::DirEntry::path)
+        .filter(|p| p.to_string_lossy().ends_with(crate::check::SCENE_SUFFIX))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(ApiError::invalid(
+            "folder",
+            format!(
+                "{} has no *.scene.json files: a conversation is a folder of one scene per call",
+                folder.display()
+            ),
+        ));
+    }
+    if paths.len() > MAX_CALLS {
+        return Err(ApiError::invalid(
+            "folder",
+            format!(
+                "{} has {} scenes; a conversation has at most {MAX_CALLS}",
+                folder.display(),
+                paths.len()
+            ),
+        ));
+    }
+    Ok(paths)
+}
+
+/// Call `k` against call `k - 1`, as the explanations read it.
+fn shared_of(report: &CacheReport) -> impl Fn((usize, &StepOut)) -> Shared + '_ {
+    move |(k, s)| Shared {
+        tokens: s.common_prefix_tokens,
+        change: s.first_difference.as_ref().and_then(|d| {
+            // `before` is null when the previous request ends there: this one only appends.
+            let at = d.before.as_ref()?;
+            let loc = d.now.as_ref().unwrap_or(at);
+            Some(change_at(u32_of(d.byte), loc))
+        }),
+        last_message: k.checked_sub(1).map_or(0, |j| report.steps[j].messages),
+    }
+}
+
+fn change_at(byte: u32, l: &Location) -> Change {
+    let part = match (l.message, l.role) {
+        (None, _) => ChangedPart::Tools,
+        (Some(_), "system") => ChangedPart::System,
+        _ => ChangedPart::Messages,
+    };
+    Change {
+        part,
+        byte,
+        written_by: written_by(l),
+        tool: (l.source == "tool" || l.source == "definition")
+            .then(|| l.tool.clone())
+            .flatten(),
+    }
+}
+
+/// Who wrote a byte, in words (as `prompt-inspector cache` says it).
+pub(crate) fn written_by(l: &Location) -> String {
+    let Some(message) = l.message else {
+        return match &l.tool {
+            Some(t) => format!("{t}'s tool definition"),
+            None => "the tool definitions".to_owned(),
+        };
+    };
+    let what = match (l.source, &l.tool, l.index) {
+        ("role", _, _) => "a different message (its role header)".to_owned(),
+        ("tool", Some(t), _) => format!("tool {t}"),
+        ("config", _, Some(i)) => format!("configured prompt #{i}"),
+        ("message", _, Some(i)) => format!("recorded message #{i}"),
+        ("user_input", _, _) => "the user's input".to_owned(),
+        (s, _, _) => s.to_owned(),
+    };
+    let segment = l.segment.map(|s| format!(", {s}")).unwrap_or_default();
+    format!("{what} (message {}{segment})", message + 1)
+}
+
+#[cfg(test)]
+mod tests;

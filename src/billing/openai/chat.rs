@@ -1,0 +1,229 @@
+//! A chat completions body (`messages`, `tools` or legacy `functions`, `response_format`)
+//! reduced to turns.
+
+use std::collections::HashMap;
+
+use serde_json::Value as Json;
+
+use super::formats;
+use super::prompt::Piece;
+use super::turns::{bound, compact_arguments, media_piece, Turn, Turns};
+use crate::billing::{BillingError, PartKind};
+use crate::usage::Api;
+
+pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, BillingError> {
+    let messages = body
+        .get("messages")
+        .and_then(Json::as_array)
+        .ok_or_else(|| BillingError {
+            pointer: "/messages".to_owned(),
+            message: "a chat completions body needs a `messages` array".to_owned(),
+        })?;
+    let mut out = Turns::default();
+    let mut names: HashMap<&str, &str> = HashMap::new();
+    for (i, message) in messages.iter().enumerate() {
+        let at = format!("/messages/{i}");
+        let role = message
+            .get("role")
+            .and_then(Json::as_str)
+            .ok_or_else(|| BillingError {
+                pointer: format!("{at}/role"),
+                message: "a message needs a `role` string".to_owned(),
+            })?;
+        let pieces = content_pieces(model, message.get("content"), &at, role, &mut out.estimates);
+        match role {
+            "tool" | "function" => {
+                let name = message
+                    .get("tool_call_id")
+                    .and_then(Json::as_str)
+                    .and_then(|id| names.get(id).copied())
+                    .or_else(|| message.get("name").and_then(Json::as_str))
+                    .unwrap_or("tool");
+                out.turns.push(Turn::Result {
+                    name: name.to_owned(),
+                    pieces,
+                    chat: true,
+                });
+            }
+            "assistant" => {
+                let calls = message.get("tool_calls").and_then(Json::as_array);
+                let legacy = message.get("function_call").filter(|c| c.is_object());
+                let has_text = pieces
+                    .iter()
+                    .any(|p| !p.text.is_empty() || p.extra_tokens > 0);
+                if has_text || (calls.is_none_or(Vec::is_empty) && legacy.is_none()) {
+                    out.turns.push(Turn::Message {
+                        role: role.to_owned(),
+                        name: None,
+                        commentary: false,
+                        pieces,
+                    });
+                }
+                let calls = calls.map(Vec::as_slice).unwrap_or_default();
+                let parallel = calls.len() > 1;
+                if parallel {
+                    out.estimates.push(bound::PARALLEL_CALLS);
+                }
+                for (j, call) in calls.iter().enumerate() {
+                    let function = call.get("function").unwrap_or(&Json::Null);
+                    let name = function.get("name").and_then(Json::as_str).unwrap_or("");
+                    if let Some(id) = call.get("id").and_then(Json::as_str) {
+                        names.insert(id, name);
+                    }
+                    out.turns.push(Turn::Call {
+                        name: name.to_owned(),
+                        arguments: arguments(function),
+                        pointer: format!("{at}/tool_calls/{j}"),
+                        parallel,
+                    });
+                }
+                if let Some(call) = legacy {
+                    out.turns.push(Turn::Call {
+                        name: call
+                            .get("name")
+                            .and_then(Json::as_str)
+                            .unwrap_or("")
+                            .to_owned(),
+                        arguments: arguments(call),
+                        pointer: format!("{at}/function_call"),
+                        parallel: false,
+                    });
+                }
+            }
+            _ => {
+                out.turns.push(Turn::Message {
+                    role: role.to_owned(),
+                    name: message
+                        .get("name")
+                        .and_then(Json::as_str)
+                        .map(str::to_owned),
+                    commentary: false,
+                    pieces,
+                });
+            }
+        }
+    }
+    collect_tools(body, &mut out);
+    if let Some(format) = body.get("response_format") {
+        let kind = format.get("type").and_then(Json::as_str);
+        let schema = format.get("json_schema").unwrap_or(&Json::Null);
+        if let Some(text) = formats::section(Api::OpenaiChat, kind, schema) {
+            out.format = Some(("/response_format".to_owned(), text));
+        }
+    }
+    Ok(out)
+}
+
+fn arguments(function: &Json) -> String {
+    match function.get("arguments") {
+        Some(Json::String(s)) => compact_arguments(s),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+/// `tools` (`{type: "function", function: {...}}`) or the legacy `functions` list; tools of
+/// other types are counted as their JSON text, as an estimate.
+fn collect_tools<'a>(body: &'a Json, out: &mut Turns<'a>) {
+    if let Some(tools) = body.get("tools").and_then(Json::as_array) {
+        for (i, tool) in tools.iter().enumerate() {
+            match tool.get("function") {
+                Some(function) if function.is_object() => {
+                    out.tools.push((format!("/tools/{i}"), function));
+                }
+                _ => out.estimates.push(bound::UNKNOWN_ITEM),
+            }
+        }
+    }
+    if let Some(functions) = body.get("functions").and_then(Json::as_array) {
+        for (i, function) in functions.iter().enumerate() {
+            out.tools.push((format!("/functions/{i}"), function));
+        }
+    }
+}
+
+/// A message's content: a string, or parts whose texts are joined as they are and whose
+/// images and files are pieces of their own.
+pub(crate) fn content_pieces(
+    model: &str,
+    content: Option<&Json>,
+    at: &str,
+    role: &str,
+    estimates: &mut Vec<f64>,
+) -> Vec<Piece> {
+    let kind = match role {
+        "system" | "developer" => PartKind::System,
+        _ => PartKind::Message,
+    };
+    match content {
+        Some(Json::String(text)) => vec![Piece::text(kind, format!("{at}/content"), text.clone())],
+        Some(Json::Array(parts)) => parts
+            .iter()
+            .enumerate()
+            .map(|(j, part)| {
+                let pointer = format!("{at}/content/{j}");
+                match part_text(part) {
+                    Some(text) => Piece::text(kind, pointer, text),
+                    None => media_piece(Api::OpenaiChat, model, part, pointer, estimates),
+                }
+            })
+            .collect(),
+        _ => vec![Piece::text(kind, format!("{at}/content"), "")],
+    }
+}
+
+/// The text of a text-like part (`text`, `refusal`, and Responses' `input_text`,
+/// `output_text`).
+pub(crate) fn part_text(part: &Json) -> Option<String> {
+    match part {
+        Json::String(s) => Some(s.clone()),
+        _ => {
+            let kind = part.get("type").and_then(Json::as_str).unwrap_or("text");
+            match kind {
+                "text" | "input_text" | "output_text" | "summary_text" | "reasoning_text" => {
+                    part.get("text").and_then(Json::as_str).map(str::to_owned)
+                }
+                "refusal" => part
+                    .get("refusal")
+                    .and_then(Json::as_str)
+                    .map(str::to_owned),
+                _ => None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tool_results_are_named_by_their_call() {
+        let body = json!({"messages": [
+            {"role": "user", "content": "Add 5 and 7"},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
+                "function": {"name": "add", "arguments": "{\"a\": 5}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "12"}]});
+        let t = turns("gpt-4o", &body).unwrap();
+        assert_eq!(t.turns.len(), 3);
+        assert!(matches!(&t.turns[1], Turn::Call { name, arguments, .. }
+            if name == "add" && arguments == "{\"a\":5}"));
+        assert!(matches!(&t.turns[2], Turn::Result { name, chat: true, .. } if name == "add"));
+    }
+
+    #[test]
+    fn a_missing_messages_array_is_an_error_naming_it() {
+        let err = turns("gpt-4o", &json!({"model": "gpt-4o"})).unwrap_err();
+        assert_eq!(err.pointer, "/messages");
+    }
+
+    #[test]
+    fn several_calls_at_once_are_an_estimate() {
+        let body = json!({"messages": [{"role": "assistant", "tool_calls": [
+            {"id": "a", "function": {"name": "f", "arguments": "{}"}},
+            {"id": "b", "function": {"name": "g", "arguments": "{}"}}]}]});
+        let t = turns("gpt-4o", &body).unwrap();
+        assert_eq!(t.estimates, [bound::PARALLEL_CALLS]);
+    }
+}
