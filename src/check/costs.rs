@@ -17,8 +17,10 @@ use crate::pricing::cost::{automatic_read, CallCost};
 use crate::pricing::request::{self, Sent};
 use crate::pricing::{Growth, Row};
 use crate::provider::ToolDef;
-use crate::report::{MessageOut, PieceOut, Report, SegmentOut, Source};
+use crate::report::Report;
 use crate::usage::Provenance;
+
+pub use super::rebuild::{report_of, tool_defs_of_request};
 
 /// One model's figures for one family's call, in the golden and now.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -207,150 +209,6 @@ fn tools_then(golden: &Json, llm: &str, from_request: &[ToolDef], now: &Sent) ->
         .collect()
 }
 
-/// Tool definitions read back from a request body in any of the shapes `provider` writes
-/// (chat completions, Responses, Anthropic, Gemini).
-pub fn tool_defs_of_request(body: &Json) -> Vec<ToolDef> {
-    let Some(tools) = body.get("tools").and_then(Json::as_array) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for t in tools {
-        if let Some(declarations) = t.get("functionDeclarations").and_then(Json::as_array) {
-            out.extend(declarations.iter().filter_map(|d| {
-                def(d, "parametersJsonSchema").map(|mut def| {
-                    // Gemini's body writes an absent description as "".
-                    def.description = def.description.filter(|s| !s.is_empty());
-                    def
-                })
-            }));
-            continue;
-        }
-        let f = t.get("function").unwrap_or(t);
-        if let Some(d) = def(f, "parameters").or_else(|| def(f, "input_schema")) {
-            out.push(d);
-        }
-    }
-    out
-}
-
-fn def(f: &Json, schema_key: &str) -> Option<ToolDef> {
-    Some(ToolDef {
-        name: f.get("name")?.as_str()?.to_owned(),
-        description: f
-            .get("description")
-            .and_then(Json::as_str)
-            .map(str::to_owned),
-        parameters: f.get(schema_key)?.clone(),
-    })
-}
-
-/// A family's report in a golden, as far as a request is built from it: its messages and its
-/// segments' text and attachments. `None` for a value that is not a report.
-pub fn report_of(value: &Json) -> Option<Report> {
-    let llm = match value.get("llm")?.as_str()? {
-        "chat" => "chat",
-        "desk" => "desk",
-        _ => return None,
-    };
-    let tokenizer = value
-        .get("tokenizer")
-        .and_then(Json::as_str)
-        .and_then(|t| crate::tokens::Encoding::parse(t).ok());
-    let segments = value
-        .get("segments")?
-        .as_array()?
-        .iter()
-        .filter_map(segment_of)
-        .collect();
-    let messages = value
-        .get("messages")
-        .and_then(Json::as_array)
-        .map(|ms| ms.iter().filter_map(message_of).collect());
-    Some(Report {
-        llm,
-        tokenizer,
-        messages,
-        request: None,
-        segments,
-        tools: Vec::new(),
-        diagnostics: Vec::new(),
-        metrics: Default::default(),
-        costs: Vec::new(),
-    })
-}
-
-fn str_at<'a>(v: &'a Json, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Json::as_str)
-}
-
-fn segment_of(s: &Json) -> Option<SegmentOut> {
-    let name = crate::segments::find_any(str_at(s, "name")?)?.name;
-    let pieces = s
-        .get("pieces")
-        .and_then(Json::as_array)
-        .map(|ps| ps.iter().map(piece_of).collect())
-        .unwrap_or_default();
-    Some(SegmentOut {
-        name,
-        legal: true,
-        rule: None,
-        text: str_at(s, "text").unwrap_or("").to_owned(),
-        bytes: 0,
-        tokens: None,
-        messages: s
-            .get("messages")
-            .and_then(Json::as_u64)
-            .and_then(|n| usize::try_from(n).ok()),
-        pieces,
-    })
-}
-
-fn piece_of(p: &Json) -> PieceOut {
-    PieceOut {
-        source: if str_at(p, "source") == Some("tool") {
-            Source::Tool
-        } else {
-            Source::Config
-        },
-        tool: str_at(p, "tool").map(str::to_owned),
-        index: p
-            .get("index")
-            .and_then(Json::as_u64)
-            .and_then(|n| usize::try_from(n).ok()),
-        text: str_at(p, "text").unwrap_or("").into(),
-        attachments: p
-            .get("attachments")
-            .and_then(Json::as_array)
-            .map(|a| a.iter().map(crate::value::Value::from_json).collect())
-            .unwrap_or_default(),
-        range: [0, 0],
-        tokens: None,
-    }
-}
-
-fn message_of(m: &Json) -> Option<MessageOut> {
-    let role = match str_at(m, "role")? {
-        "system" => "system",
-        "user" => "user",
-        "assistant" => "assistant",
-        "tool" => "tool",
-        _ => return None,
-    };
-    Some(MessageOut {
-        role,
-        content: m
-            .get("content")
-            .map_or(crate::value::Value::None, crate::value::Value::from_json),
-        segment: str_at(m, "segment")
-            .and_then(crate::segments::find_any)
-            .map(|s| s.name),
-        name: str_at(m, "name").map(str::to_owned),
-        tool_call_id: str_at(m, "tool_call_id").map(str::to_owned),
-        tool_calls: m.get("tool_calls").map(crate::value::Value::from_json),
-        tokens: None,
-    })
-}
-
 /// The changes as an indented block for the text form, JUnit and GitHub: a heading, then a line
 /// per family and model. Empty when there are none.
 pub fn text(changes: &[CostChange]) -> String {
@@ -414,4 +272,104 @@ pub fn usd_delta(x: f64, places: usize) -> String {
     }
     let sign = if x < 0.0 { '-' } else { '+' };
     format!("{sign}${shown}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::billing::PartKind;
+
+    fn part(tokens: usize, breakpoint: bool) -> BilledPart {
+        BilledPart {
+            kind: PartKind::Message,
+            pointer: String::new(),
+            canonical: String::new(),
+            tokens,
+            breakpoint: breakpoint.then(|| "5m".to_owned()),
+        }
+    }
+
+    fn anthropic_row(min_tokens: usize, lookback: usize) -> Row {
+        let text = format!(
+            r#"{{"id": "anthropic/t", "models": ["t"], "cache": {{"min_tokens": {min_tokens},
+              "growth": "breakpoints", "max_breakpoints": 4, "lookback_blocks": {lookback},
+              "order": ["tools", "system", "messages"], "ttl": ["5m"], "writes_charged": true}},
+              "prices_per_mtok": {{"input": 3, "cached_input": 0.3, "cache_write": {{"5m": 3.75}},
+              "output": 15}}, "sources": ["https://example.com"], "read": "2026-12-01"}}"#
+        );
+        serde_json::from_str(&text).expect("a row")
+    }
+
+    #[test]
+    fn a_breakpoint_cache_reads_the_longest_shared_prefix_written_at_a_breakpoint() {
+        let row = anthropic_row(1024, 20);
+        // 600 + 600 (breakpoint: 1,200 written) + 300 + 100 (breakpoint: 1,600 written).
+        let written = [
+            part(600, false),
+            part(600, true),
+            part(300, false),
+            part(100, true),
+        ];
+        // Sent again: the longest prefix written, reached from its own last breakpoint.
+        assert_eq!(breakpoint_read(&row, &written, &written, 4), 1600);
+        // Only the first three parts shared: the entry at 1,200 is what is left.
+        assert_eq!(breakpoint_read(&row, &written, &written, 3), 1200);
+        // Only the first part shared: 600 tokens end at no breakpoint.
+        assert_eq!(breakpoint_read(&row, &written, &written, 1), 0);
+        // An entry under the minimum is never written.
+        assert_eq!(
+            breakpoint_read(&anthropic_row(2000, 20), &written, &written, 4),
+            0
+        );
+        // The call now must mark a breakpoint at or after the entry, within the lookback.
+        let unmarked = [part(600, false), part(600, false), part(300, false)];
+        assert_eq!(breakpoint_read(&row, &written, &unmarked, 3), 0);
+        let far = [
+            part(600, false),
+            part(600, false),
+            part(300, false),
+            part(1, true),
+        ];
+        assert_eq!(
+            breakpoint_read(&anthropic_row(1024, 1), &written, &far, 3),
+            0
+        );
+        assert_eq!(
+            breakpoint_read(&anthropic_row(1024, 2), &written, &far, 3),
+            1200
+        );
+    }
+
+    #[test]
+    fn tool_definitions_read_back_from_every_shape_the_bodies_use() {
+        let schema = serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        let expected = vec![ToolDef {
+            name: "search".to_owned(),
+            description: Some("Search the web.".to_owned()),
+            parameters: schema.clone(),
+        }];
+        for body in [
+            serde_json::json!({"tools": [{"type": "function", "function": {"name": "search", "description": "Search the web.", "parameters": schema}}]}),
+            serde_json::json!({"tools": [{"type": "function", "name": "search", "description": "Search the web.", "parameters": schema, "strict": false}]}),
+            serde_json::json!({"tools": [{"name": "search", "description": "Search the web.", "input_schema": schema}]}),
+            serde_json::json!({"tools": [{"functionDeclarations": [{"name": "search", "description": "Search the web.", "parametersJsonSchema": schema}]}]}),
+        ] {
+            assert_eq!(tool_defs_of_request(&body), expected, "{body}");
+        }
+        let gemini_without = serde_json::json!({"tools": [{"functionDeclarations": [{"name": "search", "description": "", "parametersJsonSchema": schema}]}]});
+        assert_eq!(tool_defs_of_request(&gemini_without)[0].description, None);
+        assert!(tool_defs_of_request(&serde_json::json!({"prompt": "x"})).is_empty());
+    }
+
+    #[test]
+    fn figures_read_with_their_sign_and_thousands() {
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(-1_152), "-1,152");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(delta(66), "+66");
+        assert_eq!(delta(0), "±0");
+        assert_eq!(usd_delta(0.000_082, 6), "+$0.000082");
+        assert_eq!(usd_delta(-0.001, 6), "-$0.001000");
+        assert_eq!(usd_delta(0.000_000_4, 6), "±$0");
+    }
 }

@@ -68,7 +68,9 @@ fn push_rows(out: &mut String, c: &Checked) {
     if c.costs.is_empty() {
         let why = match &c.outcome {
             Outcome::Mismatch(_) => "no change to what is sent",
-            _ => "",
+            Outcome::MissingGolden => "no golden yet: write it with `--bless`, then review it",
+            Outcome::Match | Outcome::Blessed => "a denied diagnostic",
+            _ => "cannot be read: the check's own log says why",
         };
         let _ = writeln!(out, "| {scene} | {status} | {why} | | | | |");
         return;

@@ -17,6 +17,7 @@ pub mod costs;
 pub mod github;
 pub mod junit;
 pub mod markdown;
+mod rebuild;
 mod run;
 mod segment_diff;
 

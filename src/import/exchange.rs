@@ -89,18 +89,31 @@ pub(crate) fn read_wrapper(root: &Node<'_>, from: Option<Source>) -> Result<Call
     Ok(call)
 }
 
-/// One recorded call from its texts: the request body's JSON, the response (a JSON body, a JSON
-/// array of stream chunks, or an SSE stream), and when it was made (RFC 3339). `from` says what the
-/// request is; `None` detects it, from the response's usage too when the request alone does
-/// not tell. Errors name the line and column within the request text.
-pub fn exchange(
-    request: &str,
-    response: Option<&str>,
-    timestamp: Option<&str>,
-    from: Option<Source>,
-) -> Result<Call, ImportError> {
+/// One recorded call as a recording holds it (a cassette's interaction, a HAR entry): the
+/// request body's JSON text, and what else was recorded with it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Exchange<'a> {
+    /// The request body, JSON.
+    pub request: &'a str,
+    /// The response body: JSON, a JSON array of stream chunks, or an SSE stream (`data:` lines).
+    pub response: Option<&'a str>,
+    /// When the call was made, RFC 3339.
+    pub timestamp: Option<&'a str>,
+    /// The model, when the body does not name it (Gemini's is the URL's).
+    pub model: Option<&'a str>,
+    /// What the request is (from its URL, say); `None` detects it from the body, and from the
+    /// response's usage when the body alone does not tell.
+    pub from: Option<Source>,
+}
+
+/// Reads one recorded call into a [`Call`] with its `recorded` filled: the request as its
+/// source's reader reads a body, the response's usage normalised, the model (the request's, else
+/// `model`, else the response's) and the time (`timestamp`, else the response's). A response
+/// without usage is noted in the scene's list of what was not mapped. Errors name the line and
+/// column within the request text.
+pub fn exchange(ex: &Exchange<'_>) -> Result<Call, ImportError> {
     let doc = Doc {
-        text: request,
+        text: ex.request,
         first_line: 1,
         host: None,
         prefix: String::new(),
@@ -108,9 +121,9 @@ pub fn exchange(
     let tree = node::parse(&doc)?;
     let body = Node::root(&tree, &doc);
     body.object()?;
-    let response = response.map(parse_response).transpose()?;
+    let response = ex.response.map(parse_response).transpose()?;
     let usage = response.as_ref().and_then(|events| merged_usage(events));
-    let mut call = read_request(&body, from, usage.as_ref())?;
+    let mut call = read_request(&body, ex.from, usage.as_ref())?;
     match (&usage, &response) {
         (Some(u), _) => record_usage(&mut call, u, None)?,
         // A stream without a final usage (OpenAI's without `include_usage`), an error body.
@@ -120,12 +133,13 @@ pub fn exchange(
         ),
         (None, None) => {}
     }
-    if let Some(events) = &response {
-        for e in events {
-            model_and_time(&mut call.draft, e);
-        }
+    if let Some(m) = ex.model.filter(|m| !m.trim().is_empty()) {
+        call.draft
+            .recorded
+            .entry("model")
+            .or_insert_with(|| json!(m));
     }
-    if let Some(t) = timestamp {
+    if let Some(t) = ex.timestamp {
         check_timestamp(t).map_err(|e| ImportError {
             file: None,
             line: 0,
@@ -134,6 +148,11 @@ pub fn exchange(
             message: format!("the call's timestamp: {e}"),
         })?;
         call.draft.recorded.insert("timestamp".into(), json!(t));
+    }
+    if let Some(events) = &response {
+        for e in events {
+            model_and_time(&mut call.draft, e);
+        }
     }
     Ok(call)
 }

@@ -25,7 +25,7 @@ mod otel_recorded;
 mod otel_usage;
 
 pub(crate) use draft::Draft;
-pub use exchange::{exchange, Call};
+pub use exchange::{exchange, Call, Exchange};
 
 use std::path::Path;
 
@@ -582,12 +582,15 @@ fn evidence(root: &Node<'_>, anthropic: bool) -> Option<String> {
     if let Some(n) = top.iter().find_map(|k| root.get(k)) {
         return Some(n.ptr);
     }
+    // With Anthropic's top-level `system`, a `system` message is its beta endpoint's, not OpenAI's.
+    let anthropic_system = root.get("system").is_some();
     for m in root.get("messages")?.array()? {
         if !anthropic {
-            if let Some(r) = m
-                .get("role")
-                .filter(|r| r.as_str().is_some_and(|s| OPENAI_ROLES.contains(&s)))
-            {
+            if let Some(r) = m.get("role").filter(|r| {
+                r.as_str().is_some_and(|s| {
+                    OPENAI_ROLES.contains(&s) && !(s == "system" && anthropic_system)
+                })
+            }) {
                 return Some(r.ptr);
             }
             if let Some(tc) = m.get("tool_calls") {

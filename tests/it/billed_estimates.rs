@@ -248,3 +248,24 @@ fn calibrate_and_its_flags_are_in_docs_cli_md() {
         );
     }
 }
+
+#[test]
+fn calibrate_reads_imported_scenes_as_it_reads_the_recorded_calls() {
+    let call = "corpora/usage/pydantic-ai/048-anthropic-test-multimodal-tool-return-matrix-direct-url-audio-anthropi.json";
+    let raw = tempdir("billed_estimates", "raw");
+    std::fs::copy(root().join(call), raw.join("call.json")).unwrap();
+    let scenes = tempdir("billed_estimates", "scenes");
+    let scene = scenes.join("call.scene.json").display().to_string();
+    let o = cli(&["import", call, "-o", &scene]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let learnt = |dir: &std::path::Path| {
+        let o = cli(&["calibrate", &dir.display().to_string(), "--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out: Json = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(out["records"], 1, "{out}");
+        out["calibration"]["families"][1].clone()
+    };
+    let from_scene = learnt(&scenes);
+    assert_eq!(from_scene["family"], "claude-sonnet-4-5");
+    assert_eq!(from_scene, learnt(&raw));
+}

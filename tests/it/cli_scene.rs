@@ -568,19 +568,19 @@ fn render_text_prices_the_call_with_its_tool_definitions_unless_told_not_to_coun
     let out = run(&["--model", "gpt-4.1"]);
     let line = out
         .lines()
-        .find(|l| l.starts_with("This call's input, "))
+        .find(|l| l.starts_with("Its text alone, "))
         .unwrap_or_else(|| panic!("{out}"));
     // tf_notes and web_search record schemas: 70 + 138 tokens of definitions.
-    assert!(line.contains("208 of tool definitions"), "{line}");
-    let total: usize = line["This call's input, ".len()..]
-        .split(' ')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .expect("a total");
+    assert!(line.ends_with(", 208 of tool"), "{line}");
     let price_line = out
         .lines()
         .find(|l| l.trim_start().starts_with("openai/gpt-4.1"))
         .unwrap_or_else(|| panic!("{out}"));
+    let total: usize = price_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("a total");
     // gpt-4.1: $2 per million input tokens.
     assert!(
         price_line.ends_with(&format!("${:.6}", total as f64 * 2.0 / 1e6)),

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use prompt_inspector::import::{self, Source};
+use prompt_inspector::import::{self, Exchange, Source};
 use prompt_inspector::inject::{self, DiagnosticCode, Options};
 use prompt_inspector::provider::{self, ChatProvider};
 use prompt_inspector::scene::{self, Scene};
@@ -189,8 +189,13 @@ fn exchange_reads_a_request_and_its_stream_from_their_texts() {
         "event: message_stop\n",
         "data: {\"type\":\"message_stop\"}\n\n",
     );
-    let call = import::exchange(request, Some(stream), Some("2025-10-02T10:00:00Z"), None)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let call = import::exchange(&Exchange {
+        request,
+        response: Some(stream),
+        timestamp: Some("2025-10-02T10:00:00Z"),
+        ..Default::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(call.source, Source::Anthropic);
     assert!(
         call.detected
@@ -212,22 +217,34 @@ fn exchange_reads_a_request_and_its_stream_from_their_texts() {
     assert_eq!((u.input_total, u.output), (9, 6));
     assert_eq!(r.timestamp.as_deref(), Some("2025-10-02T10:00:00Z"));
     // With OpenAI's usage the same body is OpenAI's.
-    let call = import::exchange(
+    let call = import::exchange(&Exchange {
         request,
-        Some(r#"{"usage": {"prompt_tokens": 9, "completion_tokens": 2}}"#),
-        None,
-        None,
-    )
+        response: Some(r#"{"usage": {"prompt_tokens": 9, "completion_tokens": 2}}"#),
+        ..Default::default()
+    })
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(call.source, Source::OpenaiChat);
+    // A Gemini body names no model: the recording's (its URL's) is kept.
+    let call = import::exchange(&Exchange {
+        request: r#"{"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}"#,
+        response: Some(r#"[{"candidates": []}, {"usageMetadata": {"promptTokenCount": 2, "candidatesTokenCount": 5}, "modelVersion": "gemini-2.5-flash-001"}]"#),
+        model: Some("gemini-2.5-flash"),
+        ..Default::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let got = import::import_calls(vec![(call, "entry 4".to_owned())], Vec::new(), "x.har")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let r = loaded(&got.scenes[0].text).recorded.expect("recorded");
+    assert_eq!(r.model.as_deref(), Some("gemini-2.5-flash"));
+    assert_eq!(r.usage.map(|u| (u.input_total, u.output)), Some((2, 5)));
     // A response without usage is said to have none; a timestamp that is not RFC 3339 is
     // refused.
-    let call = import::exchange(
+    let call = import::exchange(&Exchange {
         request,
-        Some(r#"{"id": "x"}"#),
-        None,
-        Some(Source::Anthropic),
-    )
+        response: Some(r#"{"id": "x"}"#),
+        from: Some(Source::Anthropic),
+        ..Default::default()
+    })
     .unwrap_or_else(|e| panic!("{e}"));
     let got = import::import_calls(
         vec![(call, "interaction 1".to_owned())],
@@ -243,9 +260,14 @@ fn exchange_reads_a_request_and_its_stream_from_their_texts() {
         "{:?}",
         got.scenes[0].unmapped
     );
-    let e = import::exchange(request, None, Some("yesterday"), Some(Source::Anthropic))
-        .err()
-        .expect("a bad time");
+    let e = import::exchange(&Exchange {
+        request,
+        timestamp: Some("yesterday"),
+        from: Some(Source::Anthropic),
+        ..Default::default()
+    })
+    .err()
+    .expect("a bad time");
     assert!(e.message.contains("RFC 3339"), "{e}");
 }
 

@@ -183,7 +183,7 @@ describe('the board and the Tools view on the picked model', () => {
     ]);
     expect((card.querySelector('.piece') as HTMLElement).title).toContain('4 tok · $0.000008');
     const total = root.querySelector('[data-testid="call-cost-chat"]')!;
-    expect(total.textContent).toBe("This call's input: 300 tok · $0.2500 on openai/gpt-4.1, first call");
+    expect(total.textContent).toBe("This call's input: 300 tok · $0.2500 on openai/gpt-4.1, first call · tokens exact");
     expect(total.getAttribute('data-model')).toBe('openai/gpt-4.1');
     // Another model's rate; no model: tokens only.
     await board('openai/gpt-5');

@@ -130,7 +130,7 @@ function systemNotes(): ConversationResponse {
       },
     ],
     diagnostics: [],
-  } as ConversationResponse;
+  } as unknown as ConversationResponse;
 }
 
 describe('zero reads', () => {
@@ -305,7 +305,7 @@ describe("the board's cost line", () => {
       segments: [],
       definitions: [],
       ...extra,
-    }) as InputCost;
+    }) as unknown as InputCost;
 
   it('says how the tokens were counted and where the prices come from', async () => {
     const sources = [

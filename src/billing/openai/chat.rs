@@ -6,9 +6,8 @@ use std::collections::HashMap;
 use serde_json::Value as Json;
 
 use super::formats;
-use super::prompt::Piece;
-use super::turns::{bound, compact_arguments, media_piece, Turn, Turns};
-use crate::billing::{BillingError, PartKind};
+use super::turns::{bound, breakpoint_ttl, compact_arguments, Content, Turn, Turns};
+use crate::billing::BillingError;
 use crate::usage::Api;
 
 pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, BillingError> {
@@ -21,6 +20,7 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
         })?;
     let mut out = Turns::default();
     let mut names: HashMap<&str, &str> = HashMap::new();
+    let ttl = breakpoint_ttl(body);
     for (i, message) in messages.iter().enumerate() {
         let at = format!("/messages/{i}");
         let role = message
@@ -30,7 +30,12 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
                 pointer: format!("{at}/role"),
                 message: "a message needs a `role` string".to_owned(),
             })?;
-        let pieces = content_pieces(model, message.get("content"), &at, role, &mut out.estimates);
+        let content = Content {
+            api: Api::OpenaiChat,
+            model,
+            ttl: &ttl,
+        };
+        let pieces = content.pieces(message.get("content"), &at, role, &mut out.estimates);
         match role {
             "tool" | "function" => {
                 let name = message
@@ -62,7 +67,7 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
                 let calls = calls.map(Vec::as_slice).unwrap_or_default();
                 let parallel = calls.len() > 1;
                 if parallel {
-                    out.estimates.push(bound::PARALLEL_CALLS);
+                    out.estimates.bound(bound::PARALLEL_CALLS);
                 }
                 for (j, call) in calls.iter().enumerate() {
                     let function = call.get("function").unwrap_or(&Json::Null);
@@ -131,64 +136,13 @@ fn collect_tools<'a>(body: &'a Json, out: &mut Turns<'a>) {
                 Some(function) if function.is_object() => {
                     out.tools.push((format!("/tools/{i}"), function));
                 }
-                _ => out.estimates.push(bound::UNKNOWN_ITEM),
+                _ => out.estimates.bound(bound::UNKNOWN_ITEM),
             }
         }
     }
     if let Some(functions) = body.get("functions").and_then(Json::as_array) {
         for (i, function) in functions.iter().enumerate() {
             out.tools.push((format!("/functions/{i}"), function));
-        }
-    }
-}
-
-/// A message's content: a string, or parts whose texts are joined as they are and whose
-/// images and files are pieces of their own.
-pub(crate) fn content_pieces(
-    model: &str,
-    content: Option<&Json>,
-    at: &str,
-    role: &str,
-    estimates: &mut Vec<f64>,
-) -> Vec<Piece> {
-    let kind = match role {
-        "system" | "developer" => PartKind::System,
-        _ => PartKind::Message,
-    };
-    match content {
-        Some(Json::String(text)) => vec![Piece::text(kind, format!("{at}/content"), text.clone())],
-        Some(Json::Array(parts)) => parts
-            .iter()
-            .enumerate()
-            .map(|(j, part)| {
-                let pointer = format!("{at}/content/{j}");
-                match part_text(part) {
-                    Some(text) => Piece::text(kind, pointer, text),
-                    None => media_piece(Api::OpenaiChat, model, part, pointer, estimates),
-                }
-            })
-            .collect(),
-        _ => vec![Piece::text(kind, format!("{at}/content"), "")],
-    }
-}
-
-/// The text of a text-like part (`text`, `refusal`, and Responses' `input_text`,
-/// `output_text`).
-pub(crate) fn part_text(part: &Json) -> Option<String> {
-    match part {
-        Json::String(s) => Some(s.clone()),
-        _ => {
-            let kind = part.get("type").and_then(Json::as_str).unwrap_or("text");
-            match kind {
-                "text" | "input_text" | "output_text" | "summary_text" | "reasoning_text" => {
-                    part.get("text").and_then(Json::as_str).map(str::to_owned)
-                }
-                "refusal" => part
-                    .get("refusal")
-                    .and_then(Json::as_str)
-                    .map(str::to_owned),
-                _ => None,
-            }
         }
     }
 }
@@ -224,6 +178,6 @@ mod tests {
             {"id": "a", "function": {"name": "f", "arguments": "{}"}},
             {"id": "b", "function": {"name": "g", "arguments": "{}"}}]}]});
         let t = turns("gpt-4o", &body).unwrap();
-        assert_eq!(t.estimates, [bound::PARALLEL_CALLS]);
+        assert_eq!(t.estimates.bounds, [bound::PARALLEL_CALLS]);
     }
 }

@@ -41,16 +41,27 @@ pub(super) fn responses(
 }
 
 fn finish(prompt: Prompt) -> (Vec<BilledPart>, Provenance) {
-    let provenance = prompt.provenance.clone();
-    (prompt.into_parts(), provenance)
+    let mut provenance = prompt.provenance.clone();
+    let margin = prompt.image_margin;
+    let parts = prompt.into_parts();
+    if margin > 0.0 {
+        // The images may be off by `margin` tokens either way: as a share of the billed input,
+        // that is at most margin / (predicted - margin).
+        let total: usize = parts.iter().map(|p| p.tokens).sum();
+        let lowest = (total as f64 - margin).max(1.0);
+        let bound_percent = (margin / lowest * 100.0).ceil();
+        provenance = provenance.combine(&Provenance::Estimate { bound_percent });
+    }
+    (parts, provenance)
 }
 
 /// Frames the turns as `model` reads them.
 fn assemble(model: Model, turns: Turns<'_>) -> Prompt {
     let mut prompt = Prompt::new(model);
-    for b in &turns.estimates {
+    for b in &turns.estimates.bounds {
         prompt.estimate(*b);
     }
+    prompt.image_margin = turns.estimates.image_tokens;
     match model.standing {
         Standing::Proven => {}
         Standing::Newer if !turns.tools.is_empty() => prompt.estimate(bound::NEWER_TOOLS),
@@ -58,6 +69,16 @@ fn assemble(model: Model, turns: Turns<'_>) -> Prompt {
         Standing::Foreign => prompt.estimate(bound::FOREIGN),
     }
     let has_tools = !turns.tools.is_empty();
+    let has_calls = turns
+        .turns
+        .iter()
+        .any(|t| matches!(t, Turn::Call { .. } | Turn::Result { .. }));
+    if model.format == Format::Harmony && has_calls {
+        prompt.estimate(bound::HARMONY_CALLS);
+    }
+    if model.format == Format::ChatMl && model.short_priming && has_tools {
+        prompt.estimate(bound::O_SERIES_TOOLS);
+    }
     let mut system_extra = Vec::new();
     if has_tools {
         let namespace = tools::namespace(&turns.tools, model.tight_parameters);

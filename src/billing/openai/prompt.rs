@@ -4,7 +4,9 @@
 //! A message costs its special tokens, its header runs (each encoded alone: special tokens sit
 //! between them) and its content, encoded as one text. A piece's tokens are those that start in
 //! its bytes, so text that merges across two pieces (`.\n\n#`) is counted once; the message's
-//! special tokens and header go to its first piece.
+//! header and opening special tokens go to its first piece, its end token to its last, so the
+//! tokens up to a piece are the prompt's prefix there (a recorded explicit breakpoint after a
+//! message's first part wrote exactly that many tokens to the cache).
 
 use std::ops::Range;
 
@@ -24,6 +26,8 @@ pub(crate) struct Piece {
     pub extra_tokens: usize,
     /// What stands for the piece in [`BilledPart::canonical`] when it is not its text.
     pub canonical: Option<String>,
+    /// The request marks an explicit cache breakpoint after this piece, with this TTL.
+    pub breakpoint: Option<String>,
 }
 
 impl Piece {
@@ -34,6 +38,7 @@ impl Piece {
             text: text.into(),
             extra_tokens: 0,
             canonical: None,
+            breakpoint: None,
         }
     }
 
@@ -50,6 +55,7 @@ impl Piece {
             text: String::new(),
             extra_tokens: tokens,
             canonical: Some(canonical),
+            breakpoint: None,
         }
     }
 }
@@ -121,8 +127,10 @@ pub(crate) struct Prompt {
     pub messages: Vec<Message>,
     /// Tokens of the reply priming, and how it looks.
     pub priming: (usize, String),
-    /// How far the count can be off.
+    /// How far the count can be off, in percent of the billed input.
     pub provenance: Provenance,
+    /// Tokens the images can be off by, on top.
+    pub image_margin: f64,
 }
 
 impl Prompt {
@@ -132,6 +140,7 @@ impl Prompt {
             messages: Vec::new(),
             priming: (0, String::new()),
             provenance: Provenance::Exact,
+            image_margin: 0.0,
         }
     }
 
@@ -170,7 +179,8 @@ impl Prompt {
         let counts = count_spanned(&spanned, encoding);
         let mut parts = Vec::new();
         for (message, counts) in self.messages.into_iter().zip(counts) {
-            let header_tokens = message.header.specials
+            // The end token (`<|im_end|>`, `<|end|>`, `<|call|>`) closes the last piece.
+            let opening = message.header.specials - 1
                 + message
                     .header
                     .runs
@@ -183,7 +193,7 @@ impl Prompt {
                     kind: PartKind::Message,
                     pointer: String::new(),
                     canonical: format!("{}{}", message.header.open, message.header.close),
-                    tokens: header_tokens,
+                    tokens: opening + 1,
                     breakpoint: None,
                 });
                 continue;
@@ -193,17 +203,18 @@ impl Prompt {
                 let mut tokens = tokens + piece.extra_tokens;
                 if i == 0 {
                     canonical.insert_str(0, &message.header.open);
-                    tokens += header_tokens;
+                    tokens += opening;
                 }
                 if i == last {
                     canonical.push_str(&message.header.close);
+                    tokens += 1;
                 }
                 parts.push(BilledPart {
                     kind: piece.kind,
                     pointer: piece.pointer,
                     canonical,
                     tokens,
-                    breakpoint: None,
+                    breakpoint: piece.breakpoint,
                 });
             }
         }

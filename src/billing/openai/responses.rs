@@ -4,15 +4,22 @@ use std::collections::HashMap;
 
 use serde_json::Value as Json;
 
-use super::chat::part_text;
 use super::formats;
 use super::prompt::{digest, Piece};
-use super::turns::{bound, compact_arguments, media_piece, reasoning_tokens, Turn, Turns};
+use super::turns::{
+    bound, breakpoint_ttl, compact_arguments, part_text, reasoning_tokens, Content, Turn, Turns,
+};
 use crate::billing::{BillingError, PartKind};
 use crate::usage::Api;
 
 pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, BillingError> {
     let mut out = Turns::default();
+    let ttl = breakpoint_ttl(body);
+    let content = Content {
+        api: Api::OpenaiResponses,
+        model,
+        ttl: &ttl,
+    };
     match body.get("instructions") {
         // Instructions are billed trimmed: a recorded body whose instructions began and ended
         // with blank lines and indentation was billed as the trimmed text.
@@ -22,7 +29,7 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
             commentary: false,
             pieces: vec![Piece::text(PartKind::System, "/instructions", text.trim())],
         }),
-        Some(Json::Array(items)) => items_into(model, items, "/instructions", &mut out)?,
+        Some(Json::Array(items)) => items_into(&content, items, "/instructions", &mut out)?,
         Some(Json::Null) | None => {}
         Some(_) => {
             return Err(BillingError {
@@ -38,7 +45,7 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
             commentary: false,
             pieces: vec![Piece::text(PartKind::Message, "/input", text.clone())],
         }),
-        Some(Json::Array(items)) => items_into(model, items, "/input", &mut out)?,
+        Some(Json::Array(items)) => items_into(&content, items, "/input", &mut out)?,
         Some(Json::Null) | None => {}
         Some(_) => {
             return Err(BillingError {
@@ -51,11 +58,11 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
         for (i, tool) in tools.iter().enumerate() {
             if tool.get("type").and_then(Json::as_str) == Some("function") {
                 if is_bare(tool) {
-                    out.estimates.push(bound::BARE_RESPONSES_TOOL);
+                    out.estimates.bound(bound::BARE_RESPONSES_TOOL);
                 }
                 out.tools.push((format!("/tools/{i}"), tool));
             } else {
-                out.estimates.push(bound::UNKNOWN_ITEM);
+                out.estimates.bound(bound::UNKNOWN_ITEM);
             }
         }
     }
@@ -84,7 +91,7 @@ fn is_bare(tool: &Json) -> bool {
 }
 
 fn items_into(
-    model: &str,
+    content: &Content<'_>,
     items: &[Json],
     at: &str,
     out: &mut Turns<'_>,
@@ -102,13 +109,8 @@ fn items_into(
                         pointer: format!("{pointer}/role"),
                         message: "a message item needs a `role` string".to_owned(),
                     })?;
-                let pieces = pieces(
-                    model,
-                    item.get("content"),
-                    &pointer,
-                    role,
-                    &mut out.estimates,
-                );
+                let pieces =
+                    content.pieces(item.get("content"), &pointer, role, &mut out.estimates);
                 let empty = pieces
                     .iter()
                     .all(|p| p.text.is_empty() && p.extra_tokens == 0);
@@ -137,7 +139,7 @@ fn items_into(
                         .and_then(Json::as_str)
                         == Some("function_call");
                 if parallel {
-                    out.estimates.push(bound::PARALLEL_CALLS);
+                    out.estimates.bound(bound::PARALLEL_CALLS);
                 }
                 out.turns.push(Turn::Call {
                     name: name.to_owned(),
@@ -161,7 +163,7 @@ fn items_into(
                             text.clone(),
                         )]
                     }
-                    other => pieces(model, other, &pointer, "tool", &mut out.estimates),
+                    other => content.pieces(other, &pointer, "tool", &mut out.estimates),
                 };
                 out.turns.push(Turn::Result {
                     name,
@@ -170,7 +172,7 @@ fn items_into(
                 });
             }
             "reasoning" => {
-                out.estimates.push(bound::REASONING);
+                out.estimates.bound(bound::REASONING);
                 let tokens = match item.get("encrypted_content").and_then(Json::as_str) {
                     Some(encrypted) => reasoning_tokens(encrypted),
                     None => item
@@ -194,7 +196,7 @@ fn items_into(
                 });
             }
             _ => {
-                out.estimates.push(bound::UNKNOWN_ITEM);
+                out.estimates.bound(bound::UNKNOWN_ITEM);
                 out.turns.push(Turn::Message {
                     role: "user".to_owned(),
                     name: None,
@@ -205,36 +207,6 @@ fn items_into(
         }
     }
     Ok(())
-}
-
-/// An item's `content`: a string, or parts (`input_text`, `output_text`, `input_image`,
-/// `input_file`, ...).
-fn pieces(
-    model: &str,
-    content: Option<&Json>,
-    at: &str,
-    role: &str,
-    estimates: &mut Vec<f64>,
-) -> Vec<Piece> {
-    let kind = match role {
-        "system" | "developer" => PartKind::System,
-        _ => PartKind::Message,
-    };
-    match content {
-        Some(Json::String(text)) => vec![Piece::text(kind, format!("{at}/content"), text.clone())],
-        Some(Json::Array(parts)) => parts
-            .iter()
-            .enumerate()
-            .map(|(j, part)| {
-                let pointer = format!("{at}/content/{j}");
-                match part_text(part) {
-                    Some(text) => Piece::text(kind, pointer, text),
-                    None => media_piece(Api::OpenaiResponses, model, part, pointer, estimates),
-                }
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// Reasoning from a turn that ended in an assistant message is not shown to the model again

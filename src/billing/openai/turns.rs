@@ -7,7 +7,7 @@ use super::formats::FormatText;
 use super::prompt::{digest, Piece};
 use crate::billing::image::{self, ImageRef};
 use crate::billing::PartKind;
-use crate::usage::{Api, Provenance};
+use crate::usage::Api;
 
 /// One turn of the conversation.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,8 +51,24 @@ pub(crate) struct Turns<'a> {
     pub tools: Vec<(String, &'a Json)>,
     /// The structured-output section and where the format is.
     pub format: Option<(String, FormatText)>,
-    /// Bounds (percent) of the pieces whose billing is not known exactly.
-    pub estimates: Vec<f64>,
+    /// What is not known exactly.
+    pub estimates: Estimates,
+}
+
+/// What a count is not sure of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Estimates {
+    /// Bounds in percent of the billed input, one per thing estimated.
+    pub bounds: Vec<f64>,
+    /// Tokens the images' counts can be off by in all (`billing::image` states its bound in
+    /// percent of its own figure).
+    pub image_tokens: f64,
+}
+
+impl Estimates {
+    pub fn bound(&mut self, percent: f64) {
+        self.bounds.push(percent);
+    }
 }
 
 /// Measured bounds (percent of the billed input) for what cannot be counted exactly; each is
@@ -89,18 +105,91 @@ pub(crate) mod bound {
     /// GPT-5 tools with no system or developer message to join (recorded once: 2 tokens, 4%,
     /// under the rendering that is exact when instructions are present).
     pub const HARMONY_TOOLS_ALONE: f64 = 5.0;
+    /// GPT-5 tool calls and results, framed as OpenAI's harmony guide shows: no recorded body
+    /// has them without something else estimated.
+    pub const HARMONY_CALLS: f64 = 10.0;
+    /// Tools on an `o`-series model (none recorded; GPT-4o's rendering is used).
+    pub const O_SERIES_TOOLS: f64 = 5.0;
     /// A model that is not OpenAI's: OpenAI's framing and `o200k_base` are a guess.
     pub const FOREIGN: f64 = 25.0;
 }
 
+/// How a request's message contents become pieces.
+pub(crate) struct Content<'a> {
+    pub api: Api,
+    pub model: &'a str,
+    /// The TTL of the request's explicit cache breakpoints.
+    pub ttl: &'a str,
+}
+
+impl Content<'_> {
+    /// A message's content: a string, or parts whose texts are joined as they are and whose
+    /// images and files are pieces of their own. A missing content is an empty text in chat
+    /// and nothing in Responses.
+    pub fn pieces(
+        &self,
+        content: Option<&Json>,
+        at: &str,
+        role: &str,
+        estimates: &mut Estimates,
+    ) -> Vec<Piece> {
+        let kind = match role {
+            "system" | "developer" => PartKind::System,
+            _ => PartKind::Message,
+        };
+        match content {
+            Some(Json::String(text)) => {
+                vec![Piece::text(kind, format!("{at}/content"), text.clone())]
+            }
+            Some(Json::Array(parts)) => parts
+                .iter()
+                .enumerate()
+                .map(|(j, part)| {
+                    let pointer = format!("{at}/content/{j}");
+                    let piece = match part_text(part) {
+                        Some(text) => Piece::text(kind, pointer, text),
+                        None => media_piece(self.api, self.model, part, pointer, estimates),
+                    };
+                    with_breakpoint(piece, part, self.ttl)
+                })
+                .collect(),
+            _ if self.api == Api::OpenaiChat => {
+                vec![Piece::text(kind, format!("{at}/content"), "")]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The text of a text-like part (`text`, `refusal`, and Responses' `input_text`,
+/// `output_text`).
+pub(crate) fn part_text(part: &Json) -> Option<String> {
+    match part {
+        Json::String(s) => Some(s.clone()),
+        _ => {
+            let kind = part.get("type").and_then(Json::as_str).unwrap_or("text");
+            match kind {
+                "text" | "input_text" | "output_text" | "summary_text" | "reasoning_text" => {
+                    part.get("text").and_then(Json::as_str).map(str::to_owned)
+                }
+                "refusal" => part
+                    .get("refusal")
+                    .and_then(Json::as_str)
+                    .map(str::to_owned),
+                _ => None,
+            }
+        }
+    }
+}
+
 /// A content part that is not text: an image (priced by `billing::image`), or a file or audio
 /// (an estimate).
-pub(crate) fn media_piece(
+fn media_piece(
     api: Api,
     model: &str,
     part: &Json,
     pointer: String,
-    estimates: &mut Vec<f64>,
+    estimates: &mut Estimates,
 ) -> Piece {
     let kind = part.get("type").and_then(Json::as_str).unwrap_or("");
     match kind {
@@ -119,17 +208,13 @@ pub(crate) fn media_piece(
                     ..Default::default()
                 },
             );
-            if let Provenance::Estimate { bound_percent }
-            | Provenance::Calibrated { bound_percent, .. } = provenance
-            {
-                estimates.push(bound_percent);
-            }
+            estimates.image_tokens += provenance.bound() / 100.0 * tokens as f64;
             let id = digest(url.unwrap_or_default().as_bytes());
             let canonical = format!("<image {id} {}>", detail.unwrap_or("auto"));
             Piece::opaque(PartKind::Image, pointer, tokens, canonical)
         }
         "file" | "input_file" => {
-            estimates.push(bound::FILE);
+            estimates.bound(bound::FILE);
             let file = part.get("file").unwrap_or(part);
             let id = ["file_data", "file_id", "file_url"]
                 .iter()
@@ -143,11 +228,11 @@ pub(crate) fn media_piece(
             )
         }
         "input_audio" => {
-            estimates.push(bound::AUDIO);
+            estimates.bound(bound::AUDIO);
             Piece::opaque(PartKind::Message, pointer, 0, "<audio>".to_owned())
         }
         _ => {
-            estimates.push(bound::UNKNOWN_ITEM);
+            estimates.bound(bound::UNKNOWN_ITEM);
             Piece::text(PartKind::Message, pointer, part.to_string())
         }
     }
@@ -167,6 +252,27 @@ fn image_source(part: &Json) -> (Option<&str>, Option<&str>) {
         ),
         _ => (None, part.get("detail").and_then(Json::as_str)),
     }
+}
+
+/// The TTL of the request's explicit cache breakpoints (`prompt_cache_options.ttl`; OpenAI's
+/// default retention, `in_memory`, when it names none).
+pub(crate) fn breakpoint_ttl(body: &Json) -> String {
+    body.get("prompt_cache_options")
+        .and_then(|o| o.get("ttl"))
+        .and_then(Json::as_str)
+        .unwrap_or("in_memory")
+        .to_owned()
+}
+
+/// `piece` with the breakpoint `part` marks after it (`prompt_cache_breakpoint`), if any.
+fn with_breakpoint(mut piece: Piece, part: &Json, ttl: &str) -> Piece {
+    if part
+        .get("prompt_cache_breakpoint")
+        .is_some_and(Json::is_object)
+    {
+        piece.breakpoint = Some(ttl.to_owned());
+    }
+    piece
 }
 
 /// Tool-call arguments as the model is shown them: JSON re-serialized compactly in its own key

@@ -16,9 +16,43 @@ use prompt_inspector::usage::{Api, Provenance};
 use serde::Serialize;
 
 /// Where recorded calls come from: the JSON files under `dir` that hold a request and its
-/// recorded usage (the usage corpus's one-call files).
+/// recorded usage (the usage corpus's one-call files), and the scenes whose `recorded` field
+/// holds usage (what `import` writes), their request rebuilt in the recorded API's shape.
 fn records(dir: &Path) -> Result<(Vec<Record>, Vec<Skipped>), String> {
-    calibration::records_in(dir).map_err(|e| format!("{}: {e}", dir.display()))
+    let (mut records, skipped) =
+        calibration::records_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut rest = Vec::new();
+    for s in skipped {
+        match scene_record(Path::new(&s.source)) {
+            Some(r) => records.push(r),
+            None => rest.push(s),
+        }
+    }
+    records.sort_by(|a, b| a.source.cmp(&b.source));
+    Ok((records, rest))
+}
+
+/// A scene with recorded usage as a recorded call: the body its render rebuilds.
+fn scene_record(path: &Path) -> Option<Record> {
+    let scene = prompt_inspector::scene::load_file(path).ok()?;
+    let usage = scene.recorded.as_ref()?.usage.clone()?;
+    let options = inject::Options {
+        base_dir: path.parent().map(Path::to_path_buf),
+        chat_provider: None,
+        encoding: Default::default(),
+        skip_tokens: true,
+        skip_lint: true,
+    };
+    let report = inject::render_with(&scene, Family::Chat, &options);
+    let rebuilt =
+        prompt_inspector::provider::recorded_request(&scene, &report, path.parent())?.ok()?;
+    Some(Record {
+        source: path.display().to_string(),
+        api: rebuilt.api,
+        model: rebuilt.model,
+        body: rebuilt.body,
+        usage,
+    })
 }
 
 pub fn run(dir: &Path, out: Option<&Path>, as_json: bool) -> ExitCode {

@@ -91,16 +91,17 @@ fn call(exchange: Exchange<'_>) -> Result<(Draft, String), ImportError> {
     } = exchange;
     let request_text = body_text(&request)?;
     let response_text = response.as_ref().map(body_text).transpose()?;
-    let call = super::exchange(
-        &request_text,
-        response_text.as_deref(),
-        timestamp.as_deref(),
-        Some(source_of(api)),
-    )
+    let call = super::exchange(&super::exchange::Exchange {
+        request: &request_text,
+        response: response_text.as_deref(),
+        timestamp: timestamp.as_deref(),
+        model: None,
+        from: Some(source_of(api)),
+    })
     .map_err(|e| match (e.line, &response) {
         // Errors without a position are the response's (or the time's).
-        (0, Some(r)) => relocate(r, e, "the response body"),
-        _ => relocate(&request, e, "the request body"),
+        (0, Some(r)) => relocate(r, e),
+        _ => relocate(&request, e),
     })?;
     let mut draft = call.draft;
     if let Some(model) = gemini_model(api, &url) {
@@ -144,7 +145,7 @@ fn body_text(b: &Body<'_>) -> Result<String, ImportError> {
 /// An error of [`super::exchange`], whose positions are within the body's own text, moved to
 /// where the body is in the container: a parsed body's value at the error's pointer, or the
 /// string the text came from, with the position inside it in the message.
-fn relocate(b: &Body<'_>, e: ImportError, what: &str) -> ImportError {
+fn relocate(b: &Body<'_>, e: ImportError) -> ImportError {
     match b {
         Body::Tree(node) => {
             let offset = find(node.json, &e.pointer).map_or(node.json.span.start, |t| t.span.start);
@@ -164,7 +165,7 @@ fn relocate(b: &Body<'_>, e: ImportError, what: &str) -> ImportError {
                 line: host.first_line + line - 1,
                 column,
                 pointer: host.pointer.clone(),
-                message: format!("in {what} of {}{inner}: {}", host.what, e.message),
+                message: format!("in {}{inner}: {}", host.what, e.message),
             }
         }
     }

@@ -419,7 +419,7 @@ mod tests {
         let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
         for i in 1..9 {
             let prev = format!("*a{}", i - 1);
-            let list = vec![prev.as_str(); 10].join(", ");
+            let list = [prev.as_str(); 10].join(", ");
             bomb.push_str(&format!("a{i}: &a{i} [{list}]\n"));
         }
         let e = parse(&bomb).err().expect("refused");

@@ -485,6 +485,11 @@ export type DiagnosticCode =
  *  take as recorded.
  */
 "tool_call_invalid" | 
+/**
+ *  Warning: a value or cache breakpoint kept in the scene's `recorded` finds no place in the
+ *  rebuilt request (the scene was edited around it); left out.
+ */
+"recorded_unplaced" | 
 /**  Info (cache-safety lint): a tool's text is injected into a cached-prefix segment. */
 "cache_prefix_injection" | 
 /**  Warning (cache-safety lint): text in a cached-prefix segment that changes on every call. */
@@ -976,6 +981,14 @@ export type ModelCost_Deserialize = {
 	ttl?: string | null,
 	calls: CallCost[],
 	total: Total,
+	/**
+	 *  How far the token figures (and so the costs) can be from what the row's provider bills:
+	 *  they are counted on the provider-neutral serialisation (docs/run-loop.md).
+	 */
+	provenance: Provenance,
+	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
+	prices_read: string,
+	price_sources: string[],
 };
 
 /**  The calls of a conversation for one model, and their sum. */
@@ -986,6 +999,14 @@ export type ModelCost_Serialize = {
 	ttl?: string,
 	calls: CallCost[],
 	total: Total,
+	/**
+	 *  How far the token figures (and so the costs) can be from what the row's provider bills:
+	 *  they are counted on the provider-neutral serialisation (docs/run-loop.md).
+	 */
+	provenance: Provenance,
+	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
+	prices_read: string,
+	price_sources: string[],
 };
 
 /**  One row of the table: what a request's `models` names and what its prices and cache rule are. */
