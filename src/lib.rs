@@ -26,6 +26,7 @@ pub mod template;
 pub mod tokens;
 pub mod usage;
 pub mod value;
+pub mod verify;
 
 /// The core's version (its Cargo.toml's): what the app's About box and `--version` say.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

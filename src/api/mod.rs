@@ -19,6 +19,7 @@ mod render;
 mod replay;
 mod rules;
 mod validate;
+mod verify;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -49,6 +50,7 @@ pub use rules::{rules, RuleInfo, RulesResponse, SegmentInfo};
 pub use validate::{
     validate, Owner, TemplateCheck, TemplateProblem, ToolCheck, ValidateRequest, ValidateResponse,
 };
+pub use verify::{verify, VerifyRequest, VerifyResponse};
 
 #[macro_use]
 mod operations;
@@ -190,7 +192,7 @@ mod table {
     fn operations_dispatch_and_op_follow_the_table() {
         let declared = for_each_operation!([names]);
         assert_eq!(super::OPERATIONS, declared);
-        assert_eq!(declared.len(), 18);
+        assert_eq!(declared.len(), 19);
         let live = super::Live::new();
         for op in declared {
             let e = super::dispatch(&live, op, "[]").err();

@@ -51,6 +51,8 @@ macro_rules! for_each_operation {
             /// Writes a scene's golden from its current render.
             approve(ApproveRequest) -> ApproveResponse = |_, req| $crate::api::approve(&req);
             golden(GoldenRequest) -> GoldenResponse = |_, req| $crate::api::golden(&req);
+            /// Recorded calls predicted against billed, with the cause of every cache miss.
+            verify(VerifyRequest) -> VerifyResponse = |_, req| $crate::api::verify(&req);
             /// Renders a template with variables (the playground).
             template(TemplateRequest) -> TemplateResponse = |_, req| $crate::api::template(&req);
             /// Opens a live document on a scene text.

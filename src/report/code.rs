@@ -102,10 +102,31 @@ diagnostic_codes! {
     CachePrefixChanged = "cache_prefix_changed", Warning;
     /// Info (cache-safety lint): a call's input is under a model's minimum cacheable length.
     CacheBelowMinimum = "cache_below_minimum", Info;
+    /// Warning (verify): a recorded cache miss after the system prompt changed.
+    MissSystemChanged = "miss_system_changed", Warning;
+    /// Warning (verify): a recorded cache miss after the tool definitions changed.
+    MissToolsChanged = "miss_tools_changed", Warning;
+    /// Warning (verify): a recorded cache miss after the model changed.
+    MissModelChanged = "miss_model_changed", Warning;
+    /// Warning (verify): a recorded cache miss after an earlier message was rewritten.
+    MissMessagesRewritten = "miss_messages_rewritten", Warning;
+    /// Info (verify): a recorded cache miss on a prefix under the model's minimum.
+    MissBelowMinimum = "miss_below_minimum", Info;
+    /// Warning (verify): a recorded cache miss with no breakpoint after the stable prefix.
+    MissNoBreakpoint = "miss_no_breakpoint", Warning;
+    /// Warning (verify): a recorded cache miss after the cache entry's TTL ran out.
+    MissTtlExpired = "miss_ttl_expired", Warning;
+    /// Warning (verify): a recorded cache miss on the same JSON value sent as other bytes.
+    MissByteInstability = "miss_byte_instability", Warning;
+    /// Info (verify): a recorded cache miss the request does not explain: the provider's side.
+    MissProviderSide = "miss_provider_side", Info;
+    /// Info (verify): a cache read no recorded call wrote: warmed outside the recording.
+    ReadWarmedOutside = "read_warmed_outside", Info;
 }
 
 impl DiagnosticCode {
     /// Whether the code is one of the cache-safety lint's (`cache_…`), which goldens leave out.
+    /// (The causes `verify` gives, `miss_…` and `read_…`, are never in a render report.)
     pub fn is_cache_lint(self) -> bool {
         self.as_str().starts_with("cache_")
     }
@@ -177,7 +198,7 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("tool_invalid, tool_raised,"), "{message}");
-        assert!(message.ends_with("cache_below_minimum"), "{message}");
+        assert!(message.ends_with("read_warmed_outside"), "{message}");
         assert!(serde_json::from_str::<DiagnosticCode>("\"tool_invlid\"").is_err());
     }
 }

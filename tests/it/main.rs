@@ -39,5 +39,6 @@ mod support;
 mod tfrobot_tables;
 mod tokens;
 mod usage_shape;
+mod verify;
 mod writes;
 mod xbot_loop;

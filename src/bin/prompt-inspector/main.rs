@@ -14,6 +14,7 @@ mod run_cmd;
 mod serve;
 mod style;
 mod template_cmd;
+mod verify_cmd;
 mod wrap;
 
 use std::path::PathBuf;
@@ -244,6 +245,30 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Recorded calls, predicted against billed: input, cache read and write, cost, and the
+    /// cause of every cache miss (docs/cli.md).
+    Verify {
+        /// Recorded calls: files of one call each (`{request, response_usage, model,
+        /// conversation, seq}`), or folders searched recursively for them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// `text`: each call and conversation explained, then a summary; `json`: the report;
+        /// `junit`: JUnit XML, a test case per call; `github`: GitHub Actions annotations.
+        #[arg(long, value_enum, default_value = "text")]
+        format: verify_cmd::VerifyFormat,
+        /// Exit 1 when a call has a cause with this code, such as `miss_tools_changed`
+        /// (repeatable; docs/diagnostics.md).
+        #[arg(long, value_name = "CODE", value_parser = parse_code)]
+        deny: Vec<DiagnosticCode>,
+        /// Price a call whose model the table does not name with this row (`provider/family`
+        /// or a model name; repeatable, the first of the call's provider is used). Default: the
+        /// provider's default row.
+        #[arg(long = "model", value_name = "ID")]
+        models: Vec<String>,
+        /// A models table (data/models.json's format) instead of the built-in one.
+        #[arg(long = "models", value_name = "FILE")]
+        table: Option<PathBuf>,
+    },
     /// Serve the app API (docs/api.md) and the browser UI on 127.0.0.1, behind a per-launch token.
     Serve {
         /// The port to listen on; 0 picks a free one (the printed URL names it).
@@ -419,6 +444,19 @@ fn main() -> ExitCode {
             };
             import_cmd::run(&file, from, out, force)
         }
+        Command::Verify {
+            paths,
+            format,
+            deny,
+            models,
+            table,
+        } => verify_cmd::run(&verify_cmd::VerifyArgs {
+            paths: &paths,
+            format,
+            deny: &deny,
+            models: &models,
+            table: table.as_deref(),
+        }),
         Command::Serve {
             port,
             ui,
