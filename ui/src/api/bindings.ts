@@ -22,6 +22,7 @@ export const commands = {
 	check: (req: CheckRequest) => typedError<CheckResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("check", { req })),
 	approve: (req: ApproveRequest) => typedError<ApproveResponse, ApiError_Serialize>(__TAURI_INVOKE("approve", { req })),
 	golden: (req: GoldenRequest_Deserialize) => typedError<GoldenResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("golden", { req })),
+	verify: (req: VerifyRequest_Deserialize) => typedError<VerifyResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("verify", { req })),
 	template: (req: TemplateRequest) => typedError<TemplateResponse, ApiError_Serialize>(__TAURI_INVOKE("template", { req })),
 	liveOpen: (req: LiveOpenRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_open", { req })),
 	liveEdit: (req: LiveEditRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_edit", { req })),
@@ -65,7 +66,7 @@ export const events = {
 };
 
 /* Constants */
-export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","conversation","check","approve","golden","template","live_open","live_edit","live_close"] as const;
+export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","conversation","check","approve","golden","verify","template","live_open","live_edit","live_close"] as const;
 
 export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","conversation","check","approve","live_open","live_edit","live_close"] as const;
 
@@ -137,6 +138,36 @@ export type ApiError_Serialize = {
 	range?: [number, number],
 };
 
+export type ApiSummary = ApiSummary_Serialize | ApiSummary_Deserialize;
+
+export type ApiSummary_Deserialize = {
+	api?: Api | null,
+	calls: number,
+	/**  The median of `|predicted - billed| / billed`, in percent. */
+	median_error_percent: number | null,
+	max_error_percent: number | null,
+	within_1_percent: number,
+	/**  Calls whose billed input is within the prediction's stated bound. */
+	within_bound: number,
+	/**  Calls predicted low, and high. */
+	low: number,
+	high: number,
+};
+
+export type ApiSummary_Serialize = {
+	api: Api | null,
+	calls: number,
+	/**  The median of `|predicted - billed| / billed`, in percent. */
+	median_error_percent: number | null,
+	max_error_percent: number | null,
+	within_1_percent: number,
+	/**  Calls whose billed input is within the prediction's stated bound. */
+	within_bound: number,
+	/**  Calls predicted low, and high. */
+	low: number,
+	high: number,
+};
+
 /**  About the running app, for the diagnostics panel. */
 export type AppInfo = AppInfo_Serialize | AppInfo_Deserialize;
 
@@ -164,6 +195,22 @@ export type ApproveRequest = {
 
 export type ApproveResponse = {
 	golden_path: string,
+};
+
+/**  Predicted cache reads against recorded ones. */
+export type CacheAgreement = {
+	/**  Calls whose usage reports cache reads, and those where the prediction agrees. */
+	reporting: number,
+	agreeing: number,
+	/**  Calls that read from the cache, and those where the prediction agrees. */
+	reading: number,
+	agreeing_reading: number,
+	/**
+	 *  Recorded misses (a later call reading nothing, or less than the call before left), and
+	 *  those whose cause is `miss_provider_side` (the data names no other).
+	 */
+	misses: number,
+	unexplained: number,
 };
 
 export type CacheGrowth = "units" | "breakpoints" | "implicit_prefix";
@@ -263,6 +310,122 @@ export type CallOut_Serialize = {
 	common_prefix_tokens: number | null,
 	/**  Where it first differs from the previous call, when it rewrites rather than appends. */
 	change: Change_Serialize | null,
+};
+
+/**  One call, predicted against billed. */
+export type CallResult = CallResult_Serialize | CallResult_Deserialize;
+
+/**  One call, predicted against billed. */
+export type CallResult_Deserialize = {
+	/**  The call's file. */
+	label: string,
+	/**  Its 1-based place in the conversation. */
+	call: number,
+	api: Api,
+	model: string,
+	/**  The models-table row that prices it. */
+	priced_as: string,
+	/**  Why that row, when it does not name the model. */
+	price_note?: string | null,
+	/**  What the provider billed, normalised (docs/models.md, "Usage"). */
+	billed: Usage_Deserialize,
+	/**  `null` when the body cannot be predicted (`error` says why). */
+	input?: InputFigure | null,
+	cache_read?: ReadFigure_Deserialize | null,
+	cache_write?: WriteFigure | null,
+	cost: CostFigure_Deserialize,
+	/**
+	 *  A recorded cache miss: a call after the first that reads nothing, or less than the call
+	 *  before it left in the cache.
+	 */
+	miss: boolean,
+	/**
+	 *  The cause of a recorded cache miss, or of a cache figure the prediction does not agree
+	 *  with (docs/diagnostics.md, "Predicted against billed").
+	 */
+	causes: CauseOut_Deserialize[],
+	error?: string | null,
+};
+
+/**  One call, predicted against billed. */
+export type CallResult_Serialize = {
+	/**  The call's file. */
+	label: string,
+	/**  Its 1-based place in the conversation. */
+	call: number,
+	api: Api,
+	model: string,
+	/**  The models-table row that prices it. */
+	priced_as: string,
+	/**  Why that row, when it does not name the model. */
+	price_note?: string,
+	/**  What the provider billed, normalised (docs/models.md, "Usage"). */
+	billed: Usage_Serialize,
+	/**  `null` when the body cannot be predicted (`error` says why). */
+	input: InputFigure | null,
+	cache_read: ReadFigure_Serialize | null,
+	cache_write: WriteFigure | null,
+	cost: CostFigure_Serialize,
+	/**
+	 *  A recorded cache miss: a call after the first that reads nothing, or less than the call
+	 *  before it left in the cache.
+	 */
+	miss: boolean,
+	/**
+	 *  The cause of a recorded cache miss, or of a cache figure the prediction does not agree
+	 *  with (docs/diagnostics.md, "Predicted against billed").
+	 */
+	causes: CauseOut_Serialize[],
+	error?: string,
+};
+
+export type CauseCount = {
+	code: DiagnosticCode,
+	count: number,
+	cost_usd: number | null,
+};
+
+/**  One cause of a miss or a disagreement. */
+export type CauseOut = CauseOut_Serialize | CauseOut_Deserialize;
+
+/**  One cause of a miss or a disagreement. */
+export type CauseOut_Deserialize = {
+	code: DiagnosticCode,
+	level: Level,
+	message: string,
+	/**
+	 *  Tokens the call did not read from the cache because of it (for `read_warmed_outside`,
+	 *  the tokens it read that no recorded call wrote).
+	 */
+	tokens: number,
+	/**
+	 *  What that cost at the model's prices: the input price less the cache-read price per
+	 *  token (negative for `read_warmed_outside`: what the unforeseen read saved).
+	 */
+	cost_usd: number | null,
+	/**  The earlier call (1-based) the call is compared with. */
+	against_call?: number | null,
+	difference?: Difference_Deserialize | null,
+};
+
+/**  One cause of a miss or a disagreement. */
+export type CauseOut_Serialize = {
+	code: DiagnosticCode,
+	level: Level,
+	message: string,
+	/**
+	 *  Tokens the call did not read from the cache because of it (for `read_warmed_outside`,
+	 *  the tokens it read that no recorded call wrote).
+	 */
+	tokens: number,
+	/**
+	 *  What that cost at the model's prices: the input price less the cache-read price per
+	 *  token (negative for `read_warmed_outside`: what the unforeseen read saved).
+	 */
+	cost_usd: number | null,
+	/**  The earlier call (1-based) the call is compared with. */
+	against_call?: number,
+	difference?: Difference_Serialize,
 };
 
 /**  Where a call first differs from the one before it (a rewrite, not an append). */
@@ -395,6 +558,54 @@ export type ConversationResponse_Serialize = {
 	diagnostics: CallDiagnostic_Serialize[],
 };
 
+/**  One conversation: its calls in order, and their totals. */
+export type ConversationResult = ConversationResult_Serialize | ConversationResult_Deserialize;
+
+/**  One conversation: its calls in order, and their totals. */
+export type ConversationResult_Deserialize = {
+	/**  The recorded conversation id, or the file of a call on its own. */
+	name: string,
+	calls: CallResult_Deserialize[],
+	totals: Totals,
+};
+
+/**  One conversation: its calls in order, and their totals. */
+export type ConversationResult_Serialize = {
+	/**  The recorded conversation id, or the file of a call on its own. */
+	name: string,
+	calls: CallResult_Serialize[],
+	totals: Totals,
+};
+
+/**  The input's cost in USD (output is not predicted, so not priced). */
+export type CostFigure = CostFigure_Serialize | CostFigure_Deserialize;
+
+/**  The input's cost in USD (output is not predicted, so not priced). */
+export type CostFigure_Deserialize = {
+	/**
+	 *  The cost with the most the cache may read, and with the least (equal unless the read is
+	 *  a range); `null` when the body cannot be predicted.
+	 */
+	predicted_low_usd?: number | null,
+	predicted_high_usd?: number | null,
+	billed_usd: number | null,
+	/**  Billed minus predicted: 0 inside the predicted range, else the distance to its nearer end. */
+	difference_usd?: number | null,
+};
+
+/**  The input's cost in USD (output is not predicted, so not priced). */
+export type CostFigure_Serialize = {
+	/**
+	 *  The cost with the most the cache may read, and with the least (equal unless the read is
+	 *  a range); `null` when the body cannot be predicted.
+	 */
+	predicted_low_usd: number | null,
+	predicted_high_usd: number | null,
+	billed_usd: number | null,
+	/**  Billed minus predicted: 0 inside the predicted range, else the distance to its nearer end. */
+	difference_usd: number | null,
+};
+
 export type DefinitionCost = {
 	/**  The tool's name, as in `tools[].name`. */
 	tool: string,
@@ -497,7 +708,27 @@ export type DiagnosticCode =
 /**  Warning (cache-safety lint): a cached-prefix piece differs from the call before. */
 "cache_prefix_changed" | 
 /**  Info (cache-safety lint): a call's input is under a model's minimum cacheable length. */
-"cache_below_minimum";
+"cache_below_minimum" | 
+/**  Warning (verify): a recorded cache miss after the system prompt changed. */
+"miss_system_changed" | 
+/**  Warning (verify): a recorded cache miss after the tool definitions changed. */
+"miss_tools_changed" | 
+/**  Warning (verify): a recorded cache miss after the model changed. */
+"miss_model_changed" | 
+/**  Warning (verify): a recorded cache miss after an earlier message was rewritten. */
+"miss_messages_rewritten" | 
+/**  Info (verify): a recorded cache miss on a prefix under the model's minimum. */
+"miss_below_minimum" | 
+/**  Warning (verify): a recorded cache miss with no breakpoint after the stable prefix. */
+"miss_no_breakpoint" | 
+/**  Warning (verify): a recorded cache miss after the cache entry's TTL ran out. */
+"miss_ttl_expired" | 
+/**  Warning (verify): a recorded cache miss on the same JSON value sent as other bytes. */
+"miss_byte_instability" | 
+/**  Info (verify): a recorded cache miss the request does not explain: the provider's side. */
+"miss_provider_side" | 
+/**  Info (verify): a cache read no recorded call wrote: warmed outside the recording. */
+"read_warmed_outside";
 
 export type Diagnostic_Deserialize = {
 	level: Level,
@@ -529,6 +760,37 @@ export type Diagnostic_Serialize = {
 	 *  produced what the diagnostic is about (the cache-safety lint names it).
 	 */
 	line?: number,
+};
+
+/**  Where a request first differs from the earlier one. */
+export type Difference = Difference_Serialize | Difference_Deserialize;
+
+/**  Where a request first differs from the earlier one. */
+export type Difference_Deserialize = {
+	/**  JSON pointer of the first differing value in the request body. */
+	pointer: string,
+	/**  Byte of that string where they differ. */
+	byte: number,
+	before: string,
+	now: string,
+	/**  Who wrote the text there (a role, or a segment and tool for a call made from a scene). */
+	who?: string | null,
+	/**  The first differing byte of the two bodies as sent, when both are known. */
+	raw_byte?: number | null,
+};
+
+/**  Where a request first differs from the earlier one. */
+export type Difference_Serialize = {
+	/**  JSON pointer of the first differing value in the request body. */
+	pointer: string,
+	/**  Byte of that string where they differ. */
+	byte: number,
+	before: string,
+	now: string,
+	/**  Who wrote the text there (a role, or a segment and tool for a call made from a scene). */
+	who?: string,
+	/**  The first differing byte of the two bodies as sent, when both are known. */
+	raw_byte?: number,
 };
 
 export type EngineName = "fstring" | "jinja2";
@@ -744,6 +1006,19 @@ export type InputCost_Serialize = {
 	segments: SegmentCost[],
 	/**  Each tool definition with tokens, in tool order. */
 	definitions: DefinitionCost[],
+};
+
+/**  Input tokens, predicted against billed. */
+export type InputFigure = {
+	predicted: number,
+	billed: number,
+	/**  `predicted - billed`. */
+	difference: number,
+	/**  `difference` in percent of `billed` (0 when both are 0). */
+	error_percent: number | null,
+	provenance: Provenance,
+	/**  Whether `billed` is within the provenance's bound of `predicted`. */
+	within_bound: boolean,
 };
 
 export type IterationOut = IterationOut_Serialize | IterationOut_Deserialize;
@@ -1146,6 +1421,49 @@ export type Provider =
 "openai" | 
 /**  Anthropic Messages (`POST /v1/messages`). */
 "anthropic";
+
+/**  Tokens read from the prompt cache, predicted against billed. */
+export type ReadFigure = ReadFigure_Serialize | ReadFigure_Deserialize;
+
+/**  Tokens read from the prompt cache, predicted against billed. */
+export type ReadFigure_Deserialize = {
+	/**
+	 *  The prediction is a range for an automatic cache (a hit is not guaranteed), one figure
+	 *  (`low == high`) for explicit breakpoints.
+	 */
+	predicted_low: number,
+	predicted_high: number,
+	billed: number,
+	/**  Whether the billed read is what was predicted, within the token counts' bound. */
+	agrees: boolean,
+	/**  Whether the provider caches automatically (the range) or at the request's breakpoints. */
+	automatic: boolean,
+	/**  The earlier call (1-based) whose prefix the prediction reads. */
+	from_call?: number | null,
+	/**  Whether the recorded usage reports cache reads at all. */
+	reported: boolean,
+	provenance: Provenance,
+};
+
+/**  Tokens read from the prompt cache, predicted against billed. */
+export type ReadFigure_Serialize = {
+	/**
+	 *  The prediction is a range for an automatic cache (a hit is not guaranteed), one figure
+	 *  (`low == high`) for explicit breakpoints.
+	 */
+	predicted_low: number,
+	predicted_high: number,
+	billed: number,
+	/**  Whether the billed read is what was predicted, within the token counts' bound. */
+	agrees: boolean,
+	/**  Whether the provider caches automatically (the range) or at the request's breakpoints. */
+	automatic: boolean,
+	/**  The earlier call (1-based) whose prefix the prediction reads. */
+	from_call?: number,
+	/**  Whether the recorded usage reports cache reads at all. */
+	reported: boolean,
+	provenance: Provenance,
+};
 
 export type RenderRequest = RenderRequest_Serialize | RenderRequest_Deserialize;
 
@@ -1583,6 +1901,41 @@ export type Source =
 
 export type Status = "injected" | "rendered_empty" | "empty" | "silent" | "undeclared" | "invalid" | "error" | "protocol_error";
 
+/**  How close the predictions are, over every call. */
+export type Summary = Summary_Serialize | Summary_Deserialize;
+
+/**  How close the predictions are, over every call. */
+export type Summary_Deserialize = {
+	calls: number,
+	conversations: number,
+	/**  Calls whose body could not be predicted. */
+	errors: number,
+	/**  Predicted input against billed, per API, then over all of them (`api` null). */
+	input: ApiSummary_Deserialize[],
+	cache: CacheAgreement,
+	/**  Each cause found, how often and what it cost. */
+	causes: CauseCount[],
+	predicted_low_usd: number | null,
+	predicted_high_usd: number | null,
+	billed_usd: number | null,
+};
+
+/**  How close the predictions are, over every call. */
+export type Summary_Serialize = {
+	calls: number,
+	conversations: number,
+	/**  Calls whose body could not be predicted. */
+	errors: number,
+	/**  Predicted input against billed, per API, then over all of them (`api` null). */
+	input: ApiSummary_Serialize[],
+	cache: CacheAgreement,
+	/**  Each cause found, how often and what it cost. */
+	causes: CauseCount[],
+	predicted_low_usd: number | null,
+	predicted_high_usd: number | null,
+	billed_usd: number | null,
+};
+
 export type SystemOut = {
 	/**  The parts used, in the order they were joined (sorted by key as plain strings). */
 	parts: string[],
@@ -1768,9 +2121,82 @@ export type Total = {
 	saving_usd: number | null,
 };
 
+/**  A conversation's figures added up (calls that cannot be predicted count billed only). */
+export type Totals = {
+	calls: number,
+	predicted_input: number,
+	billed_input: number,
+	predicted_read_low: number,
+	predicted_read_high: number,
+	billed_read: number,
+	predicted_write: number,
+	billed_write: number,
+	predicted_low_usd: number | null,
+	predicted_high_usd: number | null,
+	billed_usd: number | null,
+	/**  Recorded misses, and what their causes cost. */
+	misses: number,
+	miss_cost_usd: number | null,
+};
+
 export type TtlPrice = {
 	ttl: string,
 	usd: number | null,
+};
+
+export type TtlTokens = {
+	ttl: string,
+	tokens: number,
+};
+
+/**
+ *  A call's billed tokens, normalised. Always `input_total = uncached + cache_read +
+ *  cache_write_total()`.
+ */
+export type Usage = Usage_Serialize | Usage_Deserialize;
+
+/**
+ *  A call's billed tokens, normalised. Always `input_total = uncached + cache_read +
+ *  cache_write_total()`.
+ */
+export type Usage_Deserialize = {
+	/**  Every input token the call was billed for, cached or not. */
+	input_total: number,
+	/**  Input tokens billed at the ordinary input price. */
+	uncached: number,
+	/**  Input tokens read from the prompt cache. */
+	cache_read: number,
+	/**
+	 *  Input tokens written to the prompt cache, by TTL (`5m`, `1h`, ...; `unspecified` when the
+	 *  provider did not say which).
+	 */
+	cache_write: { [key in string]: number },
+	/**  Output tokens, reasoning included. */
+	output: number,
+	/**  The share of `output` that was reasoning, when the provider says. */
+	reasoning?: number | null,
+};
+
+/**
+ *  A call's billed tokens, normalised. Always `input_total = uncached + cache_read +
+ *  cache_write_total()`.
+ */
+export type Usage_Serialize = {
+	/**  Every input token the call was billed for, cached or not. */
+	input_total: number,
+	/**  Input tokens billed at the ordinary input price. */
+	uncached: number,
+	/**  Input tokens read from the prompt cache. */
+	cache_read: number,
+	/**
+	 *  Input tokens written to the prompt cache, by TTL (`5m`, `1h`, ...; `unspecified` when the
+	 *  provider did not say which).
+	 */
+	cache_write: { [key in string]: number },
+	/**  Output tokens, reasoning included. */
+	output: number,
+	/**  The share of `output` that was reasoning, when the provider says. */
+	reasoning?: number,
 };
 
 export type ValidateRequest = {
@@ -1791,6 +2217,57 @@ export type ValidateResponse_Serialize = {
 	load_error: ApiError_Serialize | null,
 	templates: TemplateCheck_Serialize[],
 	tools: ToolCheck_Serialize[],
+};
+
+/**  Everything `verify` found. */
+export type VerifyReport = VerifyReport_Serialize | VerifyReport_Deserialize;
+
+/**  Everything `verify` found. */
+export type VerifyReport_Deserialize = {
+	conversations: ConversationResult_Deserialize[],
+	summary: Summary_Deserialize,
+};
+
+/**  Everything `verify` found. */
+export type VerifyReport_Serialize = {
+	conversations: ConversationResult_Serialize[],
+	summary: Summary_Serialize,
+};
+
+export type VerifyRequest = VerifyRequest_Serialize | VerifyRequest_Deserialize;
+
+export type VerifyRequest_Deserialize = {
+	/**  Files holding one recorded call each, or folders searched recursively for them. */
+	paths: string[],
+	/**
+	 *  Rows (`provider/family` or a model name) that price a model the table does not name, the
+	 *  first of the call's provider; empty: the provider's default row.
+	 */
+	models?: string[],
+};
+
+export type VerifyRequest_Serialize = {
+	/**  Files holding one recorded call each, or folders searched recursively for them. */
+	paths: string[],
+	/**
+	 *  Rows (`provider/family` or a model name) that price a model the table does not name, the
+	 *  first of the call's provider; empty: the provider's default row.
+	 */
+	models: string[],
+};
+
+export type VerifyResponse = VerifyResponse_Serialize | VerifyResponse_Deserialize;
+
+export type VerifyResponse_Deserialize = {
+	report: VerifyReport_Deserialize,
+	/**  The files that could not be read, each with its position; the rest were verified. */
+	errors: ApiError_Deserialize[],
+};
+
+export type VerifyResponse_Serialize = {
+	report: VerifyReport_Serialize,
+	/**  The files that could not be read, each with its position; the rest were verified. */
+	errors: ApiError_Serialize[],
 };
 
 /**  A change priced over the whole run or conversation for one model. */
@@ -1826,6 +2303,15 @@ export type WhatIfPrice_Serialize = {
 	what_if_usd: number | null,
 	/**  `cost_usd - what_if_usd`: what the change saves (negative: what it costs). */
 	saving_usd: number | null,
+};
+
+/**  Tokens written to the prompt cache. */
+export type WriteFigure = {
+	predicted: number,
+	billed: number,
+	/**  The predicted write by TTL (`5m`, `1h`, ...), in the order of the request's breakpoints. */
+	predicted_by_ttl: TtlTokens[],
+	provenance: Provenance,
 };
 
 /**  One call that reads nothing, for one model. */
@@ -1921,6 +2407,7 @@ export type Operations = {
 	check: { request: Parameters<typeof commands.check>[0]; response: OkData<typeof commands.check> };
 	approve: { request: Parameters<typeof commands.approve>[0]; response: OkData<typeof commands.approve> };
 	golden: { request: Parameters<typeof commands.golden>[0]; response: OkData<typeof commands.golden> };
+	verify: { request: Parameters<typeof commands.verify>[0]; response: OkData<typeof commands.verify> };
 	template: { request: Parameters<typeof commands.template>[0]; response: OkData<typeof commands.template> };
 	live_open: { request: Parameters<typeof commands.liveOpen>[0]; response: OkData<typeof commands.liveOpen> };
 	live_edit: { request: Parameters<typeof commands.liveEdit>[0]; response: OkData<typeof commands.liveEdit> };
