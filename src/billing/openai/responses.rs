@@ -209,13 +209,16 @@ fn items_into(
     Ok(())
 }
 
-/// Reasoning from a turn that ended in an assistant message is not shown to the model again
-/// (harmony drops finished chains of thought; a recorded GPT-5-mini body carrying one was billed
-/// without it).
+/// Reasoning from a turn that ended in an assistant answer is not shown to the model again:
+/// harmony's format guide drops earlier chain of thought once the assistant ended in a message to
+/// the `final` channel (a recorded GPT-5-mini body carrying one was billed without it). A
+/// `commentary` message, a preamble before tool calls, does not end the turn, so the reasoning
+/// before it stays (a recorded gpt-5.5 body with reasoning, a preamble and a call was billed 27
+/// tokens over the body without its reasoning; with it, 7 under).
 fn drop_finished_reasoning(turns: &mut Vec<Turn>) {
-    let last_answer = turns
-        .iter()
-        .rposition(|t| matches!(t, Turn::Message { role, .. } if role == "assistant"));
+    let last_answer = turns.iter().rposition(
+        |t| matches!(t, Turn::Message { role, commentary: false, .. } if role == "assistant"),
+    );
     if let Some(last) = last_answer {
         let mut i = 0;
         turns.retain(|t| {
@@ -256,6 +259,22 @@ mod tests {
             .count();
         assert_eq!(reasoning, 1);
         assert!(matches!(t.turns[2], Turn::Reasoning { .. }));
+    }
+
+    #[test]
+    fn reasoning_before_a_preamble_is_kept() {
+        // The turn goes on after a `commentary` message (a preamble) with a tool call: harmony
+        // drops chain of thought only after a `final` answer.
+        let body = json!({"input": [
+            {"role": "user", "content": "q"},
+            {"type": "reasoning", "encrypted_content": "x", "summary": []},
+            {"role": "assistant", "phase": "commentary",
+                "content": [{"type": "output_text", "text": "Checking."}]},
+            {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c", "output": "ok"}]});
+        let t = turns("gpt-5.5", &body).unwrap();
+        assert!(matches!(t.turns[1], Turn::Reasoning { .. }));
+        assert_eq!(t.turns.len(), 5);
     }
 
     #[test]
