@@ -89,8 +89,8 @@ fn the_figures_are_the_verify_operations() {
 }
 
 /// The prediction-only explanation of the same rounds names its causes with the same codes.
-/// It counts the shared prefix with o200k, which Claude's tokenizer exceeds: round 4's 1,119
-/// billed tokens are fewer than 1,024 as predicted, so the prediction alone says
+/// It counts the shared prefix of the chat request's messages (o200k, no tool definitions), 457
+/// tokens for round 4 where the billed prefix is 1,119, so the prediction alone says
 /// `miss_below_minimum` where the record says `miss_no_breakpoint`; the view shows both.
 #[test]
 fn the_zero_reads_use_the_verify_vocabulary() {
@@ -103,7 +103,7 @@ fn the_zero_reads_use_the_verify_vocabulary() {
         assert!(code.as_str().starts_with("miss_"), "{code:?}");
     }
     assert_eq!(sonnet[3].cause, Some(DiagnosticCode::MissBelowMinimum));
-    assert!(sonnet[3].shared_tokens < 1024, "{:?}", sonnet[3]);
+    assert_eq!(sonnet[3].shared_tokens, 457, "{:?}", sonnet[3]);
     let recorded = c.calls[3].recorded.as_ref().expect("recorded");
     assert_eq!(recorded.causes[0].code, DiagnosticCode::MissNoBreakpoint);
 }

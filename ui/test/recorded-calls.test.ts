@@ -156,6 +156,9 @@ describe('the Conversation view with recorded usage', () => {
     });
     const q = (id: string) => root.querySelector(`[data-testid="${id}"]`);
     expect(q('conv-recorded-1')).toBe(null);
+    expect(q('conv-recorded-4-summary')?.textContent).toBe(
+      'Recorded: billed 1,218 input tokens, predicted 1,191 (estimate ±12%); a cache miss: no breakpoint after the stable prefix',
+    );
     const input = q('conv-recorded-4-input');
     expect([...(input?.querySelectorAll('th, td') ?? [])].map((c) => c.textContent)).toEqual(['input', '1,191', '1,218', '27 low (2.2%)']);
     expect(q('conv-recorded-4-provenance')?.textContent).toContain('estimate ±12%');

@@ -78,21 +78,23 @@ export function WhatIfTable({ items, model, testid }: { items: WhatIfPrice[]; mo
 export function RecordedNote({ r, n, testid }: { r: RecordedCall; n: number; testid: string }) {
   const lines = recordedLines(r);
   const counted = provenanceText(r.input?.provenance);
+  const miss = r.causes[0];
+  const summary = `Recorded: billed ${r.billed.input_total.toLocaleString('en-US')} input tokens${
+    r.input ? `, predicted ${r.input.predicted.toLocaleString('en-US')}` : ''
+  }${counted ? ` (${counted})` : ''}; ${r.miss ? `a cache miss: ${causeWords(miss?.code)}` : `read ${r.billed.cache_read.toLocaleString('en-US')} from the cache`}`;
   return (
-    <div class="recorded" data-testid={testid}>
-      <table class="recorded-table">
-        <caption>
-          Call {n}: predicted against billed{' '}
-          <span class="muted">
-            ({r.model}, priced as {r.priced_as}
+    <details class="recorded" open data-testid={testid}>
+      <summary data-testid={`${testid}-summary`}>{summary}</summary>
+      <p class="muted recorded-about">
+        {r.model}, priced as {r.priced_as}
+        {counted && (
+          <span title={provenanceTitle(r.input?.provenance)} data-testid={`${testid}-provenance`}>
+            ; input {counted}
           </span>
-          {counted && (
-            <span class="muted" title={provenanceTitle(r.input?.provenance)} data-testid={`${testid}-provenance`}>
-              ; input {counted}
-            </span>
-          )}
-          <span class="muted">)</span>
-        </caption>
+        )}
+      </p>
+      <table class="recorded-table">
+        <caption>Call {n}: predicted against billed</caption>
         <thead>
           <tr>
             <th scope="col">Figure</th>
@@ -126,7 +128,7 @@ export function RecordedNote({ r, n, testid }: { r: RecordedCall; n: number; tes
           {(c.cost_usd ?? 0) > 0 && <> (cost {fmtUsd(c.cost_usd)})</>}. {c.message[0].toUpperCase() + c.message.slice(1)}.
         </p>
       ))}
-    </div>
+    </details>
   );
 }
 
