@@ -545,7 +545,7 @@ try {
     await waitFor('the conversation', async () => $t('conv-bar-3').isExisting());
     const zero2 = await $t('conv-zero-2');
     const why2 = await (await $t('conv-zero-2-why')).getText();
-    check((await zero2.getAttribute('data-cause')) === 'system_changed' && why2.includes('tool tf_notes'), `${size}: call 2 of the conversation reads nothing, system changed: ${why2}`);
+    check((await zero2.getAttribute('data-cause')) === 'miss_system_changed' && why2.includes('tool tf_notes'), `${size}: call 2 of the conversation reads nothing, system changed: ${why2}`);
     const before = await order();
     await browser.execute(() => document.querySelector('[data-testid="conv-folder"]').focus());
     const presses = await tabTo('sort-cost');

@@ -379,7 +379,7 @@ fn a_conversation_folder_is_read_only_once_chosen() {
     choose_folder(&w, &folder);
     let c = invoke(&w, "conversation", req).expect("chosen");
     assert_eq!(c["calls"].as_array().map(Vec::len), Some(3), "{c}");
-    assert_eq!(c["zero_reads"][1]["cause"], "system_changed", "{c}");
+    assert_eq!(c["zero_reads"][1]["cause"], "miss_system_changed", "{c}");
 }
 
 /// Standard base64, for the test's own check of what a request body carries.

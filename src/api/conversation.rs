@@ -39,6 +39,11 @@ pub struct ConversationResponse {
     pub what_if: Vec<WhatIfPrice>,
     /// The cache-safety lint's findings (docs/diagnostics.md).
     pub diagnostics: Vec<CallDiagnostic>,
+    /// The recorded calls' figures added up, predicted against billed, when any scene records
+    /// the usage its provider billed (`recorded.usage`); each call's own are on the call.
+    pub recorded_totals: Option<crate::verify::Totals>,
+    /// Scenes whose recorded call could not be verified, each with its position.
+    pub recorded_errors: Vec<ApiError>,
 }
 
 /// One call's chat request as the caches see it.
@@ -55,6 +60,9 @@ pub struct CallOut {
     pub common_prefix_tokens: Option<u32>,
     /// Where it first differs from the previous call, when it rewrites rather than appends.
     pub change: Option<Change>,
+    /// Predicted against billed, as the `verify` operation gives it, when the scene records the
+    /// usage its provider billed; the cause of a recorded miss is among its `causes`.
+    pub recorded: Option<crate::verify::CallResult>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -108,6 +116,7 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
             explain::zero_reads(row, cost, &shared, &moves)
         })
         .collect();
+    let verified = recorded::verify(&paths, &req.models);
     Ok(ConversationResponse {
         folder: req.folder.clone(),
         calls: report
@@ -123,6 +132,7 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
                 request_tokens: u32_of(s.request_tokens),
                 common_prefix_tokens: s.common_prefix_tokens.map(u32_of),
                 change: sh.change.clone(),
+                recorded: verified.call(p),
             })
             .collect(),
         models: report.models.clone(),
@@ -136,6 +146,8 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
                 diagnostic: f.diagnostic.clone(),
             })
             .collect(),
+        recorded_totals: verified.totals(),
+        recorded_errors: verified.errors,
     })
 }
 
@@ -222,5 +234,6 @@ pub(crate) fn written_by(l: &Location) -> String {
     format!("{what} (message {}{segment})", message + 1)
 }
 
+mod recorded;
 #[cfg(test)]
 mod tests;

@@ -9,26 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::error::u32_of;
 use crate::pricing::cost::{round_usd, CallCost, ModelCost};
 use crate::pricing::{Growth, Row};
-
-/// Why a call reads nothing from the cache. The prediction alone gives these; a changed model, an
-/// expired TTL and byte instability need the recorded calls (`verify`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub enum MissCause {
-    /// The first call: nothing is cached yet.
-    FirstCall,
-    SystemChanged,
-    ToolsChanged,
-    /// A message before the end of the previous call's request differs.
-    MessagesRewritten,
-    /// The shared prefix is shorter than the least the model caches.
-    BelowMinimum,
-    /// The shared prefix is long enough, but no breakpoint ends after it.
-    NoBreakpoint,
-    /// By the model's rule the call should read: the provider decides (a hit is not guaranteed).
-    ProviderSide,
-}
+use crate::report::DiagnosticCode;
+use crate::verify::rule::{self, Changed, Facts};
 
 /// Where a call first differs from the one before it (a rewrite, not an append).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,7 +53,9 @@ pub struct ZeroRead {
     /// 0-based.
     pub call: u32,
     pub model: String,
-    pub cause: MissCause,
+    /// The cause, a `miss_…` code as `verify` gives a recorded miss (docs/diagnostics.md);
+    /// `null` for the first call, which has nothing cached to read and is no miss.
+    pub cause: Option<DiagnosticCode>,
     /// The cause in a sentence.
     pub why: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,7 +116,7 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
     let mut out = ZeroRead {
         call: u32_of(k),
         model: row.id.clone(),
-        cause: MissCause::FirstCall,
+        cause: None,
         why: String::new(),
         change: s.change.clone(),
         fix: None,
@@ -155,13 +139,27 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
         .to_owned();
         return out;
     }
-    match &s.change {
-        Some(c) if !(breakpoints && tokens >= min) => {
-            out.cause = match c.part {
-                ChangedPart::Tools => MissCause::ToolsChanged,
-                ChangedPart::System => MissCause::SystemChanged,
-                ChangedPart::Messages => MissCause::MessagesRewritten,
-            };
+    // A breakpoint cache that reads nothing cached nothing the call could read: a change after
+    // a prefix long enough to cache is one no breakpoint caught, not a change inside the cache.
+    let inside = s
+        .change
+        .as_ref()
+        .filter(|_| !(breakpoints && tokens >= min));
+    let code = rule::cause(&Facts {
+        changed: inside.map(|c| changed_of(c.part)),
+        repeated_tokens: tokens,
+        min_tokens: min,
+        no_breakpoint: breakpoints,
+        ..Facts::default()
+    });
+    out.cause = Some(code);
+    match (code, &s.change) {
+        (
+            DiagnosticCode::MissToolsChanged
+            | DiagnosticCode::MissSystemChanged
+            | DiagnosticCode::MissMessagesRewritten,
+            Some(c),
+        ) => {
             let part = match c.part {
                 ChangedPart::Tools => "the tool definitions",
                 ChangedPart::System => "the system message",
@@ -190,15 +188,14 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
                         m.model
                     ),
                     None => format!(
-                    "keep what {} writes the same from call to call, or put what changes after \
-                     the stable prefix (at the end of the request)",
-                    c.written_by
-                ),
+                        "keep what {} writes the same from call to call, or put what changes \
+                         after the stable prefix (at the end of the request)",
+                        c.written_by
+                    ),
                 },
             );
         }
-        Some(c) => {
-            out.cause = MissCause::NoBreakpoint;
+        (DiagnosticCode::MissNoBreakpoint, Some(c)) => {
             out.why = format!(
                 "the calls share {tokens} tokens before {} changed at byte {}, enough for {} \
                  (from {min}), but no breakpoint ends inside them",
@@ -211,8 +208,7 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
                 c.byte, c.written_by
             ));
         }
-        None if tokens < min => {
-            out.cause = MissCause::BelowMinimum;
+        (DiagnosticCode::MissBelowMinimum, _) => {
             out.why = format!(
                 "the prefix is intact, but the {tokens} shared tokens are under the {min} {} \
                  caches",
@@ -223,8 +219,7 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
                  instructions first) would be read"
             ));
         }
-        None if breakpoints => {
-            out.cause = MissCause::NoBreakpoint;
+        (DiagnosticCode::MissNoBreakpoint, None) => {
             out.why = format!(
                 "the call repeats the previous one's {tokens} tokens, enough for {} (from {min}), \
                  but no breakpoint ends after them",
@@ -232,8 +227,7 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
             );
             out.fix = Some(breakpoint_fix());
         }
-        None => {
-            out.cause = MissCause::ProviderSide;
+        _ => {
             out.why = format!(
                 "the call repeats {tokens} tokens, over the {min} {} caches: by its rule some are \
                  read; a hit is not guaranteed, so this one is the provider's",
@@ -287,6 +281,14 @@ pub fn with_closing_breakpoint(
         what_if_usd: then.total.cost_usd,
         saving_usd: round_usd(cost.total.cost_usd - then.total.cost_usd),
     })
+}
+
+fn changed_of(part: ChangedPart) -> Changed {
+    match part {
+        ChangedPart::Tools => Changed::Tools,
+        ChangedPart::System => Changed::System,
+        ChangedPart::Messages => Changed::Messages,
+    }
 }
 
 /// Dollars in a sentence: enough decimals for a fraction of a cent.

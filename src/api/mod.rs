@@ -29,7 +29,7 @@ pub use conversation::{
     conversation, CallDiagnostic, CallOut, ConversationRequest, ConversationResponse,
 };
 pub use error::{ApiError, ErrorCode};
-pub use explain::{Change, ChangedPart, MissCause, WhatIfPrice, ZeroRead};
+pub use explain::{Change, ChangedPart, WhatIfPrice, ZeroRead};
 pub use files::{default_scene, open, save, stat, FileStat, PathRequest, SaveRequest, SceneText};
 pub use guard::{guarded, panic_message};
 pub use live::{

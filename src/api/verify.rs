@@ -51,7 +51,7 @@ pub fn verify(req: &VerifyRequest) -> Result<VerifyResponse, ApiError> {
     })
 }
 
-fn api_error(e: &InputError) -> ApiError {
+pub(crate) fn api_error(e: &InputError) -> ApiError {
     let code = if e.line > 0 {
         ErrorCode::LoadError
     } else {

@@ -15,6 +15,7 @@ use super::diff::{first_difference, same_value};
 use super::figures::count_scale;
 use super::price;
 use super::report::{n32, CauseOut, Difference};
+use super::rule::{self, Changed, Facts};
 use super::{time, Call};
 use crate::billing::PartKind;
 use crate::pricing::cost::automatic_read;
@@ -149,7 +150,8 @@ fn impossible_read(now: &Prepared<'_>, read: u64) -> CauseOut {
     }
 }
 
-/// The cause of call `now` reading less than `before` (call `j`) left in the cache.
+/// The cause of call `now` reading less than `before` (call `j`) left in the cache: the facts
+/// worked out first, the cause named by the one rule (`rule::cause`), then put in words.
 fn explain(j: usize, before: &Prepared<'_>, now: &Prepared<'_>, predicted: &Predicted) -> CauseOut {
     let read = now.call.usage.cache_read;
     let against = n32(j + 1);
@@ -169,31 +171,10 @@ fn explain(j: usize, before: &Prepared<'_>, now: &Prepared<'_>, predicted: &Pred
         against_call: Some(against),
         difference,
     };
-    if !cache::same_model(before, now) {
-        let left = if held > 0 {
-            format!(
-                ", so the {} tokens call {against} left are not read",
-                thousands(held as usize)
-            )
-        } else {
-            String::new()
-        };
-        let message = format!(
-            "the model changed from {} (call {against}) to {}: a cache is kept per model{left}",
-            before.call.model, now.call.model
-        );
-        return cause(
-            DiagnosticCode::MissModelChanged,
-            message,
-            lost_from(held),
-            None,
-        );
-    }
+    let model_changed = !cache::same_model(before, now);
     let extent = cached_extent(before);
     let blocks = cache::shared(before, now, false);
-    if blocks.blocks < extent {
-        return changed(j, before, now, blocks.blocks, held, &cause);
-    }
+    let change = (blocks.blocks < extent).then(|| changed(j, before, now, blocks.blocks));
     // The repeated prefix in billed tokens: predicted, scaled by how call `before`'s billed input
     // compares with its predicted one (the recording corrects the count).
     let predicted_stable = if predicted.automatic {
@@ -206,24 +187,54 @@ fn explain(j: usize, before: &Prepared<'_>, now: &Prepared<'_>, predicted: &Pred
         before.prediction.input_tokens,
     );
     let stable = (predicted_stable as f64 * ratio).round() as usize;
-    if stable < min {
-        let message = format!(
-            "the prefix this call repeats from call {against} is about {} tokens, under {}'s \
-             minimum of {}: no part of it can be cached",
-            thousands(stable),
-            row.id,
-            thousands(min)
-        );
-        return cause(DiagnosticCode::MissBelowMinimum, message, 0, None);
-    }
-    if !predicted.automatic {
-        let reach = row.cache.lookback_blocks.unwrap_or(1).max(1);
-        let reaches =
-            extent > 0
-                && now.blocks.iter().enumerate().any(|(k, b)| {
-                    b.breakpoint.is_some() && k + 1 >= extent && k < extent - 1 + reach
-                });
-        if extent == 0 || !reaches {
+    let reach = row.cache.lookback_blocks.unwrap_or(1).max(1);
+    let reaches = extent > 0
+        && now
+            .blocks
+            .iter()
+            .enumerate()
+            .any(|(k, b)| b.breakpoint.is_some() && k + 1 >= extent && k < extent - 1 + reach);
+    let expiry = expired(before, now, extent, predicted.automatic, j + 1);
+    let code = rule::cause(&Facts {
+        model_changed,
+        changed: change.as_ref().map(|c| c.0),
+        repeated_tokens: stable,
+        min_tokens: min,
+        no_breakpoint: !predicted.automatic && !reaches,
+        expired: expiry.is_some(),
+    });
+    match code {
+        DiagnosticCode::MissModelChanged => {
+            let left = if held > 0 {
+                format!(
+                    ", so the {} tokens call {against} left are not read",
+                    thousands(held as usize)
+                )
+            } else {
+                String::new()
+            };
+            let message = format!(
+                "the model changed from {} (call {against}) to {}: a cache is kept per model{left}",
+                before.call.model, now.call.model
+            );
+            cause(code, message, lost_from(held), None)
+        }
+        _ if change.is_some() => {
+            let (_, message, difference) =
+                change.unwrap_or((Changed::Messages, String::new(), None));
+            cause(code, message, lost_from(held), difference)
+        }
+        DiagnosticCode::MissBelowMinimum => {
+            let message = format!(
+                "the prefix this call repeats from call {against} is about {} tokens, under {}'s \
+                 minimum of {}: no part of it can be cached",
+                thousands(stable),
+                row.id,
+                thousands(min)
+            );
+            cause(code, message, 0, None)
+        }
+        DiagnosticCode::MissNoBreakpoint => {
             let message = if extent == 0 {
                 format!(
                     "call {against} marks no cache breakpoint (cache_control) at or after the \
@@ -237,22 +248,33 @@ fn explain(j: usize, before: &Prepared<'_>, now: &Prepared<'_>, predicted: &Pred
                     thousands(before.end_of(extent))
                 )
             };
-            return cause(
-                DiagnosticCode::MissNoBreakpoint,
-                message,
-                lost_from((stable as u64).max(held)),
-                None,
-            );
+            cause(code, message, lost_from((stable as u64).max(held)), None)
         }
-    }
-    if let Some(message) = expired(before, now, extent, predicted.automatic, j + 1) {
-        return cause(
-            DiagnosticCode::MissTtlExpired,
-            message,
+        DiagnosticCode::MissTtlExpired => cause(
+            code,
+            expiry.unwrap_or_default(),
             lost_from(held.max(stable as u64)),
             None,
-        );
+        ),
+        _ => provider_side(against, before, now, predicted, stable, extent, &cause),
     }
+}
+
+type MakeCause<'f> = dyn Fn(DiagnosticCode, String, u64, Option<Difference>) -> CauseOut + 'f;
+
+/// Nothing in the requests explains the miss.
+fn provider_side(
+    against: u32,
+    before: &Prepared<'_>,
+    now: &Prepared<'_>,
+    predicted: &Predicted,
+    stable: usize,
+    extent: usize,
+    cause: &MakeCause<'_>,
+) -> CauseOut {
+    let row = now.row;
+    let read = now.call.usage.cache_read;
+    let held = cached_after(before);
     let message = if predicted.automatic {
         format!(
             "this call repeats {} tokens of call {against}'s prompt ({} cacheable) yet read {}: the \
@@ -278,7 +300,7 @@ fn explain(j: usize, before: &Prepared<'_>, now: &Prepared<'_>, predicted: &Pred
     cause(
         DiagnosticCode::MissProviderSide,
         message,
-        lost_from(expected),
+        expected.saturating_sub(read),
         None,
     )
 }
@@ -303,19 +325,15 @@ fn cached_extent(p: &Prepared<'_>) -> usize {
     }
 }
 
-type MakeCause<'f> = dyn Fn(DiagnosticCode, String, u64, Option<Difference>) -> CauseOut + 'f;
-
-/// The cause when `now` differs from `before` at block `d`, inside what `before` had cached.
+/// The part, the words and the difference when `now` differs from `before` at block `d`, inside what `before` had cached.
 fn changed(
     j: usize,
     before: &Prepared<'_>,
     now: &Prepared<'_>,
     d: usize,
-    held: u64,
-    cause: &MakeCause<'_>,
-) -> CauseOut {
+) -> (Changed, String, Option<Difference>) {
     let against = j + 1;
-    let lost = held.saturating_sub(now.call.usage.cache_read);
+    let held = cached_after(before);
     let (Some(was), Some(is)) = (before.blocks.get(d), now.blocks.get(d)) else {
         let message = format!(
             "this call has {} of the {} blocks call {against} cached: the conversation was cut \
@@ -323,7 +341,7 @@ fn changed(
             now.blocks.len(),
             cached_extent(before)
         );
-        return cause(DiagnosticCode::MissMessagesRewritten, message, lost, None);
+        return (Changed::Messages, message, None);
     };
     let value = |p: &Prepared<'_>, pointer: &str| -> Option<Json> {
         if pointer.is_empty() {
@@ -362,12 +380,7 @@ fn changed(
                 who: who_wrote(now.call, &is.part.pointer, 0),
                 raw_byte,
             };
-            return cause(
-                DiagnosticCode::MissByteInstability,
-                message,
-                lost,
-                Some(difference),
-            );
+            return (Changed::SameValue, message, Some(difference));
         }
     }
     let difference = match (&old, &new) {
@@ -394,14 +407,14 @@ fn changed(
         .iter()
         .any(|k| matches!(k, PartKind::Tool | PartKind::ToolPrompt | PartKind::Schema))
     {
-        (DiagnosticCode::MissToolsChanged, "the tool definitions")
+        (Changed::Tools, "the tool definitions")
     } else if kinds
         .iter()
         .any(|k| matches!(k, PartKind::System | PartKind::Framing))
     {
-        (DiagnosticCode::MissSystemChanged, "the system prompt")
+        (Changed::System, "the system prompt")
     } else {
-        (DiagnosticCode::MissMessagesRewritten, "an earlier message")
+        (Changed::Messages, "an earlier message")
     };
     let at = difference.as_ref().map_or_else(String::new, |d| {
         let who = d
@@ -416,7 +429,7 @@ fn changed(
          are not read past it",
         thousands(held as usize)
     );
-    cause(code, message, lost, difference)
+    (code, message, difference)
 }
 
 /// A few characters of both texts from where they start to differ.

@@ -76,6 +76,17 @@ pub fn load_paths(paths: &[PathBuf]) -> Loaded {
     loaded
 }
 
+/// The scenes of one conversation, one call each in the order given (a folder's `*.scene.json`
+/// files as the app's Conversation view opens them); scenes that record no usage are skipped.
+pub fn load_scenes(paths: &[PathBuf]) -> Loaded {
+    let mut loaded = Loaded::default();
+    for p in paths {
+        read_into(p, true, &mut loaded);
+    }
+    check_places(&mut loaded);
+    loaded
+}
+
 fn walk(dir: &Path, depth: usize, loaded: &mut Loaded) {
     if depth > MAX_FOLDER_DEPTH {
         loaded.errors.push(unplaced(

@@ -16,6 +16,7 @@ mod figures;
 pub mod input;
 mod price;
 mod report;
+pub mod rule;
 mod scenes;
 mod time;
 
@@ -24,7 +25,7 @@ use serde_json::Value as Json;
 use crate::pricing::Table;
 use crate::usage::{Api, Usage};
 
-pub use input::{load_paths, InputError, Loaded};
+pub use input::{load_paths, load_scenes, InputError, Loaded};
 pub use report::{
     ApiSummary, CacheAgreement, CallResult, CauseCount, CauseOut, ConversationResult, CostFigure,
     Difference, InputFigure, ReadFigure, Summary, Totals, VerifyReport, WriteFigure,

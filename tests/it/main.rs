@@ -11,6 +11,7 @@ mod cli_scene;
 mod cli_template;
 mod conformance;
 mod conformance_upstream;
+mod conversation_recorded;
 mod costs_provenance;
 mod diagnostic_codes;
 mod doc_links;

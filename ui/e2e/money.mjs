@@ -2,8 +2,10 @@
 // "Conversation"), at 1280x720 and 1440x900: the run fixture that reads the cache on
 // claude-sonnet-4-5, a round that reads nothing and why, the what-if prices; a conversation folder
 // with its bars in proportion to each call's size, the per-1,000-calls figure, a zero-read
-// explanation, and its table of requests sorted by cost with the keyboard alone. Each view is
-// scanned with axe-core. The figures are checked against `prompt-inspector cache --format json`
+// explanation, and its table of requests sorted by cost with the keyboard alone; a conversation
+// with recorded usage, each call's billed figures next to its prediction and the cause of a
+// recorded miss (checked against `prompt-inspector verify --format json`). Each view is scanned
+// with axe-core. The figures are checked against `prompt-inspector cache --format json`
 // and the models table, not against the page's own arithmetic.
 import { execFileSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
@@ -75,7 +77,7 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
     const fix = await page.getByTestId('zero-read-4-fix').innerText();
     const round3 = Number(/request of (\d+) messages/.exec(await page.getByTestId('run-round-3').locator('h3').innerText())[1]);
     check(
-      (await zero4.getAttribute('data-cause')) === 'no_breakpoint' && fix.includes(`end of message ${round3}`),
+      (await zero4.getAttribute('data-cause')) === 'miss_no_breakpoint' && fix.includes(`end of message ${round3}`),
       `${size}: round 4 reads nothing: "${why}" — "${fix}"`,
     );
     await zero4.scrollIntoViewIfNeeded();
@@ -117,7 +119,7 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
     const zero2 = page.getByTestId('conv-zero-2');
     const convFix = await page.getByTestId('conv-zero-2-fix').innerText();
     check(
-      (await zero2.getAttribute('data-cause')) === 'system_changed' &&
+      (await zero2.getAttribute('data-cause')) === 'miss_system_changed' &&
         (await zero2.innerText()).includes(`byte ${steps[1].first_difference.byte}`) &&
         convFix.includes("move tf_notes's text from system_msg_prompt to after_intermediate_msg_prompt"),
       `${size}: call 2 reads nothing because tf_notes changed the system message at byte ${steps[1].first_difference.byte}; the fix: ${convFix}`,
@@ -155,6 +157,58 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
     check(ring !== 'none', `${size}: the focused header shows a focus ring (${ring})`);
     await page.getByTestId('cost-table').screenshot({ path: join(shots, `10d-cost-table-${size}.png`) });
     await axe(page, `the Conversation view's sorted table (${size})`);
+
+    // A conversation with recorded usage (a copy of fixtures/cache/recorded): each call's bill next
+    // to its prediction, as `verify` puts them, and the cause of call 4's recorded miss.
+    const recorded = join(tmp, `recorded-${size}`);
+    cpSync(join(repo, 'fixtures/cache/recorded'), recorded, { recursive: true });
+    const verified = JSON.parse(execFileSync(bin, ['verify', '--format', 'json', recorded], { encoding: 'utf8' }));
+    const vcalls = verified.conversations[0].calls;
+    await page.getByTestId('conv-folder').fill(recorded);
+    await page.getByTestId('conv-folder').press('Enter');
+    await page.getByTestId('conv-recorded-4').waitFor();
+    const cells = (n, what) =>
+      page
+        .getByTestId(`conv-recorded-${n}-${what}`)
+        .locator('th, td')
+        .evaluateAll((cs) => cs.map((c) => c.textContent));
+    for (const [k, v] of vcalls.entries()) {
+      const input = await cells(k + 1, 'input');
+      const cost = await cells(k + 1, 'input-cost');
+      check(
+        input[1] === v.input.predicted.toLocaleString('en-US') &&
+          input[2] === v.input.billed.toLocaleString('en-US') &&
+          cost[2] === usd(v.cost.billed_usd) &&
+          (await page.getByTestId(`conv-recorded-${k + 1}-provenance`).innerText()).includes(
+            `estimate ±${v.input.provenance.bound_percent}%`,
+          ),
+        `${size}: call ${k + 1} shows predicted ${input[1]} against billed ${input[2]} input tokens (${input[3]}), cost ${cost[1]} against ${cost[2]}, as verify gives them`,
+      );
+    }
+    const missCause = page.getByTestId('conv-recorded-4-cause');
+    const expectedCause = vcalls[3].causes[0];
+    check(
+      (await missCause.getAttribute('data-code')) === expectedCause.code &&
+        (await missCause.innerText()).includes(usd(expectedCause.cost_usd)),
+      `${size}: call 4's recorded miss is explained: ${await missCause.innerText()}`,
+    );
+    const totals = await page.getByTestId('conv-recorded-totals').innerText();
+    check(
+      totals.includes(`billed ${verified.conversations[0].totals.billed_input.toLocaleString('en-US')} input tokens`),
+      `${size}: the recorded totals: ${totals}`,
+    );
+    await page.getByTestId('conv-folder').focus();
+    const toSummary = await tabTo(page, 'conv-recorded-4-summary');
+    await page.keyboard.press('Enter');
+    const closed = await page.getByTestId('conv-recorded-4').evaluate((d) => !d.open);
+    await page.keyboard.press('Enter');
+    check(
+      closed && (await page.getByTestId('conv-recorded-4').evaluate((d) => d.open)),
+      `${size}: ${toSummary} Tabs reach call 4's recorded figures; Enter folds and unfolds them`,
+    );
+    await page.getByTestId('conv-recorded-4').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, `10e-conversation-recorded-${size}.png`) });
+    await axe(page, `the Conversation view with recorded usage (${size})`);
   }
   await page.setViewportSize({ width: 1600, height: 1000 });
 }

@@ -4,11 +4,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
-import type { ConversationResponse, InputCost, MissCause, RunReport, ZeroRead } from '../src/api/types';
+import type { ConversationResponse, DiagnosticCode, InputCost, RunReport, ZeroRead } from '../src/api/types';
 import {
   barOf,
   callRows,
-  CAUSE_WORDS,
+  causeWords,
   nextSort,
   perThousand,
   provenanceText,
@@ -34,7 +34,7 @@ afterEach(() => {
   root.remove();
 });
 
-const zero = (call: number, cause: MissCause, extra: Partial<ZeroRead> = {}): ZeroRead => ({
+const zero = (call: number, cause: DiagnosticCode | null, extra: Partial<ZeroRead> = {}): ZeroRead => ({
   call,
   model: SONNET,
   cause,
@@ -110,15 +110,15 @@ function systemNotes(): ConversationResponse {
       },
     ],
     zero_reads: [
-      zero(0, 'first_call', { why: 'the first call: nothing is cached yet' }),
-      zero(1, 'system_changed', {
+      zero(0, null, { why: 'the first call: nothing is cached yet' }),
+      zero(1, 'miss_system_changed', {
         why: 'the system message changed at byte 1834 (tool tf_notes (message 1, system_msg_prompt) wrote it)',
         change,
         fix: "move tf_notes's text from system_msg_prompt to after_intermediate_msg_prompt: the what-if saves $0.0087",
         shared_tokens: 361,
         missed_usd: 0.0009747,
       }),
-      zero(2, 'system_changed', { change, shared_tokens: 371, missed_usd: 0.0010017 }),
+      zero(2, 'miss_system_changed', { change, shared_tokens: 371, missed_usd: 0.0010017 }),
     ],
     what_if: [
       {
@@ -133,31 +133,42 @@ function systemNotes(): ConversationResponse {
       },
     ],
     diagnostics: [],
+    recorded_totals: null,
+    recorded_errors: [],
   } as unknown as ConversationResponse;
 }
 
 describe('zero reads', () => {
   it('has words for every cause of the vocabulary', () => {
-    const causes: MissCause[] = [
-      'first_call',
-      'system_changed',
-      'tools_changed',
-      'messages_rewritten',
-      'below_minimum',
-      'no_breakpoint',
-      'provider_side',
+    // The codes `verify` gives (docs/diagnostics.md); `null` is a first call, which is no miss.
+    const causes: (DiagnosticCode | null)[] = [
+      null,
+      'miss_system_changed',
+      'miss_tools_changed',
+      'miss_model_changed',
+      'miss_messages_rewritten',
+      'miss_below_minimum',
+      'miss_no_breakpoint',
+      'miss_ttl_expired',
+      'miss_byte_instability',
+      'miss_provider_side',
+      'read_warmed_outside',
     ];
-    expect(causes.map((c) => CAUSE_WORDS[c])).toEqual([
+    expect(causes.map(causeWords)).toEqual([
       'first call',
       'system changed',
       'tools changed',
+      'model changed',
       'messages rewritten',
       "below the model's minimum",
       'no breakpoint after the stable prefix',
+      'TTL expired',
+      'byte instability',
       'provider side / unknown',
+      'warmed outside the recording',
     ]);
     expect(
-      zeroReadSentence(zero(3, 'no_breakpoint', { why: 'no breakpoint ends after them', shared_tokens: 1060, missed_usd: 0.002862 })),
+      zeroReadSentence(zero(3, 'miss_no_breakpoint', { why: 'no breakpoint ends after them', shared_tokens: 1060, missed_usd: 0.002862 })),
     ).toBe(
       'Reads nothing: no breakpoint after the stable prefix. No breakpoint ends after them. Reading the 1060 shared tokens would cost $0.002862 less.',
     );
@@ -186,14 +197,14 @@ describe('zero reads', () => {
       },
     ];
     const zeroReads = [
-      zero(0, 'first_call', { why: 'the first call: nothing is cached yet' }),
-      zero(3, 'no_breakpoint', {
+      zero(0, null, { why: 'the first call: nothing is cached yet' }),
+      zero(3, 'miss_no_breakpoint', {
         why: 'no breakpoint ends after them',
         fix: 'a cache_control breakpoint at the end of message 8',
         shared_tokens: 1527,
         missed_usd: 0.004,
       }),
-      { ...zero(1, 'below_minimum'), model: 'openai/gpt-5' },
+      { ...zero(1, 'miss_below_minimum'), model: 'openai/gpt-5' },
     ];
     const whatIf = [
       {

@@ -1,5 +1,6 @@
 use super::*;
-use crate::api::{ErrorCode, MissCause};
+use crate::api::ErrorCode;
+use crate::report::DiagnosticCode;
 
 fn open(name: &str, models: &[&str]) -> ConversationResponse {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -22,13 +23,13 @@ fn a_tool_in_the_system_message_explains_every_miss() {
     let scenes: Vec<&str> = c.calls.iter().map(|k| k.scene.as_str()).collect();
     assert_eq!(scenes, ["01.scene.json", "02.scene.json", "03.scene.json"]);
     let sonnet: Vec<&ZeroRead> = c.zero_reads.iter().filter(|z| z.model == SONNET).collect();
-    let causes: Vec<MissCause> = sonnet.iter().map(|z| z.cause).collect();
+    let causes: Vec<Option<DiagnosticCode>> = sonnet.iter().map(|z| z.cause).collect();
     assert_eq!(
         causes,
         [
-            MissCause::FirstCall,
-            MissCause::SystemChanged,
-            MissCause::SystemChanged
+            None,
+            Some(DiagnosticCode::MissSystemChanged),
+            Some(DiagnosticCode::MissSystemChanged)
         ]
     );
     let change = sonnet[1].change.as_ref().expect("where it changed");
@@ -71,7 +72,7 @@ fn a_tool_in_the_system_message_explains_every_miss() {
 fn a_conversation_that_reads_explains_only_its_first_call() {
     let c = open("late-notes", &[SONNET]);
     assert_eq!(c.zero_reads.len(), 1);
-    assert_eq!(c.zero_reads[0].cause, MissCause::FirstCall);
+    assert_eq!(c.zero_reads[0].cause, None);
     assert!(c.models[0].calls[1..]
         .iter()
         .all(|k| k.cache_read_tokens > 0));
@@ -82,7 +83,7 @@ fn a_conversation_that_reads_explains_only_its_first_call() {
 fn a_changed_definition_is_tools_changed() {
     let c = open("schema-change", &[SONNET]);
     let z = &c.zero_reads[1];
-    assert_eq!(z.cause, MissCause::ToolsChanged);
+    assert_eq!(z.cause, Some(DiagnosticCode::MissToolsChanged));
     let change = z.change.as_ref().expect("where");
     assert_eq!(change.part, ChangedPart::Tools);
     assert_eq!(change.written_by, "web_search's tool definition");

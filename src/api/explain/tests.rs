@@ -1,5 +1,6 @@
 use super::*;
 use crate::pricing::Table;
+use crate::report::DiagnosticCode;
 
 fn row(id: &str) -> Row {
     let table = Table::builtin();
@@ -44,7 +45,7 @@ fn calls_that_read_are_not_explained() {
     ];
     let out = zero_reads(&r, &cost, &s, &[]);
     assert_eq!(out.len(), 1);
-    assert_eq!((out[0].call, out[0].cause), (0, MissCause::FirstCall));
+    assert_eq!((out[0].call, out[0].cause), (0, None));
     assert_eq!(out[0].missed_usd, 0.0);
 }
 
@@ -54,7 +55,7 @@ fn an_intact_prefix_under_the_minimum_is_below_minimum() {
     let cost = bill(&r, &[(700, 0), (900, 0)]);
     let s = vec![shared(None, None, 0), shared(Some(700), None, 4)];
     let out = zero_reads(&r, &cost, &s, &[]);
-    assert_eq!(out[1].cause, MissCause::BelowMinimum);
+    assert_eq!(out[1].cause, Some(DiagnosticCode::MissBelowMinimum));
     assert!(
         out[1].why.contains("700 shared tokens are under the 1024"),
         "{}",
@@ -70,7 +71,7 @@ fn a_long_repeated_prefix_with_no_breakpoint_says_where_one_goes() {
     let cost = bill(&r, &[(1060, 0), (1450, 0)]);
     let s = vec![shared(None, None, 0), shared(Some(1060), None, 6)];
     let out = zero_reads(&r, &cost, &s, &[]);
-    assert_eq!(out[1].cause, MissCause::NoBreakpoint);
+    assert_eq!(out[1].cause, Some(DiagnosticCode::MissNoBreakpoint));
     let fix = out[1].fix.as_deref().expect("a fix");
     assert!(fix.contains("end of message 6"), "{fix}");
     assert!(fix.contains("1060 tokens"), "{fix}");
@@ -83,7 +84,7 @@ fn an_automatic_cache_that_should_have_read_is_the_providers() {
     let s = vec![shared(None, None, 0), shared(Some(1300), None, 4)];
     assert_eq!(
         zero_reads(&r, &cost, &s, &[])[1].cause,
-        MissCause::ProviderSide
+        Some(DiagnosticCode::MissProviderSide)
     );
 }
 
@@ -104,14 +105,14 @@ fn a_rewrite_names_its_part_and_who_wrote_it() {
         shared(Some(900), Some(tool_change(ChangedPart::Messages)), 8),
     ];
     let out = zero_reads(&r, &cost, &s, &[]);
-    let causes: Vec<MissCause> = out.iter().map(|z| z.cause).collect();
+    let causes: Vec<Option<DiagnosticCode>> = out.iter().map(|z| z.cause).collect();
     assert_eq!(
         causes,
         [
-            MissCause::FirstCall,
-            MissCause::SystemChanged,
-            MissCause::ToolsChanged,
-            MissCause::MessagesRewritten
+            None,
+            Some(DiagnosticCode::MissSystemChanged),
+            Some(DiagnosticCode::MissToolsChanged),
+            Some(DiagnosticCode::MissMessagesRewritten)
         ]
     );
     assert!(
@@ -201,14 +202,14 @@ fn the_run_explains_a_long_shared_prefix_with_no_breakpoint() {
         .calls
         .iter()
         .all(|c| c.cache_read_tokens == 0));
-    let causes: Vec<MissCause> = r.zero_reads.iter().map(|z| z.cause).collect();
+    let causes: Vec<Option<DiagnosticCode>> = r.zero_reads.iter().map(|z| z.cause).collect();
     assert_eq!(
         causes,
         [
-            MissCause::FirstCall,
-            MissCause::BelowMinimum,
-            MissCause::BelowMinimum,
-            MissCause::NoBreakpoint
+            None,
+            Some(DiagnosticCode::MissBelowMinimum),
+            Some(DiagnosticCode::MissBelowMinimum),
+            Some(DiagnosticCode::MissNoBreakpoint)
         ]
     );
     let last = &r.zero_reads[3];
@@ -238,7 +239,7 @@ fn the_stable_prefix_fixture_reads_on_the_default_claude_model() {
     assert_eq!(calls[0].cache_write_tokens, system);
     assert!(calls[1..].iter().all(|c| c.cache_read_tokens == system));
     assert_eq!(r.zero_reads.len(), 1);
-    assert_eq!(r.zero_reads[0].cause, MissCause::FirstCall);
+    assert_eq!(r.zero_reads[0].cause, None);
 }
 
 /// A rewrite after a prefix long enough for a breakpoint cache: the missing breakpoint is the
@@ -252,7 +253,7 @@ fn a_late_rewrite_on_a_breakpoint_cache_is_a_missing_breakpoint() {
         shared(Some(1200), Some(tool_change(ChangedPart::Messages)), 6),
     ];
     let z = &zero_reads(&r, &cost, &s, &[])[1];
-    assert_eq!(z.cause, MissCause::NoBreakpoint);
+    assert_eq!(z.cause, Some(DiagnosticCode::MissNoBreakpoint));
     assert!(
         z.why.contains("share 1200 tokens before tool tf_notes"),
         "{}",

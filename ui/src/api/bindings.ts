@@ -296,6 +296,11 @@ export type CallOut_Deserialize = {
 	common_prefix_tokens?: number | null,
 	/**  Where it first differs from the previous call, when it rewrites rather than appends. */
 	change?: Change_Deserialize | null,
+	/**
+	 *  Predicted against billed, as the `verify` operation gives it, when the scene records the
+	 *  usage its provider billed; the cause of a recorded miss is among its `causes`.
+	 */
+	recorded?: CallResult_Deserialize | null,
 };
 
 /**  One call's chat request as the caches see it. */
@@ -310,6 +315,11 @@ export type CallOut_Serialize = {
 	common_prefix_tokens: number | null,
 	/**  Where it first differs from the previous call, when it rewrites rather than appends. */
 	change: Change_Serialize | null,
+	/**
+	 *  Predicted against billed, as the `verify` operation gives it, when the scene records the
+	 *  usage its provider billed; the cause of a recorded miss is among its `causes`.
+	 */
+	recorded: CallResult_Serialize | null,
 };
 
 /**  One call, predicted against billed. */
@@ -543,6 +553,13 @@ export type ConversationResponse_Deserialize = {
 	what_if: WhatIfPrice_Deserialize[],
 	/**  The cache-safety lint's findings (docs/diagnostics.md). */
 	diagnostics: CallDiagnostic_Deserialize[],
+	/**
+	 *  The recorded calls' figures added up, predicted against billed, when any scene records
+	 *  the usage its provider billed (`recorded.usage`); each call's own are on the call.
+	 */
+	recorded_totals?: Totals | null,
+	/**  Scenes whose recorded call could not be verified, each with its position. */
+	recorded_errors: ApiError_Deserialize[],
 };
 
 export type ConversationResponse_Serialize = {
@@ -556,6 +573,13 @@ export type ConversationResponse_Serialize = {
 	what_if: WhatIfPrice_Serialize[],
 	/**  The cache-safety lint's findings (docs/diagnostics.md). */
 	diagnostics: CallDiagnostic_Serialize[],
+	/**
+	 *  The recorded calls' figures added up, predicted against billed, when any scene records
+	 *  the usage its provider billed (`recorded.usage`); each call's own are on the call.
+	 */
+	recorded_totals: Totals | null,
+	/**  Scenes whose recorded call could not be verified, each with its position. */
+	recorded_errors: ApiError_Serialize[],
 };
 
 /**  One conversation: its calls in order, and their totals. */
@@ -1228,22 +1252,6 @@ export type Metrics = {
 	/**  Contributing tools per segment (non-zero segments only). */
 	positions: { [key in string]: number },
 };
-
-/**
- *  Why a call reads nothing from the cache. The prediction alone gives these; a changed model, an
- *  expired TTL and byte instability need the recorded calls (`verify`).
- */
-export type MissCause = 
-/**  The first call: nothing is cached yet. */
-"first_call" | "system_changed" | "tools_changed" | 
-/**  A message before the end of the previous call's request differs. */
-"messages_rewritten" | 
-/**  The shared prefix is shorter than the least the model caches. */
-"below_minimum" | 
-/**  The shared prefix is long enough, but no breakpoint ends after it. */
-"no_breakpoint" | 
-/**  By the model's rule the call should read: the provider decides (a hit is not guaranteed). */
-"provider_side";
 
 /**  The calls of a conversation for one model, and their sum. */
 export type ModelCost = ModelCost_Serialize | ModelCost_Deserialize;
@@ -2322,7 +2330,11 @@ export type ZeroRead_Deserialize = {
 	/**  0-based. */
 	call: number,
 	model: string,
-	cause: MissCause,
+	/**
+	 *  The cause, a `miss_…` code as `verify` gives a recorded miss (docs/diagnostics.md);
+	 *  `null` for the first call, which has nothing cached to read and is no miss.
+	 */
+	cause?: DiagnosticCode | null,
 	/**  The cause in a sentence. */
 	why: string,
 	change?: Change_Deserialize | null,
@@ -2339,7 +2351,11 @@ export type ZeroRead_Serialize = {
 	/**  0-based. */
 	call: number,
 	model: string,
-	cause: MissCause,
+	/**
+	 *  The cause, a `miss_…` code as `verify` gives a recorded miss (docs/diagnostics.md);
+	 *  `null` for the first call, which has nothing cached to read and is no miss.
+	 */
+	cause: DiagnosticCode | null,
 	/**  The cause in a sentence. */
 	why: string,
 	change?: Change_Serialize,

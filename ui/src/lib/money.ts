@@ -1,19 +1,29 @@
 // The money question in the Run and Conversation views: why a call reads nothing from the prompt
 // cache (the core's `ZeroRead`, docs/api.md "Zero reads and what-ifs"), what a change would save,
 // the calls by cost and per 1,000 calls, and the provenance a cost figure carries.
-import type { CallCost, ConversationResponse, MissCause, ModelCost, Provenance, ZeroRead } from '../api/types';
+import type { CallCost, ConversationResponse, DiagnosticCode, ModelCost, Provenance, RecordedCall, ZeroRead } from '../api/types';
 import { fmtUsd } from './costs';
 
-/** A cause in the words of the causes vocabulary (docs/diagnostics.md). */
-export const CAUSE_WORDS: Record<MissCause, string> = {
-  first_call: 'first call',
-  system_changed: 'system changed',
-  tools_changed: 'tools changed',
-  messages_rewritten: 'messages rewritten',
-  below_minimum: "below the model's minimum",
-  no_breakpoint: 'no breakpoint after the stable prefix',
-  provider_side: 'provider side / unknown',
+/** The causes `verify` gives a miss (docs/diagnostics.md, "Predicted against billed"), in words;
+ *  the app's zero-read explanations use the same codes. */
+export const CAUSE_WORDS: Partial<Record<DiagnosticCode, string>> = {
+  miss_system_changed: 'system changed',
+  miss_tools_changed: 'tools changed',
+  miss_model_changed: 'model changed',
+  miss_messages_rewritten: 'messages rewritten',
+  miss_below_minimum: "below the model's minimum",
+  miss_no_breakpoint: 'no breakpoint after the stable prefix',
+  miss_ttl_expired: 'TTL expired',
+  miss_byte_instability: 'byte instability',
+  miss_provider_side: 'provider side / unknown',
+  read_warmed_outside: 'warmed outside the recording',
 };
+
+/** A cause in words: `null` is the first call, which has nothing cached to read. */
+export function causeWords(code: DiagnosticCode | null | undefined): string {
+  if (code == null) return 'first call';
+  return CAUSE_WORDS[code] ?? code;
+}
 
 /** The zero-read explanations of one model, by call (0-based). */
 export function zeroReadsOf(all: ZeroRead[] | undefined, model: string | null | undefined): Map<number, ZeroRead> {
@@ -25,7 +35,7 @@ export function zeroReadsOf(all: ZeroRead[] | undefined, model: string | null | 
 /** The explanation in one sentence, as the page and a screen reader say it. */
 export function zeroReadSentence(z: ZeroRead): string {
   const missed = z.missed_usd ? ` Reading the ${z.shared_tokens} shared tokens would cost ${fmtUsd(z.missed_usd)} less.` : '';
-  return `Reads nothing: ${CAUSE_WORDS[z.cause]}. ${capital(z.why)}.${missed}`;
+  return `Reads nothing: ${causeWords(z.cause)}. ${capital(z.why)}.${missed}`;
 }
 
 function capital(s: string): string {
@@ -68,7 +78,7 @@ export function callRows(c: ConversationResponse, cost: ModelCost | null): CallR
       uncached: bill?.uncached_tokens ?? call.request_tokens,
       cost: bill?.cost_usd ?? 0,
       uncachedCost: bill?.uncached_cost_usd ?? 0,
-      cause: z ? CAUSE_WORDS[z.cause] : '',
+      cause: z ? causeWords(z.cause) : '',
     };
   });
 }
@@ -150,4 +160,80 @@ export function provenanceTitle(p: Provenance | null | undefined): string {
     default:
       return '';
   }
+}
+
+/** One line of a call's predicted-against-billed table. */
+export interface RecordedLine {
+  what: 'input' | 'cache read' | 'cache write' | 'input cost';
+  /** The prediction as text: a figure, or a range for an automatic cache (a hit is not guaranteed). */
+  predicted: string;
+  billed: string;
+  /** How the prediction stands against the record, in words (`4 low (0.5%)`); '' when nothing is
+   *  predicted. */
+  difference: string;
+  /** Whether the record is outside what was predicted (its bound, or the read's range). */
+  off: boolean;
+}
+
+const int = (n: number) => n.toLocaleString('en-US');
+/** `predicted - billed` in words: `27 low`, `3 high`, `equal`. */
+const lowHigh = (d: number, f: (n: number) => string = int) => (d < 0 ? `${f(-d)} low` : d > 0 ? `${f(d)} high` : 'equal');
+
+/** A call's predicted figures against what its provider billed, as the `verify` operation gives
+ *  them (nothing is reckoned again here: differences and agreement are the operation's). */
+export function recordedLines(r: RecordedCall): RecordedLine[] {
+  const out: RecordedLine[] = [];
+  const i = r.input;
+  if (i) {
+    const pct = i.error_percent ?? 0;
+    out.push({
+      what: 'input',
+      predicted: int(i.predicted),
+      billed: int(i.billed),
+      difference: i.difference ? `${lowHigh(i.difference)} (${Math.abs(pct).toFixed(1)}%)` : 'equal',
+      off: !i.within_bound,
+    });
+  } else {
+    out.push({ what: 'input', predicted: '—', billed: int(r.billed.input_total), difference: '', off: false });
+  }
+  const read = r.cache_read;
+  if (read) {
+    const range =
+      read.predicted_low === read.predicted_high ? int(read.predicted_low) : `${int(read.predicted_low)}–${int(read.predicted_high)}`;
+    out.push({
+      what: 'cache read',
+      predicted: range,
+      billed: read.reported ? int(read.billed) : 'not reported',
+      difference: read.reported ? (read.agrees ? 'agrees' : 'disagrees') : '',
+      off: read.reported && !read.agrees,
+    });
+  }
+  const write = r.cache_write;
+  if (write) {
+    out.push({
+      what: 'cache write',
+      predicted: int(write.predicted),
+      billed: int(write.billed),
+      difference: lowHigh(write.predicted - write.billed),
+      off: write.billed !== write.predicted,
+    });
+  }
+  const c = r.cost;
+  if (c.predicted_low_usd != null && c.predicted_high_usd != null) {
+    const same = c.predicted_low_usd === c.predicted_high_usd;
+    out.push({
+      what: 'input cost',
+      predicted: same ? fmtUsd(c.predicted_low_usd) : `${fmtUsd(c.predicted_low_usd)}–${fmtUsd(c.predicted_high_usd)}`,
+      billed: fmtUsd(c.billed_usd),
+      // `difference_usd` is billed minus predicted, 0 inside a predicted range.
+      difference: lowHigh(-(c.difference_usd ?? 0), fmtUsd),
+      off: i ? !i.within_bound : false,
+    });
+  }
+  return out;
+}
+
+/** How far the call's predicted input can be off, in words (`exact`, `estimate ±12%`). */
+export function recordedProvenance(r: RecordedCall): string | null {
+  return provenanceText(r.input?.provenance);
 }

@@ -1,7 +1,8 @@
 // The Conversation view: a folder of numbered scenes, one per call (what `prompt-inspector cache`
 // reads), as the `conversation` operation prices it: each call's bar in proportion to its size,
 // the calls by cost, a per-1,000-calls figure, every call that reads nothing explained, the
-// what-if prices and the cache-safety lint's findings.
+// what-if prices and the cache-safety lint's findings; for scenes that record their billed usage,
+// each call's prediction against the bill and the cause of a recorded miss (`verify`'s result).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { dialogs } from '../api';
 import { errorText } from '../api/api';
@@ -21,7 +22,7 @@ import {
 } from '../lib/money';
 import { resolvePath, shortPath } from '../lib/paths';
 import type { Session } from '../lib/session';
-import { FiguresNote, WhatIfTable, ZeroReadNote } from './Money';
+import { FiguresNote, RecordedNote, RecordedTotalsNote, WhatIfTable, ZeroReadNote } from './Money';
 
 const COLUMNS: { key: SortKey; label: string; numeric: boolean }[] = [
   { key: 'n', label: 'Call', numeric: true },
@@ -121,6 +122,14 @@ export function ConversationReport({ c, model }: { c: ConversationResponse; mode
             </span>
           </li>
         </ul>
+        {c.recorded_totals && <RecordedTotalsNote t={c.recorded_totals} testid="conv-recorded-totals" />}
+        {c.recorded_errors.length > 0 && (
+          <ul class="bad" data-testid="conv-recorded-errors">
+            {c.recorded_errors.map((e, k) => (
+              <li key={k}>{errorText(e)}</li>
+            ))}
+          </ul>
+        )}
         {cost && <FiguresNote cost={cost} testid="conv-figures" />}
         <WhatIfTable items={c.what_if} model={cost?.model ?? null} testid="conv-what-if" />
       </section>
@@ -130,6 +139,7 @@ export function ConversationReport({ c, model }: { c: ConversationResponse; mode
           {rows.map((r) => {
             const b = barOf(r, largest);
             const z = zeros.get(r.n - 1);
+            const recorded = c.calls[r.n - 1]?.recorded;
             const sentence = cost ? barSentence(r, cost.model) : `Call ${r.n}: ${r.tokens} input tokens`;
             return (
               <li key={r.n} class="conv-call" data-testid={`conv-call-${r.n}`}>
@@ -162,6 +172,7 @@ export function ConversationReport({ c, model }: { c: ConversationResponse; mode
                   {` uncached ${r.uncached} tokens`}
                 </p>
                 {z && <ZeroReadNote z={z} testid={`conv-zero-${r.n}`} />}
+                {recorded && <RecordedNote r={recorded} n={r.n} testid={`conv-recorded-${r.n}`} />}
               </li>
             );
           })}
