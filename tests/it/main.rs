@@ -19,6 +19,7 @@ mod fixtures;
 mod image_usage;
 mod import;
 mod import_containers;
+mod import_gemini_containers;
 mod inputs;
 mod json_schema;
 mod layers;
