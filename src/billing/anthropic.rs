@@ -188,7 +188,10 @@ pub(super) fn messages(
 /// provenance of the documented figures among them (images, PDF pages).
 fn drafts(model: &str, body: &Json) -> Result<(Vec<Draft>, Provenance), BillingError> {
     if !body.is_object() {
-        return Err(error("", "a Messages request body is a JSON object"));
+        return Err(BillingError::at(
+            "",
+            "a Messages request body is a JSON object",
+        ));
     }
     let mut out = Vec::new();
     let mut provenance = Provenance::Exact;
@@ -199,7 +202,12 @@ fn drafts(model: &str, body: &Json) -> Result<(Vec<Draft>, Provenance), BillingE
     let messages = match body.get("messages") {
         None => &[][..],
         Some(Json::Array(items)) => items.as_slice(),
-        Some(_) => return Err(error("/messages", "expected an array of messages")),
+        Some(_) => {
+            return Err(BillingError::at(
+                "/messages",
+                "expected an array of messages",
+            ))
+        }
     };
     let keep_thinking = thinking_kept_at(messages);
     let names = tool_names(messages);
@@ -228,13 +236,6 @@ fn drafts(model: &str, body: &Json) -> Result<(Vec<Draft>, Provenance), BillingE
         tally,
     ));
     Ok((out, provenance))
-}
-
-fn error(pointer: &str, message: &str) -> BillingError {
-    BillingError {
-        pointer: pointer.to_owned(),
-        message: message.to_owned(),
-    }
 }
 
 /// The TTL of a value's `cache_control` (`5m` unless it says `1h`).
@@ -290,7 +291,12 @@ fn tools(
     let tools = match body.get("tools") {
         None | Some(Json::Null) => return Ok(()),
         Some(Json::Array(t)) => t,
-        Some(_) => return Err(error("/tools", "expected an array of tool definitions")),
+        Some(_) => {
+            return Err(BillingError::at(
+                "/tools",
+                "expected an array of tool definitions",
+            ))
+        }
     };
     if tools.is_empty() {
         return Ok(());
@@ -377,7 +383,7 @@ fn system(body: &Json, out: &mut Vec<Draft>) -> Result<(), BillingError> {
             }
         }
         Some(_) => {
-            return Err(error(
+            return Err(BillingError::at(
                 "/system",
                 "expected a string or an array of text blocks",
             ))
@@ -505,7 +511,7 @@ fn message_drafts(
         }
         None | Some(Json::Null) => {}
         Some(_) => {
-            return Err(error(
+            return Err(BillingError::at(
                 &format!("{at}/content"),
                 "expected a string or an array of content blocks",
             ))

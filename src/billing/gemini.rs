@@ -29,7 +29,10 @@ pub(super) fn generate_content(
     body: &Json,
 ) -> Result<(Vec<BilledPart>, Provenance), BillingError> {
     if !body.is_object() {
-        return Err(error("", "a generateContent request body is a JSON object"));
+        return Err(BillingError::at(
+            "",
+            "a generateContent request body is a JSON object",
+        ));
     }
     let mut parts = Vec::new();
     let mut provenance = Provenance::Estimate {
@@ -63,7 +66,7 @@ pub(super) fn generate_content(
         if let Some((key, schema)) = field(config, &schema_keys) {
             let text = sorted_json(schema);
             let tokens = scaled(o200k(&text), TEXT_RATIO);
-            parts.push(part(
+            parts.push(BilledPart::new(
                 PartKind::Schema,
                 format!("/{config_key}/{key}"),
                 text,
@@ -74,7 +77,12 @@ pub(super) fn generate_content(
     let contents = match body.get("contents") {
         None => &[][..],
         Some(Json::Array(c)) => c.as_slice(),
-        Some(_) => return Err(error("/contents", "expected an array of contents")),
+        Some(_) => {
+            return Err(BillingError::at(
+                "/contents",
+                "expected an array of contents",
+            ))
+        }
     };
     let turn = current_turn(contents);
     for (i, content) in contents.iter().enumerate() {
@@ -88,30 +96,13 @@ pub(super) fn generate_content(
     Ok((parts, provenance))
 }
 
-fn error(pointer: &str, message: &str) -> BillingError {
-    BillingError {
-        pointer: pointer.to_owned(),
-        message: message.to_owned(),
-    }
-}
-
 /// The first of `keys` that `v` has (the API takes camelCase and snake_case alike).
 fn field<'a>(v: &'a Json, keys: &[&'static str]) -> Option<(&'static str, &'a Json)> {
     keys.iter().find_map(|k| Some((*k, v.get(*k)?)))
 }
 
-fn part(kind: PartKind, pointer: String, canonical: String, tokens: usize) -> BilledPart {
-    BilledPart {
-        kind,
-        pointer,
-        canonical,
-        tokens,
-        breakpoint: None,
-    }
-}
-
 fn text_part(kind: PartKind, pointer: String, text: &str) -> BilledPart {
-    part(
+    BilledPart::new(
         kind,
         pointer,
         text.to_owned(),
@@ -132,7 +123,7 @@ fn tools(body: &Json, out: &mut Vec<BilledPart>) {
                 for (j, d) in decls.iter().enumerate() {
                     let text = declaration(d);
                     let tokens = scaled(o200k(&text), TEXT_RATIO);
-                    out.push(part(
+                    out.push(BilledPart::new(
                         PartKind::Tool,
                         format!("/tools/{i}/{key}/{j}"),
                         text,
@@ -143,7 +134,12 @@ fn tools(body: &Json, out: &mut Vec<BilledPart>) {
             _ => {
                 let text = sorted_json(tool);
                 let tokens = scaled(o200k(&text), TEXT_RATIO);
-                out.push(part(PartKind::Tool, format!("/tools/{i}"), text, tokens));
+                out.push(BilledPart::new(
+                    PartKind::Tool,
+                    format!("/tools/{i}"),
+                    text,
+                    tokens,
+                ));
             }
         }
     }
@@ -208,7 +204,7 @@ fn content_part(
         let name = call.get("name").and_then(Json::as_str).unwrap_or("");
         let args = call.get("args").map(sorted_json).unwrap_or_default();
         let tokens = scaled(o200k(name) + o200k(&args), TEXT_RATIO);
-        out.push(part(
+        out.push(BilledPart::new(
             PartKind::Message,
             at.clone(),
             format!("{role}: call {name} {args}"),
@@ -221,7 +217,7 @@ fn content_part(
             .map(sorted_json)
             .unwrap_or_default();
         let tokens = scaled(o200k(name) + o200k(&body), TEXT_RATIO);
-        out.push(part(
+        out.push(BilledPart::new(
             PartKind::Message,
             at.clone(),
             format!("{role}: result {name} {body}"),
@@ -244,7 +240,7 @@ fn content_part(
             .map(|b| b.len())
             .unwrap_or(sig.len() * 3 / 4);
         let tokens = (bytes as f64 / SIGNATURE_BYTES_PER_TOKEN).round() as usize;
-        out.push(part(
+        out.push(BilledPart::new(
             PartKind::Reasoning,
             format!("{at}/thoughtSignature"),
             String::new(),
@@ -274,13 +270,13 @@ fn media(
             },
         );
         *provenance = provenance.combine(&p);
-        return part(PartKind::Image, at, format!("<{mime}>"), tokens);
+        return BilledPart::new(PartKind::Image, at, format!("<{mime}>"), tokens);
     }
     tracing::debug!(pointer = %at, mime, "media of unknown length: not counted");
     *provenance = provenance.combine(&Provenance::Estimate {
         bound_percent: 100.0,
     });
-    part(PartKind::Image, at, format!("<{mime}>"), 0)
+    BilledPart::new(PartKind::Image, at, format!("<{mime}>"), 0)
 }
 
 #[cfg(test)]
