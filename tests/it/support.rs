@@ -141,3 +141,14 @@ pub fn usage(
         reasoning,
     }
 }
+
+/// Fails with a unified diff when `now` is not the golden file's text.
+pub fn same_as_golden(now: &str, golden: &std::path::Path) {
+    let want =
+        std::fs::read_to_string(golden).unwrap_or_else(|e| panic!("{}: {e}", golden.display()));
+    assert!(
+        want == now,
+        "{}",
+        prompt_inspector::check::unified_diff(&want, now, &golden.display().to_string())
+    );
+}
