@@ -12,7 +12,7 @@ use base64::Engine as _;
 use serde_json::Value as Json;
 
 use super::estimate::{o200k, scaled, sorted_json};
-use super::image::{self, ImageRef};
+use super::image::{self, ImageRef, Margin};
 use super::{BilledPart, BillingError, PartKind};
 use crate::usage::{Api, Provenance};
 
@@ -35,9 +35,7 @@ pub(super) fn generate_content(
         ));
     }
     let mut parts = Vec::new();
-    let mut provenance = Provenance::Estimate {
-        bound_percent: BOUND_PERCENT,
-    };
+    let mut media = Margin::default();
     tools(body, &mut parts);
     if let Some((key, system)) = field(body, &["systemInstruction", "system_instruction"]) {
         for (j, p) in system
@@ -90,10 +88,14 @@ pub(super) fn generate_content(
         let items = content.get("parts").and_then(Json::as_array);
         for (j, p) in items.into_iter().flatten().enumerate() {
             let at = format!("/contents/{i}/parts/{j}");
-            content_part(model, p, at, role, i >= turn, &mut parts, &mut provenance);
+            content_part(model, p, at, role, i >= turn, &mut parts, &mut media);
         }
     }
-    Ok((parts, provenance))
+    let predicted: usize = parts.iter().map(|p| p.tokens).sum();
+    let estimate = Provenance::Estimate {
+        bound_percent: BOUND_PERCENT,
+    };
+    Ok((parts, estimate.combine(&media.provenance(predicted))))
 }
 
 /// The first of `keys` that `v` has (the API takes camelCase and snake_case alike).
@@ -191,7 +193,7 @@ fn content_part(
     role: &str,
     in_current_turn: bool,
     out: &mut Vec<BilledPart>,
-    provenance: &mut Provenance,
+    media: &mut Margin,
 ) {
     if let Some(text) = p.get("text").and_then(Json::as_str) {
         let kind = if p.get("thought").and_then(Json::as_bool) == Some(true) {
@@ -226,10 +228,10 @@ fn content_part(
     } else if let Some((_, inline)) = field(p, &["inlineData", "inline_data"]) {
         let mime = field(inline, &["mimeType", "mime_type"]).and_then(|(_, m)| m.as_str());
         let data = inline.get("data").and_then(Json::as_str).unwrap_or("");
-        out.push(media(model, mime, Some(data), at.clone(), provenance));
+        out.push(media_part(model, mime, Some(data), at.clone(), media));
     } else if let Some((_, file)) = field(p, &["fileData", "file_data"]) {
         let mime = field(file, &["mimeType", "mime_type"]).and_then(|(_, m)| m.as_str());
-        out.push(media(model, mime, None, at.clone(), provenance));
+        out.push(media_part(model, mime, None, at.clone(), media));
     }
     let signature =
         field(p, &["thoughtSignature", "thought_signature"]).and_then(|(_, s)| s.as_str());
@@ -251,12 +253,12 @@ fn content_part(
 
 /// An image priced by `image`; audio, video and documents, whose length the body does not
 /// give, count nothing here and leave the estimate unbounded.
-fn media(
+fn media_part(
     model: &str,
     mime: Option<&str>,
     data: Option<&str>,
     at: String,
-    provenance: &mut Provenance,
+    media: &mut Margin,
 ) -> BilledPart {
     let mime = mime.unwrap_or("");
     if mime.starts_with("image/") {
@@ -269,13 +271,11 @@ fn media(
                 ..Default::default()
             },
         );
-        *provenance = provenance.combine(&p);
+        media.add(tokens, &p);
         return BilledPart::new(PartKind::Image, at, format!("<{mime}>"), tokens);
     }
     tracing::debug!(pointer = %at, mime, "media of unknown length: not counted");
-    *provenance = provenance.combine(&Provenance::Estimate {
-        bound_percent: 100.0,
-    });
+    media.input_percent = media.input_percent.max(100.0);
     BilledPart::new(PartKind::Image, at, format!("<{mime}>"), 0)
 }
 

@@ -16,6 +16,7 @@ mod diagnostic_codes;
 mod doc_links;
 mod escape;
 mod fixtures;
+mod image_bounds;
 mod image_usage;
 mod import;
 mod import_containers;
