@@ -16,7 +16,7 @@ use base64::Engine as _;
 use serde_json::Value as Json;
 
 use super::estimate::{o200k, plain_text, sorted_json};
-use super::image::{self, ImageRef};
+use super::image::{self, ImageRef, Margin};
 use super::{BilledPart, BillingError, PartKind};
 use crate::usage::{Api, Provenance};
 
@@ -166,9 +166,9 @@ pub(super) fn messages(
     model: &str,
     body: &Json,
 ) -> Result<(Vec<BilledPart>, Provenance), BillingError> {
-    let (drafts, documented) = drafts(model, body)?;
+    let (drafts, media) = drafts(model, body)?;
     let newer = new_tokenizer(model);
-    let parts = drafts
+    let parts: Vec<BilledPart> = drafts
         .into_iter()
         .map(|d| BilledPart {
             kind: d.kind,
@@ -181,17 +181,21 @@ pub(super) fn messages(
     let estimate = Provenance::Estimate {
         bound_percent: BOUND_PERCENT,
     };
-    Ok((parts, estimate.combine(&documented)))
+    let predicted: usize = parts.iter().map(|p| p.tokens).sum();
+    Ok((parts, estimate.combine(&media.provenance(predicted))))
 }
 
 /// The request's pieces in Anthropic's cache-prefix order (tools, system, messages), and the
 /// provenance of the documented figures among them (images, PDF pages).
-fn drafts(model: &str, body: &Json) -> Result<(Vec<Draft>, Provenance), BillingError> {
+fn drafts(model: &str, body: &Json) -> Result<(Vec<Draft>, Margin), BillingError> {
     if !body.is_object() {
-        return Err(error("", "a Messages request body is a JSON object"));
+        return Err(BillingError::at(
+            "",
+            "a Messages request body is a JSON object",
+        ));
     }
     let mut out = Vec::new();
-    let mut provenance = Provenance::Exact;
+    let mut media = Margin::default();
     let referenced = referenced_tools(body);
     tools(model, body, &referenced, &mut out)?;
     system(body, &mut out)?;
@@ -199,7 +203,12 @@ fn drafts(model: &str, body: &Json) -> Result<(Vec<Draft>, Provenance), BillingE
     let messages = match body.get("messages") {
         None => &[][..],
         Some(Json::Array(items)) => items.as_slice(),
-        Some(_) => return Err(error("/messages", "expected an array of messages")),
+        Some(_) => {
+            return Err(BillingError::at(
+                "/messages",
+                "expected an array of messages",
+            ))
+        }
     };
     let keep_thinking = thinking_kept_at(messages);
     let names = tool_names(messages);
@@ -209,7 +218,7 @@ fn drafts(model: &str, body: &Json) -> Result<(Vec<Draft>, Provenance), BillingE
             keep_thinking: keep_thinking == Some(i),
             names: &names,
         };
-        message_drafts(&ctx, message, i, &mut out, &mut provenance)?;
+        message_drafts(&ctx, message, i, &mut out, &mut media)?;
     }
     // Automatic caching: a top-level `cache_control` marks the end of the last block.
     if let Some(ttl) = ttl_of(body) {
@@ -227,14 +236,7 @@ fn drafts(model: &str, body: &Json) -> Result<(Vec<Draft>, Provenance), BillingE
         "assistant:".to_owned(),
         tally,
     ));
-    Ok((out, provenance))
-}
-
-fn error(pointer: &str, message: &str) -> BillingError {
-    BillingError {
-        pointer: pointer.to_owned(),
-        message: message.to_owned(),
-    }
+    Ok((out, media))
 }
 
 /// The TTL of a value's `cache_control` (`5m` unless it says `1h`).
@@ -290,7 +292,12 @@ fn tools(
     let tools = match body.get("tools") {
         None | Some(Json::Null) => return Ok(()),
         Some(Json::Array(t)) => t,
-        Some(_) => return Err(error("/tools", "expected an array of tool definitions")),
+        Some(_) => {
+            return Err(BillingError::at(
+                "/tools",
+                "expected an array of tool definitions",
+            ))
+        }
     };
     if tools.is_empty() {
         return Ok(());
@@ -377,7 +384,7 @@ fn system(body: &Json, out: &mut Vec<Draft>) -> Result<(), BillingError> {
             }
         }
         Some(_) => {
-            return Err(error(
+            return Err(BillingError::at(
                 "/system",
                 "expected a string or an array of text blocks",
             ))
@@ -489,7 +496,7 @@ fn message_drafts(
     message: &Json,
     i: usize,
     out: &mut Vec<Draft>,
-    provenance: &mut Provenance,
+    media: &mut Margin,
 ) -> Result<(), BillingError> {
     let at = format!("/messages/{i}");
     let role = message.get("role").and_then(Json::as_str).unwrap_or("user");
@@ -500,12 +507,12 @@ fn message_drafts(
         }
         Some(Json::Array(blocks)) => {
             for (j, b) in blocks.iter().enumerate() {
-                block_drafts(ctx, b, format!("{at}/content/{j}"), out, provenance);
+                block_drafts(ctx, b, format!("{at}/content/{j}"), out, media);
             }
         }
         None | Some(Json::Null) => {}
         Some(_) => {
-            return Err(error(
+            return Err(BillingError::at(
                 &format!("{at}/content"),
                 "expected a string or an array of content blocks",
             ))
@@ -526,13 +533,7 @@ fn message_drafts(
     Ok(())
 }
 
-fn block_drafts(
-    ctx: &Message<'_>,
-    b: &Json,
-    at: String,
-    out: &mut Vec<Draft>,
-    provenance: &mut Provenance,
-) {
+fn block_drafts(ctx: &Message<'_>, b: &Json, at: String, out: &mut Vec<Draft>, media: &mut Margin) {
     let kind = b.get("type").and_then(Json::as_str).unwrap_or("text");
     let start = out.len();
     match kind {
@@ -570,7 +571,7 @@ fn block_drafts(
                     Some("image" | "document")
                 ) {
                     let inner_at = format!("{at}/content/{k}");
-                    media_draft(ctx.model, inner, inner_at, out, provenance);
+                    media_draft(ctx.model, inner, inner_at, out, media);
                 }
             }
         }
@@ -584,7 +585,7 @@ fn block_drafts(
             let canonical = if kept { text.to_owned() } else { String::new() };
             out.push(Draft::new(PartKind::Reasoning, at, canonical, tally));
         }
-        "image" | "document" => media_draft(ctx.model, b, at, out, provenance),
+        "image" | "document" => media_draft(ctx.model, b, at, out, media),
         _ => {
             // A block this estimate has no rule for: its JSON, as structured text.
             let mut rest = b.clone();
@@ -624,13 +625,7 @@ fn result_text(content: &Json) -> String {
 
 /// An image (priced by `image`) or a document: a text document is its text; a PDF is its pages
 /// at the documented low end of a page's tokens.
-fn media_draft(
-    model: &str,
-    b: &Json,
-    at: String,
-    out: &mut Vec<Draft>,
-    provenance: &mut Provenance,
-) {
+fn media_draft(model: &str, b: &Json, at: String, out: &mut Vec<Draft>, media: &mut Margin) {
     let source_type = b.pointer("/source/type").and_then(Json::as_str);
     let data = b.pointer("/source/data").and_then(Json::as_str);
     let is_image = b.get("type").and_then(Json::as_str) == Some("image");
@@ -647,7 +642,7 @@ fn media_draft(
                 ..Default::default()
             },
         );
-        *provenance = provenance.combine(&p);
+        media.add(tokens, &p);
         let canonical = format!("<image {}>", media_identity(b));
         let tally = Tally {
             documented: tokens,
@@ -664,12 +659,13 @@ fn media_draft(
         }
         _ => {
             let pages = data.map(pdf_pages).unwrap_or(1);
-            *provenance = provenance.combine(&Provenance::Estimate {
-                bound_percent: 100.0,
-            });
+            let tokens = pages * PDF_TOKENS_PER_PAGE;
+            // The low end of a page's tokens: the pages may cost up to twice as much, which
+            // leaves the billed input at most twice the prediction.
+            media.input_percent = media.input_percent.max(100.0);
             let canonical = format!("<document {}>", media_identity(b));
             let tally = Tally {
-                documented: pages * PDF_TOKENS_PER_PAGE,
+                documented: tokens,
                 ..Tally::default()
             };
             out.push(Draft::new(PartKind::Image, at, canonical, tally));

@@ -39,15 +39,15 @@ pub(super) fn chat(
     body: &Json,
 ) -> Result<(Vec<BilledPart>, Provenance), BillingError> {
     if !body.is_object() {
-        return Err(BillingError {
-            pointer: String::new(),
-            message: "a chat completions request body is a JSON object".to_owned(),
-        });
+        return Err(BillingError::at(
+            "",
+            "a chat completions request body is a JSON object",
+        ));
     }
     let mut parts = Vec::new();
     let tools = body.get("tools").and_then(Json::as_array);
     if let Some(tools) = tools.filter(|t| !t.is_empty()) {
-        parts.push(part(
+        parts.push(BilledPart::new(
             PartKind::ToolPrompt,
             String::new(),
             "tool instructions".to_owned(),
@@ -56,23 +56,28 @@ pub(super) fn chat(
         for (i, tool) in tools.iter().enumerate() {
             let def = sorted_json(tool.get("function").unwrap_or(tool));
             let tokens = scaled(o200k(&def), TEXT_RATIO) + PER_TOOL;
-            parts.push(part(PartKind::Tool, format!("/tools/{i}"), def, tokens));
+            parts.push(BilledPart::new(
+                PartKind::Tool,
+                format!("/tools/{i}"),
+                def,
+                tokens,
+            ));
         }
     }
     let messages = match body.get("messages") {
         None => &[][..],
         Some(Json::Array(m)) => m.as_slice(),
         Some(_) => {
-            return Err(BillingError {
-                pointer: "/messages".to_owned(),
-                message: "expected an array of messages".to_owned(),
-            })
+            return Err(BillingError::at(
+                "/messages",
+                "expected an array of messages",
+            ))
         }
     };
     for (i, m) in messages.iter().enumerate() {
         parts.push(message(m, i));
     }
-    parts.push(part(
+    parts.push(BilledPart::new(
         PartKind::Framing,
         String::new(),
         "assistant:".to_owned(),
@@ -84,16 +89,6 @@ pub(super) fn chat(
             bound_percent: BOUND_PERCENT,
         },
     ))
-}
-
-fn part(kind: PartKind, pointer: String, canonical: String, tokens: usize) -> BilledPart {
-    BilledPart {
-        kind,
-        pointer,
-        canonical,
-        tokens,
-        breakpoint: None,
-    }
 }
 
 fn message(m: &Json, i: usize) -> BilledPart {
@@ -126,7 +121,7 @@ fn message(m: &Json, i: usize) -> BilledPart {
     } else {
         PartKind::Message
     };
-    part(kind, format!("/messages/{i}"), canonical, tokens)
+    BilledPart::new(kind, format!("/messages/{i}"), canonical, tokens)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use base64::Engine as _;
 use serde_json::Value as Json;
 
 use super::estimate::{o200k, scaled, sorted_json};
-use super::image::{self, ImageRef};
+use super::image::{self, ImageRef, Margin};
 use super::{BilledPart, BillingError, PartKind};
 use crate::usage::{Api, Provenance};
 
@@ -29,12 +29,13 @@ pub(super) fn generate_content(
     body: &Json,
 ) -> Result<(Vec<BilledPart>, Provenance), BillingError> {
     if !body.is_object() {
-        return Err(error("", "a generateContent request body is a JSON object"));
+        return Err(BillingError::at(
+            "",
+            "a generateContent request body is a JSON object",
+        ));
     }
     let mut parts = Vec::new();
-    let mut provenance = Provenance::Estimate {
-        bound_percent: BOUND_PERCENT,
-    };
+    let mut media = Margin::default();
     tools(body, &mut parts);
     if let Some((key, system)) = field(body, &["systemInstruction", "system_instruction"]) {
         for (j, p) in system
@@ -63,7 +64,7 @@ pub(super) fn generate_content(
         if let Some((key, schema)) = field(config, &schema_keys) {
             let text = sorted_json(schema);
             let tokens = scaled(o200k(&text), TEXT_RATIO);
-            parts.push(part(
+            parts.push(BilledPart::new(
                 PartKind::Schema,
                 format!("/{config_key}/{key}"),
                 text,
@@ -74,7 +75,12 @@ pub(super) fn generate_content(
     let contents = match body.get("contents") {
         None => &[][..],
         Some(Json::Array(c)) => c.as_slice(),
-        Some(_) => return Err(error("/contents", "expected an array of contents")),
+        Some(_) => {
+            return Err(BillingError::at(
+                "/contents",
+                "expected an array of contents",
+            ))
+        }
     };
     let turn = current_turn(contents);
     for (i, content) in contents.iter().enumerate() {
@@ -82,17 +88,14 @@ pub(super) fn generate_content(
         let items = content.get("parts").and_then(Json::as_array);
         for (j, p) in items.into_iter().flatten().enumerate() {
             let at = format!("/contents/{i}/parts/{j}");
-            content_part(model, p, at, role, i >= turn, &mut parts, &mut provenance);
+            content_part(model, p, at, role, i >= turn, &mut parts, &mut media);
         }
     }
-    Ok((parts, provenance))
-}
-
-fn error(pointer: &str, message: &str) -> BillingError {
-    BillingError {
-        pointer: pointer.to_owned(),
-        message: message.to_owned(),
-    }
+    let predicted: usize = parts.iter().map(|p| p.tokens).sum();
+    let estimate = Provenance::Estimate {
+        bound_percent: BOUND_PERCENT,
+    };
+    Ok((parts, estimate.combine(&media.provenance(predicted))))
 }
 
 /// The first of `keys` that `v` has (the API takes camelCase and snake_case alike).
@@ -100,18 +103,8 @@ fn field<'a>(v: &'a Json, keys: &[&'static str]) -> Option<(&'static str, &'a Js
     keys.iter().find_map(|k| Some((*k, v.get(*k)?)))
 }
 
-fn part(kind: PartKind, pointer: String, canonical: String, tokens: usize) -> BilledPart {
-    BilledPart {
-        kind,
-        pointer,
-        canonical,
-        tokens,
-        breakpoint: None,
-    }
-}
-
 fn text_part(kind: PartKind, pointer: String, text: &str) -> BilledPart {
-    part(
+    BilledPart::new(
         kind,
         pointer,
         text.to_owned(),
@@ -132,7 +125,7 @@ fn tools(body: &Json, out: &mut Vec<BilledPart>) {
                 for (j, d) in decls.iter().enumerate() {
                     let text = declaration(d);
                     let tokens = scaled(o200k(&text), TEXT_RATIO);
-                    out.push(part(
+                    out.push(BilledPart::new(
                         PartKind::Tool,
                         format!("/tools/{i}/{key}/{j}"),
                         text,
@@ -143,7 +136,12 @@ fn tools(body: &Json, out: &mut Vec<BilledPart>) {
             _ => {
                 let text = sorted_json(tool);
                 let tokens = scaled(o200k(&text), TEXT_RATIO);
-                out.push(part(PartKind::Tool, format!("/tools/{i}"), text, tokens));
+                out.push(BilledPart::new(
+                    PartKind::Tool,
+                    format!("/tools/{i}"),
+                    text,
+                    tokens,
+                ));
             }
         }
     }
@@ -195,7 +193,7 @@ fn content_part(
     role: &str,
     in_current_turn: bool,
     out: &mut Vec<BilledPart>,
-    provenance: &mut Provenance,
+    media: &mut Margin,
 ) {
     if let Some(text) = p.get("text").and_then(Json::as_str) {
         let kind = if p.get("thought").and_then(Json::as_bool) == Some(true) {
@@ -208,7 +206,7 @@ fn content_part(
         let name = call.get("name").and_then(Json::as_str).unwrap_or("");
         let args = call.get("args").map(sorted_json).unwrap_or_default();
         let tokens = scaled(o200k(name) + o200k(&args), TEXT_RATIO);
-        out.push(part(
+        out.push(BilledPart::new(
             PartKind::Message,
             at.clone(),
             format!("{role}: call {name} {args}"),
@@ -221,7 +219,7 @@ fn content_part(
             .map(sorted_json)
             .unwrap_or_default();
         let tokens = scaled(o200k(name) + o200k(&body), TEXT_RATIO);
-        out.push(part(
+        out.push(BilledPart::new(
             PartKind::Message,
             at.clone(),
             format!("{role}: result {name} {body}"),
@@ -230,10 +228,10 @@ fn content_part(
     } else if let Some((_, inline)) = field(p, &["inlineData", "inline_data"]) {
         let mime = field(inline, &["mimeType", "mime_type"]).and_then(|(_, m)| m.as_str());
         let data = inline.get("data").and_then(Json::as_str).unwrap_or("");
-        out.push(media(model, mime, Some(data), at.clone(), provenance));
+        out.push(media_part(model, mime, Some(data), at.clone(), media));
     } else if let Some((_, file)) = field(p, &["fileData", "file_data"]) {
         let mime = field(file, &["mimeType", "mime_type"]).and_then(|(_, m)| m.as_str());
-        out.push(media(model, mime, None, at.clone(), provenance));
+        out.push(media_part(model, mime, None, at.clone(), media));
     }
     let signature =
         field(p, &["thoughtSignature", "thought_signature"]).and_then(|(_, s)| s.as_str());
@@ -244,7 +242,7 @@ fn content_part(
             .map(|b| b.len())
             .unwrap_or(sig.len() * 3 / 4);
         let tokens = (bytes as f64 / SIGNATURE_BYTES_PER_TOKEN).round() as usize;
-        out.push(part(
+        out.push(BilledPart::new(
             PartKind::Reasoning,
             format!("{at}/thoughtSignature"),
             String::new(),
@@ -255,12 +253,12 @@ fn content_part(
 
 /// An image priced by `image`; audio, video and documents, whose length the body does not
 /// give, count nothing here and leave the estimate unbounded.
-fn media(
+fn media_part(
     model: &str,
     mime: Option<&str>,
     data: Option<&str>,
     at: String,
-    provenance: &mut Provenance,
+    media: &mut Margin,
 ) -> BilledPart {
     let mime = mime.unwrap_or("");
     if mime.starts_with("image/") {
@@ -273,14 +271,12 @@ fn media(
                 ..Default::default()
             },
         );
-        *provenance = provenance.combine(&p);
-        return part(PartKind::Image, at, format!("<{mime}>"), tokens);
+        media.add(tokens, &p);
+        return BilledPart::new(PartKind::Image, at, format!("<{mime}>"), tokens);
     }
     tracing::debug!(pointer = %at, mime, "media of unknown length: not counted");
-    *provenance = provenance.combine(&Provenance::Estimate {
-        bound_percent: 100.0,
-    });
-    part(PartKind::Image, at, format!("<{mime}>"), 0)
+    media.input_percent = media.input_percent.max(100.0);
+    BilledPart::new(PartKind::Image, at, format!("<{mime}>"), 0)
 }
 
 #[cfg(test)]

@@ -50,6 +50,19 @@ pub struct BilledPart {
     pub breakpoint: Option<String>,
 }
 
+impl BilledPart {
+    /// A piece with no cache breakpoint after it.
+    pub(crate) fn new(kind: PartKind, pointer: String, canonical: String, tokens: usize) -> Self {
+        Self {
+            kind,
+            pointer,
+            canonical,
+            tokens,
+            breakpoint: None,
+        }
+    }
+}
+
 /// What a billed piece is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -78,6 +91,15 @@ pub struct BillingError {
     /// Where in the body (a JSON pointer).
     pub pointer: String,
     pub message: String,
+}
+
+impl BillingError {
+    pub(crate) fn at(pointer: &str, message: &str) -> Self {
+        Self {
+            pointer: pointer.to_owned(),
+            message: message.to_owned(),
+        }
+    }
 }
 
 impl std::fmt::Display for BillingError {

@@ -95,12 +95,7 @@ fn push_rows(out: &mut String, c: &Checked) {
 }
 
 fn tokens(c: &CostChange) -> String {
-    format!(
-        "{} → {} ({})",
-        thousands(c.tokens_before as i64),
-        thousands(c.tokens_after as i64),
-        delta(c.token_delta())
-    )
+    counts(c.tokens_before, c.tokens_after, c.token_delta())
 }
 
 fn per_thousand(c: &CostChange) -> String {
@@ -112,11 +107,20 @@ fn per_thousand(c: &CostChange) -> String {
 }
 
 fn cache(c: &CostChange) -> String {
+    counts(
+        c.cache_read_before,
+        c.cache_read_after,
+        c.cache_read_delta(),
+    )
+}
+
+/// `1,200 → 1,350 (+150)`.
+fn counts(before: usize, after: usize, change: i64) -> String {
     format!(
         "{} → {} ({})",
-        thousands(c.cache_read_before as i64),
-        thousands(c.cache_read_after as i64),
-        delta(c.cache_read_delta())
+        thousands(before as i64),
+        thousands(after as i64),
+        delta(change)
     )
 }
 

@@ -24,6 +24,7 @@ mod openai_responses;
 mod otel;
 mod otel_recorded;
 mod otel_usage;
+pub(crate) mod time;
 
 pub(crate) use draft::Draft;
 pub use exchange::{exchange, Call, Exchange};

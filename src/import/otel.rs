@@ -10,12 +10,12 @@
 
 use serde_json::{json, Value as Json};
 
-use super::container::time;
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
 use super::openai_chat;
 use super::otel_recorded::Recording;
 use super::otel_usage;
+use super::time;
 use super::ImportError;
 use crate::json::{Json as Tree, Kind, Member};
 use crate::scene::Role;

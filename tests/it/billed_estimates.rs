@@ -115,16 +115,7 @@ fn calibrate_writes_a_file_that_render_applies() {
     assert_eq!(sonnet.family, "claude-sonnet-4-5");
     assert_eq!(sonnet.calls, 29);
 
-    let rows = predicted_input(&[
-        "render",
-        SCENE,
-        "--format",
-        "json",
-        "--model",
-        "anthropic/claude-sonnet-4-5",
-        "--calibration",
-        &file_arg,
-    ]);
+    let rows = sonnet_calibrated(&file_arg);
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["model"], "anthropic/claude-sonnet-4-5");
     assert_eq!(rows[0]["provenance"]["kind"], "calibrated");
@@ -139,16 +130,7 @@ fn calibrate_writes_a_file_that_render_applies() {
              "bound_percent": 5.0, "calls": 10, "min_ratio": ratio, "max_ratio": ratio}]});
         std::fs::write(&path, text.to_string()).unwrap();
         let path = path.display().to_string();
-        let rows = predicted_input(&[
-            "render",
-            SCENE,
-            "--format",
-            "json",
-            "--model",
-            "anthropic/claude-sonnet-4-5",
-            "--calibration",
-            &path,
-        ]);
+        let rows = sonnet_calibrated(&path);
         rows[0]["input_tokens"].as_u64().expect("tokens")
     };
     let once = with_ratio(1.0, "one");
@@ -268,4 +250,18 @@ fn calibrate_reads_imported_scenes_as_it_reads_the_recorded_calls() {
     let from_scene = learnt(&scenes);
     assert_eq!(from_scene["family"], "claude-sonnet-4-5");
     assert_eq!(from_scene, learnt(&raw));
+}
+
+/// The `costs[]` rows of `render SCENE --format json` for Claude Sonnet 4.5 with a calibration.
+fn sonnet_calibrated(calibration: &str) -> Vec<Json> {
+    predicted_input(&[
+        "render",
+        SCENE,
+        "--format",
+        "json",
+        "--model",
+        "anthropic/claude-sonnet-4-5",
+        "--calibration",
+        calibration,
+    ])
 }

@@ -3,7 +3,7 @@
 //! here as the goldens; the payloads fit the providers' published schemas; the imported
 //! conversation is what `cache` reads; bad input gets a positioned error.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use prompt_inspector::import::{self, ImportError, Source};
@@ -13,18 +13,10 @@ use prompt_inspector::scene;
 use prompt_inspector::segments::Family;
 use serde_json::Value as Json;
 
+use crate::support::same_as_golden;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/import")
-}
-
-fn same_as_golden(now: &str, golden: &Path) {
-    let want =
-        std::fs::read_to_string(golden).unwrap_or_else(|e| panic!("{}: {e}", golden.display()));
-    assert!(
-        want == now,
-        "{}",
-        prompt_inspector::check::unified_diff(&want, now, &golden.display().to_string())
-    );
 }
 
 #[test]

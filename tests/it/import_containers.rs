@@ -10,34 +10,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use prompt_inspector::scene;
-use prompt_inspector::usage::{Api, Usage};
+use prompt_inspector::usage::Api;
 
-use crate::support::{cli, root, tempdir};
-
-/// A normalised usage: input total, uncached, cache read, cache writes, output, reasoning.
-fn usage(
-    input_total: u64,
-    uncached: u64,
-    cache_read: u64,
-    cache_write: &[(&str, u64)],
-    output: u64,
-    reasoning: Option<u64>,
-) -> Usage {
-    Usage {
-        input_total,
-        uncached,
-        cache_read,
-        cache_write: cache_write
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), *v))
-            .collect(),
-        output,
-        reasoning,
-    }
-}
+use crate::support::{cli, root, tempdir, usage};
 
 /// Runs `import FILE --out-dir DIR`; returns the scenes written (in file-name order) and stderr.
-fn import_dir(input: &str, tag: &str) -> (Vec<(String, scene::Scene)>, String) {
+pub(crate) fn import_dir(input: &str, tag: &str) -> (Vec<(String, scene::Scene)>, String) {
     let dir = tempdir("import-containers", tag);
     let out = cli(&["import", input, "--out-dir", &dir.to_string_lossy()]);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

@@ -13,18 +13,10 @@ use prompt_inspector::segments::Family;
 use prompt_inspector::usage::Api;
 use serde_json::{json, Value as Json};
 
+use crate::support::same_as_golden;
+
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/import")
-}
-
-fn same_as_golden(now: &str, golden: &std::path::Path) {
-    let want =
-        std::fs::read_to_string(golden).unwrap_or_else(|e| panic!("{}: {e}", golden.display()));
-    assert!(
-        want == now,
-        "{}",
-        prompt_inspector::check::unified_diff(&want, now, &golden.display().to_string())
-    );
 }
 
 fn imported(case: &str) -> import::Import {

@@ -701,3 +701,24 @@ fn operations_are_limited_and_cancelled_when_the_client_goes_away() {
     drop(s);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn serve_verifies_a_recorded_pair_with_provenance() {
+    let ui = ui_dir("serve_verifies_a_recorded_pair_with_provenance");
+    let s = serve(&ui);
+    let bearer = format!("Bearer {}", s.token);
+    let auth = [("Authorization", bearer.as_str())];
+    // Anthropic's cache write: billed input_tokens 4 + cache_creation_input_tokens 1,163.
+    let pair = crate::support::root().join(
+        "corpora/usage/openllmetry/001-anthropic-test-anthropic-prompt-caching-legacy-c1.json",
+    );
+    let body = serde_json::json!({"paths": [pair]}).to_string();
+    let r = request(s.port, "POST", "/api/verify", &auth, &body);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let answer = json(&r.body);
+    assert_eq!(answer["errors"], serde_json::json!([]));
+    let call = &answer["report"]["conversations"][0]["calls"][0];
+    assert_eq!(call["billed"]["input_total"], 1167);
+    assert_eq!(call["input"]["provenance"]["kind"], "estimate");
+    assert_eq!(call["cache_write"]["provenance"]["kind"], "estimate");
+}

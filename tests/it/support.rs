@@ -118,3 +118,37 @@ pub fn tempdir(module: &str, tag: &str) -> PathBuf {
     std::fs::create_dir_all(&d).expect("temp dir");
     d
 }
+
+/// A normalised usage: input total, uncached, cache read, cache writes (TTL, tokens), output,
+/// reasoning.
+pub fn usage(
+    input_total: u64,
+    uncached: u64,
+    cache_read: u64,
+    cache_write: &[(&str, u64)],
+    output: u64,
+    reasoning: Option<u64>,
+) -> prompt_inspector::usage::Usage {
+    prompt_inspector::usage::Usage {
+        input_total,
+        uncached,
+        cache_read,
+        cache_write: cache_write
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), *v))
+            .collect(),
+        output,
+        reasoning,
+    }
+}
+
+/// Fails with a unified diff when `now` is not the golden file's text.
+pub fn same_as_golden(now: &str, golden: &std::path::Path) {
+    let want =
+        std::fs::read_to_string(golden).unwrap_or_else(|e| panic!("{}: {e}", golden.display()));
+    assert!(
+        want == now,
+        "{}",
+        prompt_inspector::check::unified_diff(&want, now, &golden.display().to_string())
+    );
+}

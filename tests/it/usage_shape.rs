@@ -4,33 +4,10 @@
 //! `input_tokens`, OpenAI's and Gemini's inside the prompt count, and in every case
 //! `input_total = uncached + cache_read + cache_write`, with no cached token counted twice.
 
-use std::collections::BTreeMap;
-
 use prompt_inspector::usage::{Api, Usage};
 use serde_json::{json, Value as Json};
 
-use crate::support::root;
-
-fn usage(
-    input_total: u64,
-    uncached: u64,
-    cache_read: u64,
-    cache_write: &[(&str, u64)],
-    output: u64,
-    reasoning: Option<u64>,
-) -> Usage {
-    Usage {
-        input_total,
-        uncached,
-        cache_read,
-        cache_write: cache_write
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), *v))
-            .collect::<BTreeMap<_, _>>(),
-        output,
-        reasoning,
-    }
-}
+use crate::support::{root, usage};
 
 /// The `response_usage` of a corpus pair.
 fn corpus_usage(file: &str) -> Json {

@@ -98,6 +98,36 @@ pub fn tokens(api: Api, model: &str, image: &ImageRef<'_>) -> (usize, Provenance
     }
 }
 
+/// How far a request's images and documents may be off, kept apart from its provenance because
+/// the two are in different units: an image's bound is in percent of its own figure, the
+/// request's ([`Provenance`]) in percent of the billed input.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Margin {
+    /// Tokens the media may be off by, either way.
+    pub tokens: f64,
+    /// A bound already in percent of the input (media whose length the body does not give).
+    pub input_percent: f64,
+}
+
+impl Margin {
+    /// Adds a figure of `tokens` that is within `provenance`'s bound of its own size.
+    pub fn add(&mut self, tokens: usize, provenance: &Provenance) {
+        self.tokens += provenance.bound() / 100.0 * tokens as f64;
+    }
+
+    /// The margin as a bound on a request predicted at `predicted` tokens in all: the billed
+    /// input can be as low as `predicted - tokens`, so the bound is tokens / (predicted - tokens).
+    pub fn provenance(&self, predicted: usize) -> Provenance {
+        let media = if self.tokens > 0.0 {
+            let lowest = (predicted as f64 - self.tokens).max(1.0);
+            (self.tokens / lowest * 100.0).ceil()
+        } else {
+            0.0
+        };
+        provenance(media.max(self.input_percent))
+    }
+}
+
 /// How far Gemini 2's tile count can be off for an image over 384 px: Google's guide says such
 /// an image is "cropped and scaled as needed" into 768 px tiles without saying how.
 const GEMINI_TILES_BOUND: f64 = 100.0;

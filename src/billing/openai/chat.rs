@@ -14,22 +14,20 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
     let messages = body
         .get("messages")
         .and_then(Json::as_array)
-        .ok_or_else(|| BillingError {
-            pointer: "/messages".to_owned(),
-            message: "a chat completions body needs a `messages` array".to_owned(),
+        .ok_or_else(|| {
+            BillingError::at(
+                "/messages",
+                "a chat completions body needs a `messages` array",
+            )
         })?;
     let mut out = Turns::default();
     let mut names: HashMap<&str, &str> = HashMap::new();
     let ttl = breakpoint_ttl(body);
     for (i, message) in messages.iter().enumerate() {
         let at = format!("/messages/{i}");
-        let role = message
-            .get("role")
-            .and_then(Json::as_str)
-            .ok_or_else(|| BillingError {
-                pointer: format!("{at}/role"),
-                message: "a message needs a `role` string".to_owned(),
-            })?;
+        let role = message.get("role").and_then(Json::as_str).ok_or_else(|| {
+            BillingError::at(&format!("{at}/role"), "a message needs a `role` string")
+        })?;
         let content = Content {
             api: Api::OpenaiChat,
             model,

@@ -44,14 +44,8 @@ fn finish(prompt: Prompt) -> (Vec<BilledPart>, Provenance) {
     let mut provenance = prompt.provenance.clone();
     let margin = prompt.image_margin;
     let parts = prompt.into_parts();
-    if margin > 0.0 {
-        // The images may be off by `margin` tokens either way: as a share of the billed input,
-        // that is at most margin / (predicted - margin).
-        let total: usize = parts.iter().map(|p| p.tokens).sum();
-        let lowest = (total as f64 - margin).max(1.0);
-        let bound_percent = (margin / lowest * 100.0).ceil();
-        provenance = provenance.combine(&Provenance::Estimate { bound_percent });
-    }
+    let total: usize = parts.iter().map(|p| p.tokens).sum();
+    provenance = provenance.combine(&margin.provenance(total));
     (parts, provenance)
 }
 
@@ -61,7 +55,7 @@ fn assemble(model: Model, turns: Turns<'_>) -> Prompt {
     for b in &turns.estimates.bounds {
         prompt.estimate(*b);
     }
-    prompt.image_margin = turns.estimates.image_tokens;
+    prompt.image_margin = turns.estimates.images;
     match model.standing {
         Standing::Proven => {}
         Standing::Newer if !turns.tools.is_empty() => prompt.estimate(bound::NEWER_TOOLS),

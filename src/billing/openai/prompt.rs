@@ -11,6 +11,7 @@
 use std::ops::Range;
 
 use super::family::{Format, Model};
+use crate::billing::image::Margin;
 use crate::billing::{BilledPart, PartKind};
 use crate::tokens::{count, count_spanned, Spanned};
 use crate::usage::Provenance;
@@ -129,8 +130,8 @@ pub(crate) struct Prompt {
     pub priming: (usize, String),
     /// How far the count can be off, in percent of the billed input.
     pub provenance: Provenance,
-    /// Tokens the images can be off by, on top.
-    pub image_margin: f64,
+    /// How far the images can be off, on top.
+    pub image_margin: Margin,
 }
 
 impl Prompt {
@@ -140,7 +141,7 @@ impl Prompt {
             messages: Vec::new(),
             priming: (0, String::new()),
             provenance: Provenance::Exact,
-            image_margin: 0.0,
+            image_margin: Margin::default(),
         }
     }
 

@@ -32,10 +32,10 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
         Some(Json::Array(items)) => items_into(&content, items, "/instructions", &mut out)?,
         Some(Json::Null) | None => {}
         Some(_) => {
-            return Err(BillingError {
-                pointer: "/instructions".to_owned(),
-                message: "`instructions` must be a string or a list of input items".to_owned(),
-            })
+            return Err(BillingError::at(
+                "/instructions",
+                "`instructions` must be a string or a list of input items",
+            ))
         }
     }
     match body.get("input") {
@@ -48,10 +48,10 @@ pub(crate) fn turns<'a>(model: &str, body: &'a Json) -> Result<Turns<'a>, Billin
         Some(Json::Array(items)) => items_into(&content, items, "/input", &mut out)?,
         Some(Json::Null) | None => {}
         Some(_) => {
-            return Err(BillingError {
-                pointer: "/input".to_owned(),
-                message: "`input` must be a string or a list of input items".to_owned(),
-            })
+            return Err(BillingError::at(
+                "/input",
+                "`input` must be a string or a list of input items",
+            ))
         }
     }
     if let Some(tools) = body.get("tools").and_then(Json::as_array) {
@@ -102,13 +102,12 @@ fn items_into(
         let kind = item.get("type").and_then(Json::as_str).unwrap_or("message");
         match kind {
             "message" => {
-                let role = item
-                    .get("role")
-                    .and_then(Json::as_str)
-                    .ok_or_else(|| BillingError {
-                        pointer: format!("{pointer}/role"),
-                        message: "a message item needs a `role` string".to_owned(),
-                    })?;
+                let role = item.get("role").and_then(Json::as_str).ok_or_else(|| {
+                    BillingError::at(
+                        &format!("{pointer}/role"),
+                        "a message item needs a `role` string",
+                    )
+                })?;
                 let pieces =
                     content.pieces(item.get("content"), &pointer, role, &mut out.estimates);
                 let empty = pieces

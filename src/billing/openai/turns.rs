@@ -5,7 +5,7 @@ use serde_json::Value as Json;
 
 use super::formats::FormatText;
 use super::prompt::{digest, Piece};
-use crate::billing::image::{self, ImageRef};
+use crate::billing::image::{self, ImageRef, Margin};
 use crate::billing::PartKind;
 use crate::usage::Api;
 
@@ -60,9 +60,9 @@ pub(crate) struct Turns<'a> {
 pub(crate) struct Estimates {
     /// Bounds in percent of the billed input, one per thing estimated.
     pub bounds: Vec<f64>,
-    /// Tokens the images' counts can be off by in all (`billing::image` states its bound in
-    /// percent of its own figure).
-    pub image_tokens: f64,
+    /// How far the images' counts can be off in all (`billing::image` states each one's bound
+    /// in percent of its own figure).
+    pub images: Margin,
 }
 
 impl Estimates {
@@ -208,7 +208,7 @@ fn media_piece(
                     ..Default::default()
                 },
             );
-            estimates.image_tokens += provenance.bound() / 100.0 * tokens as f64;
+            estimates.images.add(tokens, &provenance);
             let id = digest(url.unwrap_or_default().as_bytes());
             let canonical = format!("<image {id} {}>", detail.unwrap_or("auto"));
             Piece::opaque(PartKind::Image, pointer, tokens, canonical)

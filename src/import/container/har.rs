@@ -4,8 +4,9 @@
 //! base64 when `content.encoding` says so, and `content.mimeType`).
 
 use super::body::{base64, Budget, Headers};
-use super::{endpoint, text_body, time, RecordedCall};
+use super::{endpoint, text_body, RecordedCall};
 use crate::import::node::Node;
+use crate::import::time;
 use crate::import::ImportError;
 use crate::json::Kind;
 

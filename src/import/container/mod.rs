@@ -8,7 +8,6 @@
 
 pub(crate) mod body;
 mod har;
-pub(crate) mod time;
 mod vcr;
 pub(crate) mod yaml;
 

@@ -9,8 +9,9 @@
 use std::collections::HashSet;
 
 use super::body::{Budget, Headers};
-use super::{endpoint, string_bytes, text_body, time, Body, RecordedCall};
+use super::{endpoint, string_bytes, text_body, Body, RecordedCall};
 use crate::import::node::Node;
+use crate::import::time;
 use crate::import::ImportError;
 use crate::json::Kind;
 

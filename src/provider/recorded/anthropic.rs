@@ -104,27 +104,8 @@ pub(super) fn messages(model: &str, content: &Content, params: &Map<String, Json
         ("messages", Some(Json::Array(messages))),
         (
             "tools",
-            (!content.tools.is_empty()).then(|| {
-                Json::Array(
-                    content
-                        .tools
-                        .iter()
-                        .map(|d| {
-                            object(vec![
-                                ("name", Some(json!(d.name))),
-                                ("description", d.description.as_ref().map(|x| json!(x))),
-                                (
-                                    "input_schema",
-                                    Some(
-                                        d.parameters
-                                            .clone()
-                                            .unwrap_or_else(|| json!({"type": "object"})),
-                                    ),
-                                ),
-                            ])
-                        })
-                        .collect(),
-                )
+            content.tool_list(|d| {
+                Json::Object(d.declaration("input_schema", Some(json!({"type": "object"}))))
             }),
         ),
     ])

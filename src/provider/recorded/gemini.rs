@@ -95,20 +95,9 @@ pub(super) fn generate_content(content: &Content, layout: &Layout) -> Json {
     } else {
         "parametersJsonSchema"
     };
-    let tools = (!content.tools.is_empty()).then(|| {
-        let declarations: Vec<Json> = content
-            .tools
-            .iter()
-            .map(|d| {
-                object(vec![
-                    ("name", Some(json!(d.name))),
-                    ("description", d.description.as_ref().map(|x| json!(x))),
-                    (schema_key, d.parameters.clone()),
-                ])
-            })
-            .collect();
-        json!([{"functionDeclarations": declarations}])
-    });
+    let tools = content
+        .tool_list(|d| Json::Object(d.declaration(schema_key, None)))
+        .map(|declarations| json!([{ "functionDeclarations": declarations }]));
     object(vec![
         ("contents", Some(Json::Array(contents))),
         ("systemInstruction", system),

@@ -170,6 +170,30 @@ pub(crate) struct Def {
     pub parameters: Option<Json>,
 }
 
+impl Def {
+    /// `{name, description, <schema_key>: parameters}`, `default` standing for parameters that
+    /// were not recorded; each API wraps it its own way.
+    pub(crate) fn declaration(&self, schema_key: &str, default: Option<Json>) -> Map<String, Json> {
+        let declared = object(vec![
+            ("name", Some(json!(self.name))),
+            ("description", self.description.as_ref().map(|x| json!(x))),
+            (schema_key, self.parameters.clone().or(default)),
+        ]);
+        match declared {
+            Json::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+}
+
+impl Content {
+    /// The tools, each as `define` makes it; `None` when there are none, so that the body
+    /// leaves the key out.
+    pub(crate) fn tool_list(&self, define: impl Fn(&Def) -> Json) -> Option<Json> {
+        (!self.tools.is_empty()).then(|| Json::Array(self.tools.iter().map(define).collect()))
+    }
+}
+
 fn system_pieces(segments: &[SegmentOut]) -> Vec<String> {
     segments
         .iter()

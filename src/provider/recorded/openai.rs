@@ -3,7 +3,7 @@
 //! or leading system messages, message and function-call items, function tools without the
 //! `strict: false` the inspector's own Responses body adds).
 
-use serde_json::{json, Value as Json};
+use serde_json::{json, Map, Value as Json};
 
 use super::{object, string_or_parts, Content, Message};
 use crate::provider::{Block, Img, Turn};
@@ -67,21 +67,8 @@ pub(super) fn chat(model: &str, content: &Content) -> Json {
             ("tool_calls", calls),
         ]));
     }
-    let tools = (!content.tools.is_empty()).then(|| {
-        Json::Array(
-            content
-                .tools
-                .iter()
-                .map(|d| {
-                    json!({"type": "function", "function": object(vec![
-                        ("name", Some(json!(d.name))),
-                        ("description", d.description.as_ref().map(|x| json!(x))),
-                        ("parameters", d.parameters.clone()),
-                    ])})
-                })
-                .collect(),
-        )
-    });
+    let tools = content
+        .tool_list(|d| json!({"type": "function", "function": d.declaration("parameters", None)}));
     object(vec![
         ("model", Some(json!(model))),
         ("messages", Some(Json::Array(messages))),
@@ -158,21 +145,10 @@ pub(super) fn responses(model: &str, content: &Content, layout: &Layout) -> Json
             .unwrap_or_else(|| Json::Array(input.clone())),
         _ => Json::Array(input),
     };
-    let tools = (!content.tools.is_empty()).then(|| {
-        Json::Array(
-            content
-                .tools
-                .iter()
-                .map(|d| {
-                    object(vec![
-                        ("type", Some(json!("function"))),
-                        ("name", Some(json!(d.name))),
-                        ("description", d.description.as_ref().map(|x| json!(x))),
-                        ("parameters", d.parameters.clone()),
-                    ])
-                })
-                .collect(),
-        )
+    let tools = content.tool_list(|d| {
+        let mut tool = Map::from_iter([("type".to_owned(), json!("function"))]);
+        tool.extend(d.declaration("parameters", None));
+        Json::Object(tool)
     });
     object(vec![
         ("model", Some(json!(model))),

@@ -1,7 +1,8 @@
 //! Recorded times as RFC 3339 UTC (`2024-09-16T10:12:03Z`), the form of a scene's
 //! `recorded.timestamp`: an HTTP `Date` header or Ruby VCR's `recorded_at` (IMF-fixdate,
-//! `Mon, 16 Sep 2024 10:12:03 GMT`), HAR's `startedDateTime` (ISO 8601 with an offset) and
-//! OpenTelemetry's nanoseconds since the Unix epoch.
+//! `Mon, 16 Sep 2024 10:12:03 GMT`), HAR's `startedDateTime` (ISO 8601 with an offset),
+//! OpenTelemetry's nanoseconds and a response's `created` seconds since the Unix epoch; and back,
+//! a recorded time as seconds since the epoch (what `verify` checks a cache's lifetime with).
 
 /// An IMF-fixdate (RFC 9110 5.6.7) as RFC 3339.
 pub(crate) fn from_http_date(s: &str) -> Option<String> {
@@ -25,12 +26,44 @@ pub(crate) fn from_http_date(s: &str) -> Option<String> {
 /// An ISO 8601 date-time with a zone (`2024-03-01T10:11:12.345+01:00`, `...Z`, `...+0100`)
 /// converted to UTC; fractions of a second are kept.
 pub(crate) fn from_iso8601(s: &str) -> Option<String> {
+    let (seconds, fraction) = parse_iso8601(s)?;
+    let mut out = format_seconds(seconds);
+    if let Some(f) = fraction {
+        out.pop();
+        out.push('.');
+        out.push_str(f);
+        out.push('Z');
+    }
+    Some(out)
+}
+
+/// Seconds since 1970-01-01T00:00:00Z of an ISO 8601 date-time with a zone, RFC 3339's among
+/// them (`2025-06-01T10:15:30.250Z`, `2025-06-01 10:15:30+02:00`); `None` when `s` is not one.
+pub(crate) fn seconds(s: &str) -> Option<f64> {
+    let (whole, fraction) = parse_iso8601(s)?;
+    let fraction = match fraction {
+        Some(f) => format!("0.{f}").parse::<f64>().ok()?,
+        None => 0.0,
+    };
+    Some(whole as f64 + fraction)
+}
+
+/// Seconds since 1970 (UTC) as RFC 3339, for years 1970 to 9999 (a response's `created`).
+pub(crate) fn from_unix_seconds(seconds: i64) -> Option<String> {
+    (0..253_402_300_800)
+        .contains(&seconds)
+        .then(|| format_seconds(seconds))
+}
+
+/// An ISO 8601 date-time with a zone as whole seconds since the epoch (UTC) and the digits of
+/// its fraction of a second.
+fn parse_iso8601(s: &str) -> Option<(i64, Option<&str>)> {
     let s = s.trim();
     let (date, rest) = s.split_once(['T', 't', ' '])?;
     let mut d = date.split('-');
-    let year: i64 = d.next()?.parse().ok()?;
-    let month: u32 = d.next()?.parse().ok()?;
-    let day: u32 = d.next()?.parse().ok()?;
+    let year: i64 = digits(d.next()?)?;
+    let month = u32::try_from(digits(d.next()?)?).ok()?;
+    let day = u32::try_from(digits(d.next()?)?).ok()?;
     if d.next().is_some() {
         return None;
     }
@@ -61,14 +94,14 @@ pub(crate) fn from_iso8601(s: &str) -> Option<String> {
         + i64::from(mi) * 60
         + i64::from(se)
         - offset_minutes * 60;
-    let mut out = format_seconds(seconds);
-    if let Some(f) = fraction {
-        out.pop();
-        out.push('.');
-        out.push_str(f);
-        out.push('Z');
-    }
-    Some(out)
+    Some((seconds, fraction))
+}
+
+/// A field of ASCII digits only (no sign, which `parse` would take).
+fn digits(s: &str) -> Option<i64> {
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
 }
 
 /// Nanoseconds since the Unix epoch (an OTLP `startTimeUnixNano`) as RFC 3339 UTC, with the
@@ -93,9 +126,8 @@ const MONTHS: [&str; 12] = [
 
 fn hms(s: &str) -> Option<(u32, u32, u32)> {
     let mut p = s.split(':');
-    let h = p.next()?.parse().ok()?;
-    let m = p.next()?.parse().ok()?;
-    let sec = p.next()?.parse().ok()?;
+    let mut field = || u32::try_from(digits(p.next()?)?).ok();
+    let (h, m, sec) = (field()?, field()?, field()?);
     p.next().is_none().then_some((h, m, sec))
 }
 
@@ -173,6 +205,50 @@ mod tests {
             Some("2024-01-01T01:29:59Z")
         );
         assert_eq!(from_iso8601("2024-03-01T10:11:12").as_deref(), None);
+    }
+
+    #[test]
+    fn seconds_since_the_epoch() {
+        // Reviewed by hand: 951868800 is 2000-03-01 00:00 UTC; 10:15:30+02:00 is 08:15:30 UTC.
+        assert_eq!(seconds("1970-01-01T00:00:00Z"), Some(0.0));
+        assert_eq!(seconds("2000-03-01T00:00:00Z"), Some(951_868_800.0));
+        assert_eq!(seconds("2025-06-01T10:15:30+02:00"), Some(1_748_765_730.0));
+        assert_eq!(seconds("2025-06-01 08:15:30.5z"), Some(1_748_765_730.5));
+        for bad in [
+            "",
+            "2025-06-01",
+            "2025-13-01T00:00:00Z",
+            "2025-06-01T00:00:00",
+            "+2025-06-01T00:00:00Z",
+            "2025-06-01T+8:00:00Z",
+            "soon",
+        ] {
+            assert_eq!(seconds(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn unix_seconds() {
+        // Reviewed by hand: 951782400 is 2000-02-29 (a leap day of a century leap year);
+        // 1718236800 is 2024-06-13 00:00 UTC; one second before 2100-03-01.
+        assert_eq!(
+            from_unix_seconds(0).as_deref(),
+            Some("1970-01-01T00:00:00Z")
+        );
+        assert_eq!(
+            from_unix_seconds(951_782_400).as_deref(),
+            Some("2000-02-29T00:00:00Z")
+        );
+        assert_eq!(
+            from_unix_seconds(1_718_236_800 + 3_723).as_deref(),
+            Some("2024-06-13T01:02:03Z")
+        );
+        assert_eq!(
+            from_unix_seconds(4_107_542_399).as_deref(),
+            Some("2100-02-28T23:59:59Z")
+        );
+        assert_eq!(from_unix_seconds(-1), None);
+        assert_eq!(from_unix_seconds(253_402_300_800), None);
     }
 
     #[test]
