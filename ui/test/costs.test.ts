@@ -30,6 +30,7 @@ import { fakeApi } from './fake-api';
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 import RULES from '../../fixtures/rules.json';
 import CD2 from '../../fixtures/run/cd-round-2.golden.json?raw';
+import { dropRoot, freshRoot } from './root';
 
 const model = (id: string, input: number, isDefault = false): ModelInfo => ({
   id,
@@ -51,14 +52,10 @@ const MODELS = [model('openai/gpt-4.1', 2), model('openai/gpt-5', 1.25, true), m
 
 let root: HTMLElement;
 beforeEach(() => {
-  root = document.createElement('div');
-  document.body.append(root);
+  root = freshRoot();
   localStorage.clear();
 });
-afterEach(() => {
-  render(null, root);
-  root.remove();
-});
+afterEach(() => dropRoot(root));
 
 describe('cost figures', () => {
   it('reads dollars at a precision that keeps a few tokens from showing as zero', () => {

@@ -35,6 +35,7 @@ import { RecentMenu } from '../src/views/RecentMenu';
 import { Segments } from '../src/views/Segments';
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
+import { dropRoot, freshRoot } from './root';
 
 /** The scene as the app writes it, read back as plain JSON. */
 const written = (s: JObject) => JSON.parse(new SceneWriter().write(s));
@@ -367,13 +368,9 @@ describe('the segment board', () => {
     }) as unknown as Report;
   let root: HTMLElement;
   beforeEach(() => {
-    root = document.createElement('div');
-    document.body.append(root);
+    root = freshRoot();
   });
-  afterEach(() => {
-    render(null, root);
-    root.remove();
-  });
+  afterEach(() => dropRoot(root));
 
   it('shows each line as a block with the text byte for byte; a tool piece selects the tool, a prompt piece opens its editor', async () => {
     const onSelectTool = vi.fn();

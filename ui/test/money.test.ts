@@ -21,18 +21,15 @@ import { RunReportView } from '../src/views/Run';
 import { CallCostNote } from '../src/views/Segments';
 
 import STABLE from '../../fixtures/run/stable-prefix.golden.json?raw';
+import { dropRoot, freshRoot } from './root';
 
 const SONNET = 'anthropic/claude-sonnet-4-5';
 
 let root: HTMLElement;
 beforeEach(() => {
-  root = document.createElement('div');
-  document.body.append(root);
+  root = freshRoot();
 });
-afterEach(() => {
-  render(null, root);
-  root.remove();
-});
+afterEach(() => dropRoot(root));
 
 const zero = (call: number, cause: DiagnosticCode | null, extra: Partial<ZeroRead> = {}): ZeroRead => ({
   call,

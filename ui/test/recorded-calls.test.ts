@@ -7,6 +7,7 @@ import { act } from 'preact/test-utils';
 import type { ConversationResponse, RecordedCall } from '../src/api/types';
 import { recordedLines, recordedProvenance } from '../src/lib/money';
 import { ConversationReport } from '../src/views/Conversation';
+import { dropRoot, freshRoot } from './root';
 
 const SONNET = 'anthropic/claude-sonnet-4-5';
 
@@ -107,13 +108,9 @@ describe('recorded against predicted', () => {
 describe('the Conversation view with recorded usage', () => {
   let root: HTMLElement;
   beforeEach(() => {
-    root = document.createElement('div');
-    document.body.append(root);
+    root = freshRoot();
   });
-  afterEach(() => {
-    render(null, root);
-    root.remove();
-  });
+  afterEach(() => dropRoot(root));
 
   const conversation = (): ConversationResponse =>
     ({

@@ -9,6 +9,7 @@ import { fakeApi } from './fake-api';
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 import STABLE from '../../fixtures/run/stable-prefix.scene.json?raw';
+import { dropRoot, freshRoot } from './root';
 
 const suggested: (string | undefined)[] = [];
 vi.mock('../src/api', () => ({
@@ -22,13 +23,9 @@ vi.mock('../src/api', () => ({
 
 let root: HTMLElement;
 beforeEach(() => {
-  root = document.createElement('div');
-  document.body.append(root);
+  root = freshRoot();
 });
-afterEach(() => {
-  render(null, root);
-  root.remove();
-});
+afterEach(() => dropRoot(root));
 
 it('asks for a path not chosen yet with the Open dialog, then runs the file picked', async () => {
   const opened: string[] = [];

@@ -29,6 +29,7 @@ import CD2 from '../../fixtures/run/cd-round-2.golden.json?raw';
 import FINAL from '../../fixtures/run/final-without-tools.golden.json?raw';
 import LONG from '../../fixtures/run/long-goal.golden.json?raw';
 import SEVERAL from '../../fixtures/run/several-changes.golden.json?raw';
+import { dropRoot, freshRoot } from './root';
 
 const report = (golden: string) => JSON.parse(golden).run as FullRunReport;
 const ALL = { 'cd-round-1': CD1, 'cd-round-2': CD2, 'final-without-tools': FINAL, 'long-goal': LONG, 'several-changes': SEVERAL };
@@ -112,13 +113,9 @@ describe('tool calls', () => {
 let root: HTMLElement;
 beforeEach(() => {
   localStorage.clear();
-  root = document.createElement('div');
-  document.body.append(root);
+  root = freshRoot();
 });
-afterEach(() => {
-  render(null, root);
-  root.remove();
-});
+afterEach(() => dropRoot(root));
 
 describe('the run report as the page shows it', () => {
   const mount = (golden: string) =>

@@ -19,16 +19,13 @@ import { fakeApi } from './fake-api';
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 // The stylesheet as text (vitest.config.ts lets this one CSS file through).
 import CSS from '../src/style.css?raw';
+import { dropRoot, freshRoot } from './root';
 
 let root: HTMLElement;
 beforeEach(() => {
-  root = document.createElement('div');
-  document.body.append(root);
+  root = freshRoot();
 });
-afterEach(() => {
-  render(null, root);
-  root.remove();
-});
+afterEach(() => dropRoot(root));
 const show = (vnode: Parameters<typeof render>[0]) => act(() => render(vnode, root));
 /** The text a screen reader reads: everything but what is hidden from it. */
 const spoken = (el: Element): string => {

@@ -18,6 +18,7 @@ const shortPath = (p: string) => shortPathIn(p, null, 48);
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 import INDEX_HTML from '../index.html?raw';
+import { dropRoot, freshRoot } from './root';
 
 // Every source file of the UI, as text (Vite reads them at test time).
 const SOURCES = import.meta.glob<string>('../src/**/*.{ts,tsx,css}', { query: '?raw', import: 'default', eager: true });
@@ -120,13 +121,9 @@ const deskReport = (): Report => ({
 
 let root: HTMLElement;
 beforeEach(() => {
-  root = document.createElement('div');
-  document.body.append(root);
+  root = freshRoot();
 });
-afterEach(() => {
-  render(null, root);
-  root.remove();
-});
+afterEach(() => dropRoot(root));
 
 const board = (chat: Report, configured = false) =>
   act(() => {
