@@ -13,6 +13,7 @@ mod cache;
 mod cause;
 mod diff;
 mod figures;
+pub mod prefix;
 pub mod input;
 mod price;
 mod report;
