@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::error::u32_of;
 use crate::pricing::cost::{round_usd, CallCost, ModelCost};
+use crate::pricing::request::serialisation_provenance;
 use crate::pricing::{Growth, Row};
 use crate::report::DiagnosticCode;
-use crate::pricing::request::serialisation_provenance;
 use crate::usage::Provenance;
 use crate::verify::prefix::Repeat;
 use crate::verify::rule::{self, Changed, Facts};
@@ -50,6 +50,16 @@ pub struct Shared {
     pub last_message: usize,
 }
 
+/// What a call repeats of the one before, as its provider bills the two requests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Billed {
+    pub repeat: Repeat,
+    /// The request is the one the scene records as sent: its own breakpoints are the cache's,
+    /// and `verify`'s cause stands. Otherwise the bill places breakpoints itself (docs/run-loop.md,
+    /// TFRobot's placement), so the cause is worked out with them, on the billed tokens.
+    pub as_sent: bool,
+}
+
 /// One call that reads nothing, for one model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -67,8 +77,9 @@ pub struct ZeroRead {
     /// Where a breakpoint or the injection should go; `null` when nothing is to be done.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
-    /// Tokens the call shares with the one before, as the provider bills the two requests
-    /// (tools, system and framing included): what a cache could have served.
+    /// Tokens the call shares with the one before: what a cache could have served. The
+    /// Conversation view counts them as the provider bills the two requests (tools, system and
+    /// framing included); the Run view on its own serialisation of the requests.
     pub shared_tokens: u32,
     /// How far `shared_tokens` can be from the billed figure.
     pub shared_provenance: Provenance,
@@ -106,7 +117,7 @@ pub fn zero_reads(
     row: &Row,
     cost: &ModelCost,
     shared: &[Shared],
-    repeats: &[Option<Repeat>],
+    repeats: &[Option<Billed>],
     moves: &[WhatIfPrice],
 ) -> Vec<ZeroRead> {
     cost.calls
@@ -125,13 +136,13 @@ fn explain(
     row: &Row,
     k: usize,
     s: &Shared,
-    billed: Option<&Repeat>,
+    billed: Option<&Billed>,
     moves: &[WhatIfPrice],
 ) -> ZeroRead {
     let min = row.cache.min_tokens;
-    let tokens = billed.map_or(s.tokens.unwrap_or(0), |r| r.tokens);
+    let tokens = billed.map_or(s.tokens.unwrap_or(0), |b| b.repeat.tokens);
     let shared_provenance = match (billed, s.tokens) {
-        (Some(r), _) => r.provenance.clone(),
+        (Some(b), _) => b.repeat.provenance.clone(),
         (None, Some(_)) => serialisation_provenance(row),
         (None, None) => Provenance::Exact,
     };
@@ -170,18 +181,16 @@ fn explain(
         .change
         .as_ref()
         .filter(|_| !(breakpoints && tokens >= min));
-    let code = billed.map_or_else(
-        || {
-            rule::cause(&Facts {
-                changed: inside.map(|c| changed_of(c.part)),
-                repeated_tokens: tokens,
-                min_tokens: min,
-                no_breakpoint: breakpoints,
-                ..Facts::default()
-            })
-        },
-        |r| r.cause,
-    );
+    let code = match billed {
+        Some(b) if b.as_sent => b.repeat.cause,
+        _ => rule::cause(&Facts {
+            changed: inside.map(|c| changed_of(c.part)),
+            repeated_tokens: tokens,
+            min_tokens: min,
+            no_breakpoint: breakpoints,
+            ..Facts::default()
+        }),
+    };
     out.cause = Some(code);
     match (code, &s.change) {
         (

@@ -119,15 +119,13 @@ pub fn repeats(row: &Row, requests: &[Request]) -> Vec<Option<Repeat>> {
     let predictions: Vec<Option<Prediction>> = requests
         .iter()
         .enumerate()
-        .map(
-            |(k, r)| match billing::predict(r.api, &r.model, &r.body) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    tracing::debug!(call = k, row = %row.id, error = %e, "request not predicted");
-                    None
-                }
-            },
-        )
+        .map(|(k, r)| match billing::predict(r.api, &r.model, &r.body) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                tracing::debug!(call = k, row = %row.id, error = %e, "request not predicted");
+                None
+            }
+        })
         .collect();
     let calls: Vec<Call> = requests
         .iter()
@@ -165,3 +163,6 @@ pub fn repeats(row: &Row, requests: &[Request]) -> Vec<Option<Repeat>> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests;
