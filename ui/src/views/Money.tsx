@@ -33,8 +33,8 @@ export function ZeroReadNote({ z, testid }: { z: ZeroRead; testid: string }) {
       )}
       {(z.missed_usd ?? 0) > 0 && (
         <p class="muted">
-          Reading the {z.shared_tokens} tokens it shares with the call before ({sharedProvenance(z)}, as its provider bills
-          the two requests) would cost {fmtUsd(z.missed_usd)} less.
+          Reading the {z.shared_tokens} tokens it shares with the call before ({sharedProvenance(z)}, as its provider bills the two
+          requests) would cost {fmtUsd(z.missed_usd)} less.
         </p>
       )}
     </div>
