@@ -104,16 +104,18 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
             })
         })
         .collect();
+    let repeats = billed::repeats(&paths, &rows);
     let zero_reads = rows
         .iter()
         .zip(&report.models)
-        .flat_map(|(row, cost)| {
+        .zip(&repeats)
+        .flat_map(|((row, cost), repeats)| {
             let moves: Vec<WhatIfPrice> = what_if
                 .iter()
                 .filter(|w| w.model == row.id)
                 .cloned()
                 .collect();
-            explain::zero_reads(row, cost, &shared, &moves)
+            explain::zero_reads(row, cost, &shared, repeats, &moves)
         })
         .collect();
     let verified = recorded::verify(&paths, &req.models);
@@ -234,6 +236,7 @@ pub(crate) fn written_by(l: &Location) -> String {
     format!("{what} (message {}{segment})", message + 1)
 }
 
+mod billed;
 mod recorded;
 #[cfg(test)]
 mod tests;

@@ -1,15 +1,19 @@
 //! Why a call reads nothing from the prompt cache, and what a change would save: the Run and
 //! Conversation views' explanations (docs/app.md). A cause comes from one fixed vocabulary (the
 //! one `verify` gives recorded misses, docs/diagnostics.md); here it is worked out from the
-//! prediction alone: the first byte that differs from the previous call (`runloop::blame`), the
-//! tokens the two calls share, and the model's cache rule.
+//! prediction alone: the first byte that differs from the previous call (`runloop::blame`), and
+//! the tokens the two calls share with the cause they give, counted as the model's provider bills
+//! the two requests by `verify`'s own prefix rule (`verify::prefix`).
 
 use serde::{Deserialize, Serialize};
 
 use super::error::u32_of;
 use crate::pricing::cost::{round_usd, CallCost, ModelCost};
+use crate::pricing::request::serialisation_provenance;
 use crate::pricing::{Growth, Row};
 use crate::report::DiagnosticCode;
+use crate::usage::Provenance;
+use crate::verify::prefix::Repeat;
 use crate::verify::rule::{self, Changed, Facts};
 
 /// Where a call first differs from the one before it (a rewrite, not an append).
@@ -46,6 +50,16 @@ pub struct Shared {
     pub last_message: usize,
 }
 
+/// What a call repeats of the one before, as its provider bills the two requests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Billed {
+    pub repeat: Repeat,
+    /// The request is the one the scene records as sent: its own breakpoints are the cache's,
+    /// and `verify`'s cause stands. Otherwise the bill places breakpoints itself (docs/run-loop.md,
+    /// TFRobot's placement), so the cause is worked out with them, on the billed tokens.
+    pub as_sent: bool,
+}
+
 /// One call that reads nothing, for one model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -63,8 +77,12 @@ pub struct ZeroRead {
     /// Where a breakpoint or the injection should go; `null` when nothing is to be done.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
-    /// Tokens the call shares with the one before: what a cache could have served.
+    /// Tokens the call shares with the one before: what a cache could have served. The
+    /// Conversation view counts them as the provider bills the two requests (tools, system and
+    /// framing included); the Run view on its own serialisation of the requests.
     pub shared_tokens: u32,
+    /// How far `shared_tokens` can be from the billed figure.
+    pub shared_provenance: Provenance,
     /// What the call would cost less with those tokens read from the cache.
     pub missed_usd: f64,
 }
@@ -91,12 +109,15 @@ pub struct WhatIfPrice {
 }
 
 /// The calls of `cost` (one model's bill) that read nothing, each with its cause. `shared[k]`
-/// is call `k` against call `k - 1`; `moves` the what-ifs that move a tool, to point a tool's
-/// rewrite at its fix.
+/// is call `k` against call `k - 1` as the byte blame places its first difference, `repeats[k]`
+/// the same as the row's provider bills it (the tokens and the cause, `verify::prefix::repeats`;
+/// without one, the blame's count of the chat messages and its cause); `moves` the what-ifs that
+/// move a tool, to point a tool's rewrite at its fix.
 pub fn zero_reads(
     row: &Row,
     cost: &ModelCost,
     shared: &[Shared],
+    repeats: &[Option<Billed>],
     moves: &[WhatIfPrice],
 ) -> Vec<ZeroRead> {
     cost.calls
@@ -104,13 +125,27 @@ pub fn zero_reads(
         .zip(shared)
         .enumerate()
         .filter(|(_, (c, _))| c.cache_read_tokens == 0)
-        .map(|(k, (_, s))| explain(row, k, s, moves))
+        .map(|(k, (_, s))| {
+            let billed = repeats.get(k).and_then(Option::as_ref);
+            explain(row, k, s, billed, moves)
+        })
         .collect()
 }
 
-fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
+fn explain(
+    row: &Row,
+    k: usize,
+    s: &Shared,
+    billed: Option<&Billed>,
+    moves: &[WhatIfPrice],
+) -> ZeroRead {
     let min = row.cache.min_tokens;
-    let tokens = s.tokens.unwrap_or(0);
+    let tokens = billed.map_or(s.tokens.unwrap_or(0), |b| b.repeat.tokens);
+    let shared_provenance = match (billed, s.tokens) {
+        (Some(b), _) => b.repeat.provenance.clone(),
+        (None, Some(_)) => serialisation_provenance(row),
+        (None, None) => Provenance::Exact,
+    };
     let breakpoints = row.cache.growth == Growth::Breakpoints;
     let p = &row.prices_per_mtok;
     let mut out = ZeroRead {
@@ -121,6 +156,7 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
         change: s.change.clone(),
         fix: None,
         shared_tokens: u32_of(tokens),
+        shared_provenance,
         missed_usd: round_usd(tokens as f64 * (p.input - p.cached_input) / 1e6),
     };
     let breakpoint_fix = || {
@@ -145,13 +181,16 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
         .change
         .as_ref()
         .filter(|_| !(breakpoints && tokens >= min));
-    let code = rule::cause(&Facts {
-        changed: inside.map(|c| changed_of(c.part)),
-        repeated_tokens: tokens,
-        min_tokens: min,
-        no_breakpoint: breakpoints,
-        ..Facts::default()
-    });
+    let code = match billed {
+        Some(b) if b.as_sent => b.repeat.cause,
+        _ => rule::cause(&Facts {
+            changed: inside.map(|c| changed_of(c.part)),
+            repeated_tokens: tokens,
+            min_tokens: min,
+            no_breakpoint: breakpoints,
+            ..Facts::default()
+        }),
+    };
     out.cause = Some(code);
     match (code, &s.change) {
         (
@@ -193,6 +232,24 @@ fn explain(row: &Row, k: usize, s: &Shared, moves: &[WhatIfPrice]) -> ZeroRead {
                         c.written_by
                     ),
                 },
+            );
+        }
+        (
+            DiagnosticCode::MissToolsChanged
+            | DiagnosticCode::MissSystemChanged
+            | DiagnosticCode::MissMessagesRewritten
+            | DiagnosticCode::MissByteInstability,
+            _,
+        ) => {
+            out.why = format!(
+                "the request differs from the previous one inside the {tokens} tokens its \
+                 breakpoints cached ({}), so none of them is read",
+                code.as_str()
+            );
+            out.fix = Some(
+                "keep the request the same from call to call up to its last breakpoint, or put \
+                 what changes after it"
+                    .to_owned(),
             );
         }
         (DiagnosticCode::MissNoBreakpoint, Some(c)) => {

@@ -166,7 +166,9 @@ pub fn run(req: &RunRequest) -> Result<RunResponse, ApiError> {
     let mut zero_reads = Vec::new();
     let mut what_if = Vec::new();
     for (row, cost) in models.iter().zip(&report.models) {
-        zero_reads.extend(super::explain::zero_reads(row, cost, &shared, &[]));
+        // The run loop's requests are its own serialisation, not provider bodies: its shared
+        // prefixes stay the blame's count (with the blame's provenance).
+        zero_reads.extend(super::explain::zero_reads(row, cost, &shared, &[], &[]));
         what_if.extend(super::explain::with_closing_breakpoint(
             row, cost, &totals, &shared,
         ));

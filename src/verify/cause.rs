@@ -16,7 +16,7 @@ use super::figures::count_scale;
 use super::price;
 use super::report::{n32, CauseOut, Difference};
 use super::rule::{self, Changed, Facts};
-use super::{time, Call};
+use super::{prefix, time, Call};
 use crate::billing::PartKind;
 use crate::pricing::cost::automatic_read;
 use crate::pricing::minimum::thousands;
@@ -171,37 +171,23 @@ fn explain(j: usize, before: &Prepared<'_>, now: &Prepared<'_>, predicted: &Pred
         against_call: Some(against),
         difference,
     };
-    let model_changed = !cache::same_model(before, now);
-    let extent = cached_extent(before);
-    let blocks = cache::shared(before, now, false);
-    let change = (blocks.blocks < extent).then(|| changed(j, before, now, blocks.blocks));
     // The repeated prefix in billed tokens: predicted, scaled by how call `before`'s billed input
     // compares with its predicted one (the recording corrects the count).
-    let predicted_stable = if predicted.automatic {
-        cache::shared(before, now, true).tokens
-    } else {
-        blocks.tokens
-    };
     let ratio = count_scale(
         before.call.usage.input_total,
         before.prediction.input_tokens,
     );
-    let stable = (predicted_stable as f64 * ratio).round() as usize;
-    let reach = row.cache.lookback_blocks.unwrap_or(1).max(1);
-    let reaches = extent > 0
-        && now
-            .blocks
-            .iter()
-            .enumerate()
-            .any(|(k, b)| b.breakpoint.is_some() && k + 1 >= extent && k < extent - 1 + reach);
+    let repeated = prefix::repeated(j, before, now, predicted.automatic, ratio);
+    let (stable, extent, reach, change) = (
+        repeated.stable,
+        repeated.extent,
+        repeated.reach,
+        repeated.change,
+    );
     let expiry = expired(before, now, extent, predicted.automatic, j + 1);
     let code = rule::cause(&Facts {
-        model_changed,
-        changed: change.as_ref().map(|c| c.0),
-        repeated_tokens: stable,
-        min_tokens: min,
-        no_breakpoint: !predicted.automatic && !reaches,
         expired: expiry.is_some(),
+        ..repeated.facts
     });
     match code {
         DiagnosticCode::MissModelChanged => {
@@ -305,28 +291,8 @@ fn provider_side(
     )
 }
 
-/// How many leading blocks of `p` its cache held after it (by the prediction): up to its last
-/// breakpoint that reaches the minimum, or the whole prompt of an automatic cache that does.
-fn cached_extent(p: &Prepared<'_>) -> usize {
-    let min = p.row.cache.min_tokens;
-    match p.row.cache.growth {
-        Growth::Breakpoints => p
-            .blocks
-            .iter()
-            .rposition(|b| b.breakpoint.is_some() && b.end >= min)
-            .map_or(0, |k| k + 1),
-        Growth::Units | Growth::ImplicitPrefix => {
-            if p.end_of(p.blocks.len()) >= min {
-                p.blocks.len()
-            } else {
-                0
-            }
-        }
-    }
-}
-
 /// The part, the words and the difference when `now` differs from `before` at block `d`, inside what `before` had cached.
-fn changed(
+pub(super) fn changed(
     j: usize,
     before: &Prepared<'_>,
     now: &Prepared<'_>,
@@ -339,7 +305,7 @@ fn changed(
             "this call has {} of the {} blocks call {against} cached: the conversation was cut \
              short, so the prefix is not read",
             now.blocks.len(),
-            cached_extent(before)
+            prefix::cached_extent(before)
         );
         return (Changed::Messages, message, None);
     };

@@ -14,6 +14,7 @@ mod cause;
 mod diff;
 mod figures;
 pub mod input;
+pub mod prefix;
 mod price;
 mod report;
 pub mod rule;

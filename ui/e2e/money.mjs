@@ -192,6 +192,13 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
         (await missCause.innerText()).includes(usd(expectedCause.cost_usd)),
       `${size}: call 4's recorded miss is explained: ${await missCause.innerText()}`,
     );
+    // The prediction-only note above the fold counts the shared prefix as the provider bills it,
+    // so it names the record's cause too.
+    const note4 = page.getByTestId('conv-zero-4');
+    check(
+      (await note4.getAttribute('data-cause')) === expectedCause.code,
+      `${size}: call 4's zero-read note names the record's cause: ${await note4.innerText()}`,
+    );
     const totals = await page.getByTestId('conv-recorded-totals').innerText();
     check(
       totals.includes(`billed ${verified.conversations[0].totals.billed_input.toLocaleString('en-US')} input tokens`),

@@ -37,6 +37,7 @@ const zero = (call: number, cause: DiagnosticCode | null, extra: Partial<ZeroRea
   cause,
   why: 'why',
   shared_tokens: 0,
+  shared_provenance: { kind: 'exact' },
   missed_usd: 0,
   ...extra,
 });
@@ -165,9 +166,16 @@ describe('zero reads', () => {
       'warmed outside the recording',
     ]);
     expect(
-      zeroReadSentence(zero(3, 'miss_no_breakpoint', { why: 'no breakpoint ends after them', shared_tokens: 1060, missed_usd: 0.002862 })),
+      zeroReadSentence(
+        zero(3, 'miss_no_breakpoint', {
+          why: 'no breakpoint ends after them',
+          shared_tokens: 1092,
+          shared_provenance: { kind: 'estimate', bound_percent: 12 },
+          missed_usd: 0.002948,
+        }),
+      ),
     ).toBe(
-      'Reads nothing: no breakpoint after the stable prefix. No breakpoint ends after them. Reading the 1060 shared tokens would cost $0.002862 less.',
+      'Reads nothing: no breakpoint after the stable prefix. No breakpoint ends after them. Reading the 1092 shared tokens (estimate ±12%) would cost $0.002948 less.',
     );
   });
 

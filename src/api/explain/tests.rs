@@ -43,7 +43,7 @@ fn calls_that_read_are_not_explained() {
         shared(Some(1300), None, 4),
         shared(Some(1400), None, 6),
     ];
-    let out = zero_reads(&r, &cost, &s, &[]);
+    let out = zero_reads(&r, &cost, &s, &[], &[]);
     assert_eq!(out.len(), 1);
     assert_eq!((out[0].call, out[0].cause), (0, None));
     assert_eq!(out[0].missed_usd, 0.0);
@@ -54,7 +54,7 @@ fn an_intact_prefix_under_the_minimum_is_below_minimum() {
     let r = row("anthropic/claude-sonnet-4-5");
     let cost = bill(&r, &[(700, 0), (900, 0)]);
     let s = vec![shared(None, None, 0), shared(Some(700), None, 4)];
-    let out = zero_reads(&r, &cost, &s, &[]);
+    let out = zero_reads(&r, &cost, &s, &[], &[]);
     assert_eq!(out[1].cause, Some(DiagnosticCode::MissBelowMinimum));
     assert!(
         out[1].why.contains("700 shared tokens are under the 1024"),
@@ -70,7 +70,7 @@ fn a_long_repeated_prefix_with_no_breakpoint_says_where_one_goes() {
     let r = row("anthropic/claude-sonnet-4-5");
     let cost = bill(&r, &[(1060, 0), (1450, 0)]);
     let s = vec![shared(None, None, 0), shared(Some(1060), None, 6)];
-    let out = zero_reads(&r, &cost, &s, &[]);
+    let out = zero_reads(&r, &cost, &s, &[], &[]);
     assert_eq!(out[1].cause, Some(DiagnosticCode::MissNoBreakpoint));
     let fix = out[1].fix.as_deref().expect("a fix");
     assert!(fix.contains("end of message 6"), "{fix}");
@@ -83,7 +83,7 @@ fn an_automatic_cache_that_should_have_read_is_the_providers() {
     let cost = bill(&r, &[(1300, 0), (1400, 0)]);
     let s = vec![shared(None, None, 0), shared(Some(1300), None, 4)];
     assert_eq!(
-        zero_reads(&r, &cost, &s, &[])[1].cause,
+        zero_reads(&r, &cost, &s, &[], &[])[1].cause,
         Some(DiagnosticCode::MissProviderSide)
     );
 }
@@ -104,7 +104,7 @@ fn a_rewrite_names_its_part_and_who_wrote_it() {
         shared(Some(35), Some(defs), 6),
         shared(Some(900), Some(tool_change(ChangedPart::Messages)), 8),
     ];
-    let out = zero_reads(&r, &cost, &s, &[]);
+    let out = zero_reads(&r, &cost, &s, &[], &[]);
     let causes: Vec<Option<DiagnosticCode>> = out.iter().map(|z| z.cause).collect();
     assert_eq!(
         causes,
@@ -147,7 +147,7 @@ fn a_tools_rewrite_points_at_its_what_if() {
         shared(None, None, 0),
         shared(Some(361), Some(tool_change(ChangedPart::System)), 4),
     ];
-    let out = zero_reads(&r, &cost, &s, std::slice::from_ref(&moved));
+    let out = zero_reads(&r, &cost, &s, &[], std::slice::from_ref(&moved));
     let fix = out[1].fix.as_deref().expect("a fix");
     assert!(
         fix.starts_with(
@@ -252,7 +252,7 @@ fn a_late_rewrite_on_a_breakpoint_cache_is_a_missing_breakpoint() {
         shared(None, None, 0),
         shared(Some(1200), Some(tool_change(ChangedPart::Messages)), 6),
     ];
-    let z = &zero_reads(&r, &cost, &s, &[])[1];
+    let z = &zero_reads(&r, &cost, &s, &[], &[])[1];
     assert_eq!(z.cause, Some(DiagnosticCode::MissNoBreakpoint));
     assert!(
         z.why.contains("share 1200 tokens before tool tf_notes"),

@@ -2340,8 +2340,14 @@ export type ZeroRead_Deserialize = {
 	change?: Change_Deserialize | null,
 	/**  Where a breakpoint or the injection should go; `null` when nothing is to be done. */
 	fix?: string | null,
-	/**  Tokens the call shares with the one before: what a cache could have served. */
+	/**
+	 *  Tokens the call shares with the one before: what a cache could have served. The
+	 *  Conversation view counts them as the provider bills the two requests (tools, system and
+	 *  framing included); the Run view on its own serialisation of the requests.
+	 */
 	shared_tokens: number,
+	/**  How far `shared_tokens` can be from the billed figure. */
+	shared_provenance: Provenance,
 	/**  What the call would cost less with those tokens read from the cache. */
 	missed_usd: number | null,
 };
@@ -2361,8 +2367,14 @@ export type ZeroRead_Serialize = {
 	change?: Change_Serialize,
 	/**  Where a breakpoint or the injection should go; `null` when nothing is to be done. */
 	fix?: string,
-	/**  Tokens the call shares with the one before: what a cache could have served. */
+	/**
+	 *  Tokens the call shares with the one before: what a cache could have served. The
+	 *  Conversation view counts them as the provider bills the two requests (tools, system and
+	 *  framing included); the Run view on its own serialisation of the requests.
+	 */
 	shared_tokens: number,
+	/**  How far `shared_tokens` can be from the billed figure. */
+	shared_provenance: Provenance,
 	/**  What the call would cost less with those tokens read from the cache. */
 	missed_usd: number | null,
 };

@@ -34,8 +34,15 @@ export function zeroReadsOf(all: ZeroRead[] | undefined, model: string | null | 
 
 /** The explanation in one sentence, as the page and a screen reader say it. */
 export function zeroReadSentence(z: ZeroRead): string {
-  const missed = z.missed_usd ? ` Reading the ${z.shared_tokens} shared tokens would cost ${fmtUsd(z.missed_usd)} less.` : '';
+  const missed = z.missed_usd
+    ? ` Reading the ${z.shared_tokens} shared tokens (${sharedProvenance(z)}) would cost ${fmtUsd(z.missed_usd)} less.`
+    : '';
   return `Reads nothing: ${causeWords(z.cause)}. ${capital(z.why)}.${missed}`;
+}
+
+/** How far a zero read's shared tokens can be from the bill, in words. */
+export function sharedProvenance(z: ZeroRead): string {
+  return provenanceText(z.shared_provenance) ?? 'exact';
 }
 
 function capital(s: string): string {

@@ -2,7 +2,7 @@
 // and the what-if prices.
 import type { ModelCost, RecordedCall, RecordedTotals, WhatIfPrice, ZeroRead } from '../api/types';
 import { fmtUsd } from '../lib/costs';
-import { causeWords, pricesText, provenanceText, provenanceTitle, recordedLines } from '../lib/money';
+import { causeWords, pricesText, sharedProvenance, provenanceText, provenanceTitle, recordedLines } from '../lib/money';
 
 /** What a model's figures are: how far its token counts can be off, and whose prices they use. */
 export function FiguresNote({ cost, testid }: { cost: ModelCost; testid: string }) {
@@ -33,7 +33,8 @@ export function ZeroReadNote({ z, testid }: { z: ZeroRead; testid: string }) {
       )}
       {(z.missed_usd ?? 0) > 0 && (
         <p class="muted">
-          Reading the {z.shared_tokens} tokens it shares with the call before would cost {fmtUsd(z.missed_usd)} less.
+          Reading the {z.shared_tokens} tokens it shares with the call before ({sharedProvenance(z)}, as its provider bills the two
+          requests) would cost {fmtUsd(z.missed_usd)} less.
         </p>
       )}
     </div>
