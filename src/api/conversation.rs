@@ -1,16 +1,20 @@
 //! `conversation`: a folder of numbered scenes, one per call in call order (what
-//! `prompt-inspector cache` reads), blamed and priced as `conversation::blame_files` does, with
-//! each call that reads nothing explained and each tool's what-if (docs/api.md).
+//! `prompt-inspector cache` reads), blamed as `conversation::blame_files` does and priced as each
+//! model's provider bills the requests (`billed`), with each call that reads nothing explained and
+//! each tool's what-if (docs/api.md).
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::error::u32_of;
-use super::explain::{self, Change, ChangedPart, Shared, WhatIfPrice, ZeroRead};
+use super::explain::{self, Billed, Change, ChangedPart, Shared, WhatIfPrice, ZeroRead};
 use super::ApiError;
 use crate::pricing::cost::ModelCost;
+use crate::pricing::Row;
 use crate::runloop::blame::{CacheReport, Location, StepOut};
+use crate::usage::Provenance;
+use billed::CallBill;
 
 /// A conversation longer than this is refused: each tool's what-if renders every call again.
 pub const MAX_CALLS: usize = 1000;
@@ -31,8 +35,12 @@ pub struct ConversationRequest {
 pub struct ConversationResponse {
     pub folder: String,
     pub calls: Vec<CallOut>,
-    /// Each model's tokens and cost per call, in the order asked for.
+    /// Each model's tokens and cost per call, in the order asked for: as its provider bills the
+    /// calls' requests where `figures` says `billed`, else on the chat messages alone.
     pub models: Vec<ModelCost>,
+    /// Each model's input and shared prefix per call, in `models`' order, with what they are
+    /// counted on.
+    pub figures: Vec<ModelFigures>,
     /// Every call that reads nothing, per model, with its cause.
     pub zero_reads: Vec<ZeroRead>,
     /// Each tool that injects early, moved to the latest segment a tool may write, per model.
@@ -55,14 +63,49 @@ pub struct CallOut {
     pub path: String,
     pub messages: u32,
     pub request_bytes: u32,
+    /// The chat messages alone, in o200k (the byte blame's count; a model's billed figures are in
+    /// `figures`).
     pub request_tokens: u32,
-    /// Tokens shared with the previous call (`null` for the first).
+    /// Tokens of the chat messages shared with the previous call (`null` for the first), in o200k.
     pub common_prefix_tokens: Option<u32>,
     /// Where it first differs from the previous call, when it rewrites rather than appends.
     pub change: Option<Change>,
     /// Predicted against billed, as the `verify` operation gives it, when the scene records the
     /// usage its provider billed; the cause of a recorded miss is among its `causes`.
     pub recorded: Option<crate::verify::CallResult>,
+}
+
+/// One model's per-call figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ModelFigures {
+    pub model: String,
+    pub basis: Basis,
+    pub calls: Vec<CallFigures>,
+}
+
+/// What a model's figures are counted on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Basis {
+    /// The request its provider is sent (the recorded one when the scene has it), as the
+    /// provider bills it (`billing::predict`).
+    Billed,
+    /// The chat messages alone, in o200k: some request could not be predicted, or a breakpoint
+    /// cache's requests are built rather than recorded (the blame places their breakpoints).
+    ChatMessages,
+}
+
+/// One call's input and shared prefix, for one model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CallFigures {
+    pub input_tokens: u32,
+    /// Tokens shared with the previous call (`null` for the first).
+    pub shared_tokens: Option<u32>,
+    /// How far the figures can be from the billed ones.
+    pub provenance: Provenance,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -104,10 +147,17 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
             })
         })
         .collect();
-    let repeats = billed::repeats(&paths, &rows);
-    let zero_reads = rows
+    let bills = billed::bills(&paths, &rows);
+    let repeats: Vec<Vec<Option<Billed>>> = bills.iter().map(|b| billed::repeats(b)).collect();
+    let (models, figures): (Vec<ModelCost>, Vec<ModelFigures>) = rows
         .iter()
         .zip(&report.models)
+        .zip(&bills)
+        .map(|((row, counted), bills)| figures_of(row, counted, bills, &report))
+        .unzip();
+    let zero_reads = rows
+        .iter()
+        .zip(&models)
         .zip(&repeats)
         .flat_map(|((row, cost), repeats)| {
             let moves: Vec<WhatIfPrice> = what_if
@@ -137,7 +187,8 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
                 recorded: verified.call(p),
             })
             .collect(),
-        models: report.models.clone(),
+        models,
+        figures,
         zero_reads,
         what_if,
         diagnostics: report
@@ -151,6 +202,48 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
         recorded_totals: verified.totals(),
         recorded_errors: verified.errors,
     })
+}
+
+/// The row's bill and per-call figures: as its provider bills the requests when
+/// `billed::model_cost` can price them, else the blame's count of the chat messages.
+fn figures_of(
+    row: &Row,
+    counted: &ModelCost,
+    bills: &[Option<CallBill>],
+    report: &CacheReport,
+) -> (ModelCost, ModelFigures) {
+    if let Some(cost) = billed::model_cost(row, bills) {
+        let calls = bills
+            .iter()
+            .flatten()
+            .map(|c| CallFigures {
+                input_tokens: u32_of(c.bill.input_tokens),
+                shared_tokens: c.bill.repeat.as_ref().map(|r| u32_of(r.tokens)),
+                provenance: c.bill.provenance.clone(),
+            })
+            .collect();
+        let figures = ModelFigures {
+            model: row.id.clone(),
+            basis: Basis::Billed,
+            calls,
+        };
+        return (cost, figures);
+    }
+    let calls = report
+        .steps
+        .iter()
+        .map(|s| CallFigures {
+            input_tokens: u32_of(s.request_tokens),
+            shared_tokens: s.common_prefix_tokens.map(u32_of),
+            provenance: counted.provenance.clone(),
+        })
+        .collect();
+    let figures = ModelFigures {
+        model: row.id.clone(),
+        basis: Basis::ChatMessages,
+        calls,
+    };
+    (counted.clone(), figures)
 }
 
 /// The folder's `*.scene.json` files in name order (not its subfolders: one folder, one

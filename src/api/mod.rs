@@ -26,7 +26,8 @@ use serde::Serialize;
 
 pub use about::{about, AboutResponse};
 pub use conversation::{
-    conversation, CallDiagnostic, CallOut, ConversationRequest, ConversationResponse,
+    conversation, Basis, CallDiagnostic, CallFigures, CallOut, ConversationRequest,
+    ConversationResponse, ModelFigures,
 };
 pub use error::{ApiError, ErrorCode};
 pub use explain::{Change, ChangedPart, WhatIfPrice, ZeroRead};

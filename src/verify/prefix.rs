@@ -6,7 +6,7 @@
 
 use serde_json::Value as Json;
 
-use super::cache::{self, Prepared};
+use super::cache::{self, Prepared, Simulation};
 use super::cause::changed;
 use super::report::Difference;
 use super::rule::{self, Changed, Facts};
@@ -112,10 +112,28 @@ pub struct Repeat {
     pub cause: DiagnosticCode,
 }
 
-/// Each of a conversation's requests (in call order) against the one before it, as `row`'s
-/// provider bills them; `None` for the first call and for a call either of whose requests cannot
-/// be predicted (its error is in the tracing log).
-pub fn repeats(row: &Row, requests: &[Request]) -> Vec<Option<Repeat>> {
+/// One request as `row`'s provider bills it, in a conversation: its input, what `verify`'s cache
+/// simulation has it read from and write to the prompt cache, and what it repeats of the call
+/// before it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bill {
+    /// `billing::predict`'s input tokens for the request.
+    pub input_tokens: usize,
+    /// How far `input_tokens` can be from the billed figure.
+    pub provenance: Provenance,
+    /// Tokens read from the cache: the most the simulation gives (an automatic cache's hit is
+    /// not guaranteed, so it reads between 0 and this).
+    pub read: usize,
+    /// Tokens written to the cache, every TTL together.
+    pub write: usize,
+    /// Against the call before it; `None` for the first call and when that one is not predicted.
+    pub repeat: Option<Repeat>,
+}
+
+/// Each of a conversation's requests (in call order) as `row`'s provider bills it; `None` for a
+/// request that cannot be predicted (its error is in the tracing log). The cache is simulated as
+/// `verify` simulates it, on the requests' own breakpoints.
+pub fn bills(row: &Row, requests: &[Request]) -> Vec<Option<Bill>> {
     let predictions: Vec<Option<Prediction>> = requests
         .iter()
         .enumerate()
@@ -150,17 +168,41 @@ pub fn repeats(row: &Row, requests: &[Request]) -> Vec<Option<Repeat>> {
         .map(|(c, p)| p.as_ref().map(|p| Prepared::new(c, row, p)))
         .collect();
     let automatic = row.cache.growth != Growth::Breakpoints;
+    let mut simulation = Simulation::default();
     (0..prepared.len())
         .map(|k| {
-            let before = prepared[k.checked_sub(1)?].as_ref()?;
+            let cache = simulation.step(&prepared, k);
             let now = prepared[k].as_ref()?;
-            let r = repeated(k - 1, before, now, automatic, 1.0);
-            Some(Repeat {
-                tokens: r.stable,
+            let cache = cache?;
+            let repeat = k
+                .checked_sub(1)
+                .and_then(|j| prepared[j].as_ref())
+                .map(|before| {
+                    let r = repeated(k - 1, before, now, automatic, 1.0);
+                    Repeat {
+                        tokens: r.stable,
+                        provenance: now.prediction.provenance.clone(),
+                        cause: rule::cause(&r.facts),
+                    }
+                });
+            Some(Bill {
+                input_tokens: now.prediction.input_tokens,
                 provenance: now.prediction.provenance.clone(),
-                cause: rule::cause(&r.facts),
+                read: cache.read_high,
+                write: cache.write_total(),
+                repeat,
             })
         })
+        .collect()
+}
+
+/// Each of a conversation's requests (in call order) against the one before it, as `row`'s
+/// provider bills them; `None` for the first call and for a call either of whose requests cannot
+/// be predicted (its error is in the tracing log).
+pub fn repeats(row: &Row, requests: &[Request]) -> Vec<Option<Repeat>> {
+    bills(row, requests)
+        .into_iter()
+        .map(|b| b.and_then(|b| b.repeat))
         .collect()
 }
 

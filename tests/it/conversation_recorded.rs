@@ -134,3 +134,87 @@ fn scenes_without_usage_have_no_recorded_figures() {
     assert_eq!(c.recorded_totals, None);
     assert!(c.recorded_errors.is_empty());
 }
+
+/// Each call's input, shared prefix and cost on Sonnet are the request its provider was sent (the
+/// recorded one), as `verify` predicts it: the input is `verify`'s prediction, within its bound
+/// of the 762, 889, 1,122 and 1,218 tokens billed, not the chat messages' o200k count (call 4's
+/// 506); no request marks a breakpoint, so nothing is read or written and each call costs its
+/// input at Sonnet's $3.00 a million, `verify`'s predicted cost; and the shared prefix is the
+/// zero-read note's.
+#[test]
+fn each_call_is_counted_as_its_provider_bills_it() {
+    use prompt_inspector::api::Basis;
+    let c = open("fixtures/cache/recorded");
+    let figures = &c.figures[0];
+    assert_eq!(
+        (figures.model.as_str(), figures.basis),
+        (SONNET, Basis::Billed)
+    );
+    let cost = &c.models[0];
+    assert_eq!(
+        cost.provenance,
+        Provenance::Estimate {
+            bound_percent: 12.0
+        }
+    );
+    for (k, call) in c.calls.iter().enumerate() {
+        let recorded = call.recorded.as_ref().expect("recorded");
+        let input = recorded.input.as_ref().expect("predicted");
+        let mine = &figures.calls[k];
+        assert_eq!(mine.input_tokens, input.predicted, "call {}", k + 1);
+        assert_eq!(mine.provenance, input.provenance);
+        let billed = f64::from(input.billed);
+        assert!((f64::from(mine.input_tokens) - billed).abs() <= 0.12 * billed);
+        assert!(mine.input_tokens > call.request_tokens, "{mine:?} {call:?}");
+        let bill = &cost.calls[k];
+        assert_eq!((bill.cache_read_tokens, bill.cache_write_tokens), (0, 0));
+        assert_eq!(bill.uncached_tokens, input.predicted as usize);
+        assert_eq!(Some(bill.cost_usd), recorded.cost.predicted_low_usd);
+        assert_eq!(Some(bill.cost_usd), recorded.cost.predicted_high_usd);
+        assert!((bill.cost_usd - f64::from(input.predicted) * 3.0 / 1e6).abs() < 1e-9);
+    }
+    let totals = c.recorded_totals.as_ref().expect("totals");
+    let inputs: u32 = figures.calls.iter().map(|f| f.input_tokens).sum();
+    assert_eq!(inputs, totals.predicted_input);
+    assert!((cost.total.cost_usd - totals.predicted_low_usd).abs() < 1e-9);
+    let shared: Vec<Option<u32>> = figures.calls.iter().map(|f| f.shared_tokens).collect();
+    let notes: Vec<u32> = c.zero_reads.iter().map(|z| z.shared_tokens).collect();
+    assert_eq!(shared[0], None);
+    assert_eq!(
+        shared[1..]
+            .iter()
+            .map(|s| s.unwrap_or(0))
+            .collect::<Vec<_>>(),
+        notes[1..]
+    );
+}
+
+/// A breakpoint cache's requests built rather than recorded keep the chat messages' count (the
+/// blame places their breakpoints), and say so; an automatic cache's are counted as billed.
+#[test]
+fn built_requests_are_counted_as_billed_on_an_automatic_cache_only() {
+    use prompt_inspector::api::Basis;
+    let c = api::conversation(&ConversationRequest {
+        folder: root()
+            .join("fixtures/cache/system-notes")
+            .display()
+            .to_string(),
+        models: vec![SONNET.to_owned(), "openai/gpt-5".to_owned()],
+    })
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let basis: Vec<Basis> = c.figures.iter().map(|f| f.basis).collect();
+    assert_eq!(basis, [Basis::ChatMessages, Basis::Billed]);
+    let counted: Vec<u32> = c.figures[0].calls.iter().map(|f| f.input_tokens).collect();
+    let chat: Vec<u32> = c.calls.iter().map(|k| k.request_tokens).collect();
+    assert_eq!(counted, chat);
+    // gpt-5's: o200k with the chat framing, exact, a little over the messages' text alone.
+    for (f, call) in c.figures[1].calls.iter().zip(&c.calls) {
+        assert_eq!(f.provenance, Provenance::Exact);
+        assert!(
+            f.input_tokens > call.request_tokens
+                && f64::from(f.input_tokens) <= 1.05 * f64::from(call.request_tokens),
+            "{f:?} {}",
+            call.request_tokens
+        );
+    }
+}

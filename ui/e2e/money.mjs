@@ -185,6 +185,15 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
         `${size}: call ${k + 1} shows predicted ${input[1]} against billed ${input[2]} input tokens (${input[3]}), cost ${cost[1]} against ${cost[2]}, as verify gives them`,
       );
     }
+    // Each call's header counts the request its provider was sent, as `verify` predicts it, not
+    // the chat messages alone.
+    for (const [k, v] of vcalls.entries()) {
+      const head = await page.getByTestId(`conv-tokens-${k + 1}`).innerText();
+      check(
+        head === `${v.input.predicted.toLocaleString('en-US')} tokens (estimate ±${v.input.provenance.bound_percent}%)`,
+        `${size}: call ${k + 1}'s header gives its predicted input: ${head} (billed ${v.input.billed})`,
+      );
+    }
     const missCause = page.getByTestId('conv-recorded-4-cause');
     const expectedCause = vcalls[3].causes[0];
     check(

@@ -277,8 +277,10 @@ describe('a conversation', () => {
     const bar = root.querySelector('[data-testid="conv-bar-1"]') as HTMLElement;
     expect(bar.getAttribute('role')).toBe('img');
     expect(bar.getAttribute('aria-label')).toBe(
-      'Call 1 (01.scene.json) on anthropic/claude-sonnet-4-5: 1260 input tokens, 0 read from the prompt cache, 1260 written to it, 0 uncached; costs $0.004725 ($0.003780 with no caching).',
+      'Call 1 (01.scene.json) on anthropic/claude-sonnet-4-5: 1260 input tokens (chat messages only, estimate ±20%), 0 read from the prompt cache, 1260 written to it, 0 uncached; costs $0.004725 ($0.003780 with no caching).',
     );
+    // No billed figures for these calls: the header says the count is the chat messages'.
+    expect(root.querySelector('[data-testid="conv-tokens-1"]')?.textContent).toBe('1,260 tokens (chat messages only, estimate ±20%)');
     expect(bar.style.width).toBe(`${(100 * 1260) / 1352}%`);
     expect((root.querySelector('[data-testid="conv-bar-3"]') as HTMLElement).style.width).toBe('100%');
     expect(root.querySelector('[data-testid="per-thousand"]')?.textContent).toBe(

@@ -125,7 +125,43 @@ describe('the Conversation view with recorded usage', () => {
         change: null,
         recorded: n === 4 ? CALL_4 : null,
       })),
-      models: [],
+      // `verify --format json fixtures/cache/recorded`'s predicted input per call (billed 762,
+      // 889, 1,122 and 1,218); no request marks a breakpoint, so each is uncached at $3 a million.
+      models: [
+        {
+          model: SONNET,
+          ttl: '5m',
+          calls: PREDICTED.map((n) => ({
+            uncached_tokens: n,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+            cost_usd: (n * 3) / 1e6,
+            uncached_cost_usd: (n * 3) / 1e6,
+          })),
+          total: {
+            uncached_tokens: 3928,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+            cost_usd: 0.011784,
+            uncached_cost_usd: 0.011784,
+            saving_usd: 0,
+          },
+          provenance: { kind: 'estimate', bound_percent: 12 },
+          prices_read: '2026-11-20',
+          price_sources: [],
+        },
+      ],
+      figures: [
+        {
+          model: SONNET,
+          basis: 'billed',
+          calls: PREDICTED.map((n, k) => ({
+            input_tokens: n,
+            shared_tokens: k ? SHARED[k - 1] : null,
+            provenance: { kind: 'estimate', bound_percent: 12 },
+          })),
+        },
+      ],
       zero_reads: [],
       what_if: [],
       diagnostics: [],
@@ -146,6 +182,22 @@ describe('the Conversation view with recorded usage', () => {
       },
       recorded_errors: [],
     }) as unknown as ConversationResponse;
+
+  const PREDICTED = [758, 884, 1095, 1191];
+  const SHARED = [755, 881, 1092];
+
+  it("gives each call's input as its provider bills the request, with how far it can be off", async () => {
+    await act(() => {
+      render(h(ConversationReport, { c: conversation(), model: SONNET }), root);
+    });
+    const head = (n: number) => root.querySelector(`[data-testid="conv-call-${n}"] .conv-call-head .muted`)?.textContent;
+    expect(head(4)).toBe('1,191 tokens (estimate ±12%) · $0.003573');
+    expect(head(1)).toBe('758 tokens (estimate ±12%) · $0.002274');
+    expect(root.querySelector('[data-testid="conv-bar-4"]')?.getAttribute('aria-label')).toContain(
+      '1191 input tokens (estimate ±12%), 0 read from the prompt cache, 0 written to it, 1191 uncached; costs $0.003573',
+    );
+    expect((root.querySelector('[data-testid="conv-bar-1"]') as HTMLElement).style.width).toBe(`${(100 * 758) / 1191}%`);
+  });
 
   it("shows a call's bill next to its prediction, with the miss's cause and the totals", async () => {
     await act(() => {

@@ -1,5 +1,6 @@
-//! What each call repeats of the call before it, for each chosen model, counted as that model's
-//! provider bills the two requests: the shared-prefix rule of `verify` (`verify::prefix`) on the
+//! Each call as each chosen model's provider bills it: its input tokens (`billing::predict`), what
+//! it reads from and writes to the cache (`verify`'s simulation), and what it repeats of the call
+//! before it, counted the shared-prefix rule of `verify` (`verify::prefix`) on the
 //! request bodies, tools, system and the provider's framing included, not on the chat messages
 //! alone. A scene that records the request its provider was sent (`recorded`) is counted on that
 //! request for a model of the same API, as `verify` counts it, and `verify`'s cause stands; otherwise
@@ -10,11 +11,13 @@ use std::path::{Path, PathBuf};
 
 use crate::api::explain::Billed;
 use crate::inject::{self, Options};
+use crate::pricing::cost::{CallCost, ModelCost};
 use crate::pricing::request::{self, Sent};
+use crate::pricing::Growth;
 use crate::pricing::Row;
 use crate::scene::Scene;
 use crate::segments::Family;
-use crate::verify::prefix::{self, Request};
+use crate::verify::prefix::{self, Bill, Request};
 
 /// One scene, rendered once for every model.
 struct Rendered {
@@ -23,10 +26,18 @@ struct Rendered {
     report: inject::Report,
 }
 
-/// For each row (in the order given), each call's repeat against the call before it; `None`
-/// for the first call and for a call whose requests cannot be built or predicted. A scene that
-/// does not load leaves every call without one (the blame reports the error).
-pub fn repeats(paths: &[PathBuf], rows: &[&Row]) -> Vec<Vec<Option<Billed>>> {
+/// One call as a row's provider bills it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallBill {
+    pub bill: Bill,
+    /// The request is the one the scene records as sent.
+    pub as_sent: bool,
+}
+
+/// For each row (in the order given), each call as its provider bills it; `None` for a call whose
+/// request cannot be built or predicted. A scene that does not load leaves every call without
+/// one (the blame reports the error).
+pub fn bills(paths: &[PathBuf], rows: &[&Row]) -> Vec<Vec<Option<CallBill>>> {
     let Ok(scenes) = crate::conversation::load(paths) else {
         return rows.iter().map(|_| vec![None; paths.len()]).collect();
     };
@@ -49,17 +60,53 @@ pub fn repeats(paths: &[PathBuf], rows: &[&Row]) -> Vec<Vec<Option<Billed>>> {
         .map(|row| {
             let (requests, as_sent): (Vec<Request>, Vec<bool>) =
                 rendered.iter().map(|r| request_for(r, row)).unzip();
-            prefix::repeats(row, &requests)
+            prefix::bills(row, &requests)
                 .into_iter()
-                .enumerate()
-                .map(|(k, repeat)| {
-                    // Both requests as sent, or the cache's breakpoints are not the requests'.
-                    let as_sent = as_sent[k] && k > 0 && as_sent[k - 1];
-                    repeat.map(|repeat| Billed { repeat, as_sent })
-                })
+                .zip(as_sent)
+                .map(|(bill, as_sent)| bill.map(|bill| CallBill { bill, as_sent }))
                 .collect()
         })
         .collect()
+}
+
+/// Each call's repeat against the call before it (`None` for the first call and where either
+/// is not predicted), for the zero-read explanations.
+pub fn repeats(bills: &[Option<CallBill>]) -> Vec<Option<Billed>> {
+    bills
+        .iter()
+        .enumerate()
+        .map(|(k, now)| {
+            let now = now.as_ref()?;
+            let before = bills.get(k.checked_sub(1)?)?.as_ref()?;
+            // Both requests as sent, or the cache's breakpoints are not the requests'.
+            let as_sent = now.as_sent && before.as_sent;
+            now.bill
+                .repeat
+                .clone()
+                .map(|repeat| Billed { repeat, as_sent })
+        })
+        .collect()
+}
+
+/// The row's bill of the conversation from the calls' billed figures, when they stand for what
+/// the provider is sent: every call predicted, and for a breakpoint cache every request the one
+/// the scene records (a built request does not carry the breakpoints the blame places, so its
+/// reads are the blame's).
+pub fn model_cost(row: &Row, bills: &[Option<CallBill>]) -> Option<ModelCost> {
+    let automatic = row.cache.growth != Growth::Breakpoints;
+    let calls: Vec<&CallBill> = bills.iter().map(Option::as_ref).collect::<Option<_>>()?;
+    if !automatic && !calls.iter().all(|c| c.as_sent) {
+        return None;
+    }
+    let priced = calls
+        .iter()
+        .map(|c| CallCost::of(row, c.bill.input_tokens, c.bill.read, c.bill.write))
+        .collect();
+    let mut cost = ModelCost::new(row, priced);
+    if let Some(first) = calls.first() {
+        cost.provenance = first.bill.provenance.clone();
+    }
+    Some(cost)
 }
 
 /// The request `row`'s provider is sent for the scene, and whether it is the recorded one.

@@ -197,6 +197,19 @@ export type ApproveResponse = {
 	golden_path: string,
 };
 
+/**  What a model's figures are counted on. */
+export type Basis = 
+/**
+ *  The request its provider is sent (the recorded one when the scene has it), as the
+ *  provider bills it (`billing::predict`).
+ */
+"billed" | 
+/**
+ *  The chat messages alone, in o200k: some request could not be predicted, or a breakpoint
+ *  cache's requests are built rather than recorded (the blame places their breakpoints).
+ */
+"chat_messages";
+
 /**  Predicted cache reads against recorded ones. */
 export type CacheAgreement = {
 	/**  Calls whose usage reports cache reads, and those where the prediction agrees. */
@@ -281,6 +294,27 @@ export type CallDiagnostic_Serialize = {
 	diagnostic: Diagnostic_Serialize,
 };
 
+/**  One call's input and shared prefix, for one model. */
+export type CallFigures = CallFigures_Serialize | CallFigures_Deserialize;
+
+/**  One call's input and shared prefix, for one model. */
+export type CallFigures_Deserialize = {
+	input_tokens: number,
+	/**  Tokens shared with the previous call (`null` for the first). */
+	shared_tokens?: number | null,
+	/**  How far the figures can be from the billed ones. */
+	provenance: Provenance,
+};
+
+/**  One call's input and shared prefix, for one model. */
+export type CallFigures_Serialize = {
+	input_tokens: number,
+	/**  Tokens shared with the previous call (`null` for the first). */
+	shared_tokens: number | null,
+	/**  How far the figures can be from the billed ones. */
+	provenance: Provenance,
+};
+
 /**  One call's chat request as the caches see it. */
 export type CallOut = CallOut_Serialize | CallOut_Deserialize;
 
@@ -291,8 +325,12 @@ export type CallOut_Deserialize = {
 	path: string,
 	messages: number,
 	request_bytes: number,
+	/**
+	 *  The chat messages alone, in o200k (the byte blame's count; a model's billed figures are in
+	 *  `figures`).
+	 */
 	request_tokens: number,
-	/**  Tokens shared with the previous call (`null` for the first). */
+	/**  Tokens of the chat messages shared with the previous call (`null` for the first), in o200k. */
 	common_prefix_tokens?: number | null,
 	/**  Where it first differs from the previous call, when it rewrites rather than appends. */
 	change?: Change_Deserialize | null,
@@ -310,8 +348,12 @@ export type CallOut_Serialize = {
 	path: string,
 	messages: number,
 	request_bytes: number,
+	/**
+	 *  The chat messages alone, in o200k (the byte blame's count; a model's billed figures are in
+	 *  `figures`).
+	 */
 	request_tokens: number,
-	/**  Tokens shared with the previous call (`null` for the first). */
+	/**  Tokens of the chat messages shared with the previous call (`null` for the first), in o200k. */
 	common_prefix_tokens: number | null,
 	/**  Where it first differs from the previous call, when it rewrites rather than appends. */
 	change: Change_Serialize | null,
@@ -545,8 +587,16 @@ export type ConversationResponse = ConversationResponse_Serialize | Conversation
 export type ConversationResponse_Deserialize = {
 	folder: string,
 	calls: CallOut_Deserialize[],
-	/**  Each model's tokens and cost per call, in the order asked for. */
+	/**
+	 *  Each model's tokens and cost per call, in the order asked for: as its provider bills the
+	 *  calls' requests where `figures` says `billed`, else on the chat messages alone.
+	 */
 	models: ModelCost_Deserialize[],
+	/**
+	 *  Each model's input and shared prefix per call, in `models`' order, with what they are
+	 *  counted on.
+	 */
+	figures: ModelFigures_Deserialize[],
 	/**  Every call that reads nothing, per model, with its cause. */
 	zero_reads: ZeroRead_Deserialize[],
 	/**  Each tool that injects early, moved to the latest segment a tool may write, per model. */
@@ -565,8 +615,16 @@ export type ConversationResponse_Deserialize = {
 export type ConversationResponse_Serialize = {
 	folder: string,
 	calls: CallOut_Serialize[],
-	/**  Each model's tokens and cost per call, in the order asked for. */
+	/**
+	 *  Each model's tokens and cost per call, in the order asked for: as its provider bills the
+	 *  calls' requests where `figures` says `billed`, else on the chat messages alone.
+	 */
 	models: ModelCost_Serialize[],
+	/**
+	 *  Each model's input and shared prefix per call, in `models`' order, with what they are
+	 *  counted on.
+	 */
+	figures: ModelFigures_Serialize[],
 	/**  Every call that reads nothing, per model, with its cause. */
 	zero_reads: ZeroRead_Serialize[],
 	/**  Each tool that injects early, moved to the latest segment a tool may write, per model. */
@@ -1290,6 +1348,23 @@ export type ModelCost_Serialize = {
 	/**  When the row's prices were read (`YYYY-MM-DD`), and the pages they were read from. */
 	prices_read: string,
 	price_sources: string[],
+};
+
+/**  One model's per-call figures. */
+export type ModelFigures = ModelFigures_Serialize | ModelFigures_Deserialize;
+
+/**  One model's per-call figures. */
+export type ModelFigures_Deserialize = {
+	model: string,
+	basis: Basis,
+	calls: CallFigures_Deserialize[],
+};
+
+/**  One model's per-call figures. */
+export type ModelFigures_Serialize = {
+	model: string,
+	basis: Basis,
+	calls: CallFigures_Serialize[],
 };
 
 /**  One row of the table: what a request's `models` names and what its prices and cache rule are. */

@@ -62,6 +62,9 @@ export interface CallRow {
   uncachedCost: number;
   /** The zero-read cause in words, or '' when the call reads. */
   cause: string;
+  /** What `tokens` is counted on and how far it can be off, in words: `estimate ±12%`, or
+   *  `chat messages only, estimate ±3%` when the request could not be counted as billed. */
+  counted: string;
 }
 
 export type SortKey = 'n' | 'scene' | 'tokens' | 'read' | 'written' | 'uncached' | 'cost' | 'cause';
@@ -70,22 +73,30 @@ export interface Sort {
   descending: boolean;
 }
 
-/** The table's rows for one model: each call with its bill and its cause. */
+/** The table's rows for one model: each call with its bill and its cause. Its input is the
+ *  model's figure (`figures`: as its provider bills the request), or the chat messages' count
+ *  when the operation has none, labelled so. */
 export function callRows(c: ConversationResponse, cost: ModelCost | null): CallRow[] {
   const reasons = zeroReadsOf(c.zero_reads, cost?.model);
+  const figures = c.figures?.find((f) => f.model === cost?.model);
+  const billed = figures?.basis === 'billed';
   return c.calls.map((call, k) => {
     const bill: CallCost | undefined = cost?.calls[k];
     const z = reasons.get(k);
+    const mine = figures?.calls[k];
+    const tokens = mine?.input_tokens ?? call.request_tokens;
+    const bound = provenanceText(mine?.provenance ?? cost?.provenance);
     return {
       n: k + 1,
       scene: call.scene,
-      tokens: call.request_tokens,
+      tokens,
       read: bill?.cache_read_tokens ?? 0,
       written: bill?.cache_write_tokens ?? 0,
-      uncached: bill?.uncached_tokens ?? call.request_tokens,
+      uncached: bill?.uncached_tokens ?? tokens,
       cost: bill?.cost_usd ?? 0,
       uncachedCost: bill?.uncached_cost_usd ?? 0,
       cause: z ? causeWords(z.cause) : '',
+      counted: billed ? (bound ?? 'exact') : `chat messages only${bound ? `, ${bound}` : ''}`,
     };
   });
 }
@@ -127,7 +138,7 @@ export function barOf(call: CallRow, largest: number): { width: number; read: nu
 
 /** The sentence a screen reader hears for a call's bar. */
 export function barSentence(call: CallRow, model: string): string {
-  return `Call ${call.n} (${call.scene}) on ${model}: ${call.tokens} input tokens, ${call.read} read from the prompt cache, ${call.written} written to it, ${call.uncached} uncached; costs ${fmtUsd(call.cost)} (${fmtUsd(call.uncachedCost)} with no caching).`;
+  return `Call ${call.n} (${call.scene}) on ${model}: ${call.tokens} input tokens (${call.counted}), ${call.read} read from the prompt cache, ${call.written} written to it, ${call.uncached} uncached; costs ${fmtUsd(call.cost)} (${fmtUsd(call.uncachedCost)} with no caching).`;
 }
 
 /** The provenance in words, as the command line prints it: `exact`, `estimate ±3%`, `calibrated ±2%`

@@ -146,7 +146,10 @@ export function ConversationReport({ c, model }: { c: ConversationResponse; mode
                 <div class="conv-call-head">
                   <b>Call {r.n}</b> <span>{r.scene}</span>{' '}
                   <span class="muted">
-                    {r.tokens} tokens · {fmtUsd(r.cost)}
+                    <span data-testid={`conv-tokens-${r.n}`}>
+                      {r.tokens.toLocaleString('en-US')} tokens ({r.counted})
+                    </span>{' '}
+                    · {fmtUsd(r.cost)}
                   </span>
                 </div>
                 <div class="conv-bar-track">
