@@ -5,8 +5,8 @@ on a recorded pair it answers the command line's report, provenance included."""
 import json
 import subprocess
 
-from prompt_inspector import _core
 from conftest import REPO
+from prompt_inspector import _core
 
 # Anthropic's cache write of 1,163 tokens: billed input_tokens 4 + cache_creation 1,163.
 PAIR = "corpora/usage/openllmetry/001-anthropic-test-anthropic-prompt-caching-legacy-c1.json"
