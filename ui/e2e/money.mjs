@@ -224,6 +224,14 @@ export async function moneyJourney({ page, bin, repo, tmp, check, shots, axe, us
     );
     await page.getByTestId('conv-recorded-4').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shots, `10e-conversation-recorded-${size}.png`) });
+    // The long temporary path leaves the toolbar too little room beside the view tabs (the page
+    // scrolls, so a scrollbar takes its width): it wraps rather than running over them.
+    const overlap = await page.evaluate(() => {
+      const a = document.querySelector('header .main-tabs').getBoundingClientRect();
+      const b = document.querySelector('[data-testid="file-name"]').getBoundingClientRect();
+      return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    });
+    check(!overlap, `${size}: the file's name does not run over the view tabs`);
     await axe(page, `the Conversation view with recorded usage (${size})`);
   }
   await page.setViewportSize({ width: 1600, height: 1000 });
