@@ -26,3 +26,19 @@ export function fakeApi(operations: Partial<Api>): Api {
     ...operations,
   };
 }
+
+/** What `run` answers for a scene with no loop: no rounds, nothing read, no what-ifs. */
+export function emptyRun(): Awaited<ReturnType<Api['run']>> {
+  return {
+    report: {
+      initial_cwd: '',
+      system: { parts: [], skipped: [], cache_hint: 'static' },
+      messages: [],
+      iterations: [],
+      ignored_iterations: 0,
+      dropped_system_messages: 0,
+    },
+    zero_reads: [],
+    what_if: [],
+  };
+}

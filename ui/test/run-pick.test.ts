@@ -5,7 +5,7 @@ import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { Session } from '../src/lib/session';
 import { RunView } from '../src/views/Run';
-import { fakeApi } from './fake-api';
+import { emptyRun, fakeApi } from './fake-api';
 
 import DEFAULT from '../../fixtures/default.scene.json?raw';
 import STABLE from '../../fixtures/run/stable-prefix.scene.json?raw';
@@ -39,18 +39,7 @@ it('asks for a path not chosen yet with the Open dialog, then runs the file pick
       },
       run: async (text) => {
         ran.push(text === STABLE ? 'stable-prefix' : 'other');
-        return {
-          report: {
-            initial_cwd: '',
-            system: { parts: [], skipped: [], cache_hint: 'static' },
-            messages: [],
-            iterations: [],
-            ignored_iterations: 0,
-            dropped_system_messages: 0,
-          },
-          zero_reads: [],
-          what_if: [],
-        };
+        return emptyRun();
       },
     }),
   );

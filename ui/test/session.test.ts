@@ -6,6 +6,7 @@ import type { Api } from '../src/api/api';
 import type { Rules } from '../src/api/types';
 import { Session } from '../src/lib/session';
 import { SceneWriter } from '../src/lib/writer';
+import { emptyRun } from './fake-api';
 import { parseScene, position, setPosition, setTemplateText, toolByName, toolTemplate } from '../src/lib/scene';
 import { type JObject, stringifyJson } from '../src/lib/json';
 
@@ -41,18 +42,7 @@ function fakeApi(files: Record<string, string>): Api {
     about: async () => {
       throw new Error('not used');
     },
-    run: async () => ({
-      report: {
-        initial_cwd: '',
-        system: { parts: [], skipped: [], cache_hint: 'static' },
-        messages: [],
-        iterations: [],
-        ignored_iterations: 0,
-        dropped_system_messages: 0,
-      },
-      zero_reads: [],
-      what_if: [],
-    }),
+    run: async () => emptyRun(),
     conversation: async () => {
       throw new Error('not used');
     },
