@@ -299,6 +299,21 @@ try {
   await (await $t('open')).click();
   await waitFor('the reopened file', async () => (await html('file-name')).includes('journey.scene.json') && (await html('seg-chat-system_msg_prompt')).includes('E2E-MARK'));
   check(true, 'reopened the saved file: the edit is there');
+  // With a file open, each view tab is what the pointer hits at its centre (nothing of the header
+  // drawn over it), and a click on Replay shows it.
+  const covered = await browser.execute(() =>
+    [...document.querySelectorAll('header [role=tab]')]
+      .filter((t) => {
+        const r = t.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !hit || !(hit === t || t.contains(hit));
+      })
+      .map((t) => t.id),
+  );
+  check(covered.length === 0, `each view tab is what the pointer hits in the real window${covered.length ? ` (not: ${covered.join(', ')})` : ''}`);
+  await (await browser.$('#view-tab-replay')).click();
+  await waitFor('the Replay view', async () => (await (await browser.$('#view-tab-replay')).getAttribute('aria-selected')) === 'true');
+  await (await browser.$('#view-tab-inspector')).click();
 
   // 4b. Paths the person did not choose: script in the page can call the commands, but reaches
   // only what was chosen, and a refusal says nothing of the file.

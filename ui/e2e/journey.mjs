@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AXE_VERSION, scanPage } from './axe.mjs';
 import { keyboardJourney } from './keyboard.mjs';
+import { layoutJourney } from './layout.mjs';
 import { moneyJourney } from './money.mjs';
 import { reportJourney } from './report.mjs';
 
@@ -610,6 +611,10 @@ try {
 
   // 6e. Keyboard only: reach a tool, change its position, edit its template, save (ui/e2e/keyboard.mjs).
   await keyboardJourney({ page, url, repo, dir: tmp, check, shot: (name) => page.screenshot({ path: join(shots, name) }) });
+
+  // 6f. Every view reachable at every width, notices that do not move the views, AA contrast in
+  // every state (layout.mjs).
+  await layoutJourney({ page, url, repo, tmp, check, shots, axe });
 
   // 7. Other views.
   await page.getByRole('tab', { name: 'Rules' }).click();

@@ -10,7 +10,7 @@ import { recentFiles } from './lib/recent';
 import type { Session } from './lib/session';
 import { windowTitle } from './lib/title';
 import { ContextPanel } from './views/Context';
-import { shortPath } from './lib/paths';
+import { baseName } from './lib/paths';
 import { Segments } from './views/Segments';
 import { adapterOf } from './views/Tools';
 import { LeftPane, type LeftMode } from './views/Prompts';
@@ -290,13 +290,15 @@ export function App({ session }: { session: Session }) {
           ))}
         </div>
         <div class="file">
+          {/* The file's name only: the header has no room for a folder; the full path is its tooltip
+              and the path box's text. */}
           <span class="file-name" data-testid="file-name" title={s.path ?? 'embedded default scene'}>
             {s.dirty && (
               <span class="unsaved" data-testid="unsaved" title="unsaved edits">
                 ●
               </span>
             )}
-            {s.path ? shortPath(s.path, null, 40) : 'default scene (embedded)'}
+            {s.path ? baseName(s.path) : 'default scene (embedded)'}
           </span>
           <datalist id="recent-files">
             {recent.map((p) => (

@@ -8,7 +8,7 @@ import { act } from 'preact/test-utils';
 import type { Api } from '../src/api/api';
 import type { CheckResponse, RunReport } from '../src/api/types';
 import { errorText } from '../src/api/api';
-import { ellipsisPath, resolvePath, shortPath } from '../src/lib/paths';
+import { baseName, ellipsisPath, resolvePath, shortPath } from '../src/lib/paths';
 import { Session } from '../src/lib/session';
 import { fakeApi } from './fake-api';
 import {
@@ -330,6 +330,12 @@ describe('paths', () => {
     expect(resolvePath('sub\\a.json', 'C:\\work')).toBe('C:\\work\\sub\\a.json');
     expect(resolvePath(' rel ', null)).toBe('rel');
     expect(resolvePath('', '/p')).toBe('');
+  });
+  it('names a file by its base name', () => {
+    expect(baseName('/home/me/projects/deep/demo.scene.json')).toBe('demo.scene.json');
+    expect(baseName('C:\\work\\demo.scene.json')).toBe('demo.scene.json');
+    expect(baseName('demo.scene.json')).toBe('demo.scene.json');
+    expect(baseName('/a/folder/')).toBe('folder');
   });
   it('shortens long paths', () => {
     expect(shortPath('/f/a/b.json', '/f')).toBe('a/b.json');

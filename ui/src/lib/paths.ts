@@ -66,3 +66,9 @@ export function ellipsisPath(p: string, max = 60): string {
 export function shortPath(path: string, folder: string | null = null, max = 60): string {
   return ellipsisPath(relativeTo(path, folder), max);
 }
+
+/** The file name of a path, its folders dropped (`/a/b/c.scene.json` → `c.scene.json`). */
+export function baseName(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, '');
+  return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1) || path;
+}

@@ -27,7 +27,7 @@ import { DOCS, DiagLine, DocRef, StatusChip, invalidWhy, ruleOf } from './common
 import { TemplateEditor } from './TemplateEditor';
 
 const RETURNS_TEXT: Record<string, string> = {
-  str: 'a string: the template below rendered over {state, ctx}',
+  str: 'a string: the template above rendered over {state, ctx}',
   prompt: 'a prompt, passed through unchanged (it renders with the context as variables, not {state, ctx})',
   none: 'None: skipped (empty)',
   raise: 'raises: skipped, an ERROR is logged',
@@ -300,7 +300,7 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
           </div>
         )}
       </fieldset>
-      <ReturnsEditor session={session} tool={tool} name={name} />
+      {/* The template first after the positions: at 1280x720 it shows without scrolling. */}
       {spec && (
         <TemplateEditor
           key={tplPath ?? ''}
@@ -315,6 +315,7 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
       {renderDiags.map((d, i) => (
         <DiagLine d={d} key={i} />
       ))}
+      <ReturnsEditor session={session} tool={tool} name={name} />
       <fieldset>
         <legend>state (JSON)</legend>
         <Editor
