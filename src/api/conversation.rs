@@ -320,7 +320,7 @@ pub(crate) fn written_by(l: &Location) -> String {
     let what = match (l.source, &l.tool, l.index) {
         ("role", _, _) => "a different message (its role header)".to_owned(),
         ("tool", Some(t), _) => format!("tool {t}"),
-        ("config", _, Some(i)) => format!("configured prompt #{i}"),
+        ("config", _, Some(i)) => format!("configured prompt {i}"),
         ("message", _, Some(i)) => format!("recorded message #{i}"),
         ("user_input", _, _) => "the user's input".to_owned(),
         (s, _, _) => s.to_owned(),

@@ -23,7 +23,7 @@ pub struct Change {
     pub part: ChangedPart,
     /// Byte offset in the serialised request (docs/run-loop.md).
     pub byte: u32,
-    /// Who wrote that byte, in words: `tool tf_notes`, `configured prompt #0`, `the user's input`.
+    /// Who wrote that byte, in words: `tool tf_notes`, `configured prompt 0`, `the user's input`.
     pub written_by: String,
     /// A tool that wrote it, when one did (the what-if that moves it names the same tool).
     #[serde(default, skip_serializing_if = "Option::is_none")]

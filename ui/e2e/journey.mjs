@@ -364,7 +364,7 @@ try {
     await page.getByTestId('prompt-editor').locator('.cm-content').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' {nope}');
-    const toPrompt = panel.getByRole('button', { name: /^system_msg_prompt prompt 0: template/ });
+    const toPrompt = panel.getByRole('button', { name: /^configured prompt 0 of system_msg_prompt: template/ });
     await toPrompt.waitFor();
     check(
       await panel

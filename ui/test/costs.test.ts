@@ -328,7 +328,7 @@ describe('the diagnostics panel', () => {
     expect(templateTarget(PROMPT)).toEqual({ kind: 'prompt', segment: 'system_msg_prompt', index: 0, line: null });
     expect(templateTarget({ level: 'warning', code: 'conversation_message_invalid', message: 'x' })).toBe(null);
     expect(targetLabel(templateTarget(LINT)!)).toBe('tool tf_notes: template, line 3');
-    expect(targetLabel(templateTarget(PROMPT)!)).toBe('system_msg_prompt prompt 0: template');
+    expect(targetLabel(templateTarget(PROMPT)!)).toBe('configured prompt 0 of system_msg_prompt: template');
   });
 
   it('shows the cache-safety heading and links each template', async () => {
@@ -341,7 +341,7 @@ describe('the diagnostics panel', () => {
     expect(lint.querySelectorAll('li').length).toBe(1);
     expect(lint.textContent).toContain('cache_volatile_value');
     const links = [...root.querySelectorAll('[data-testid="diag-template"]')] as HTMLElement[];
-    expect(links.map((l) => l.textContent)).toEqual(['tool tf_notes: template, line 3', 'system_msg_prompt prompt 0: template']);
+    expect(links.map((l) => l.textContent)).toEqual(['tool tf_notes: template, line 3', 'configured prompt 0 of system_msg_prompt: template']);
     await act(() => {
       links[0].click();
       links[1].click();
@@ -389,7 +389,8 @@ describe('the diagnostics panel', () => {
     await act(async () => {
       await new Promise((r) => setTimeout(r, 0));
     });
-    expect(root.querySelector('[data-testid="prompt-detail"] h3')!.textContent).toBe('chat_llm.system_msg_prompt[0]');
+    expect(root.querySelector('[data-testid="prompt-detail"] h3')!.textContent).toBe('configured prompt 0 of system_msg_prompt');
+    expect(root.querySelector('[data-testid="prompt-detail"] code')!.textContent).toBe('chat_llm.system_msg_prompt[0]');
     const prompt = EditorView.findFromDOM(root.querySelector('[data-testid="prompt-editor"]') as HTMLElement)!;
     expect(prompt.hasFocus).toBe(true);
     expect(prompt.state.selection.main.head).toBe(0);

@@ -93,7 +93,7 @@ fn place(l: &Location) -> String {
     let what = match (l.source, &l.tool, l.index) {
         ("role", _, _) => "its role header (a different message starts here)".to_owned(),
         ("tool", Some(t), _) => format!("text written by tool {t}"),
-        ("config", _, Some(i)) => format!("configured prompt #{i}"),
+        ("config", _, Some(i)) => format!("configured prompt {i}"),
         ("message", _, Some(i)) => format!("recorded message #{i} of the stream"),
         ("user_input", _, _) => "the user's input".to_owned(),
         (s, _, _) => s.to_owned(),

@@ -488,7 +488,7 @@ export type Change_Deserialize = {
 	part: ChangedPart,
 	/**  Byte offset in the serialised request (docs/run-loop.md). */
 	byte: number,
-	/**  Who wrote that byte, in words: `tool tf_notes`, `configured prompt #0`, `the user's input`. */
+	/**  Who wrote that byte, in words: `tool tf_notes`, `configured prompt 0`, `the user's input`. */
 	written_by: string,
 	/**  A tool that wrote it, when one did (the what-if that moves it names the same tool). */
 	tool?: string | null,
@@ -499,7 +499,7 @@ export type Change_Serialize = {
 	part: ChangedPart,
 	/**  Byte offset in the serialised request (docs/run-loop.md). */
 	byte: number,
-	/**  Who wrote that byte, in words: `tool tf_notes`, `configured prompt #0`, `the user's input`. */
+	/**  Who wrote that byte, in words: `tool tf_notes`, `configured prompt 0`, `the user's input`. */
 	written_by: string,
 	/**  A tool that wrote it, when one did (the what-if that moves it names the same tool). */
 	tool?: string,

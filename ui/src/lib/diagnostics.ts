@@ -2,6 +2,7 @@
 // lint's findings (codes `cache_…`, docs/diagnostics.md) apart from the rest, and the template a
 // diagnostic points at (a tool's, or a configured prompt's), at the line it names.
 import type { Diagnostic, DiagnosticCode, Llm, Report } from '../api/types';
+import { promptName } from './scene';
 
 /** The codes of the cache-safety lint start with this. */
 export const LINT_PREFIX = 'cache_';
@@ -57,6 +58,6 @@ export function templateTarget(d: Diagnostic): TemplateTarget | null {
 
 /** The link's words: `tf_notes's template, line 3`. */
 export function targetLabel(t: TemplateTarget): string {
-  const what = t.kind === 'tool' ? `tool ${t.tool}: template` : `${t.segment} prompt ${t.index}: template`;
+  const what = t.kind === 'tool' ? `tool ${t.tool}: template` : `${promptName(t.segment, t.index)}: template`;
   return t.line ? `${what}, line ${t.line}` : what;
 }

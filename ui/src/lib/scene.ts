@@ -155,6 +155,12 @@ export function familyOf(segment: string): Family | null {
   return layout.chat.includes(segment) ? 'chat' : layout.desk.includes(segment) ? 'desk' : null;
 }
 
+/** A configured prompt's one name in the app: `configured prompt 0 of system_msg_prompt` (the
+ *  board, inside the segment's card, says `configured prompt 0`). */
+export function promptName(segment: string, index: number): string {
+  return `configured prompt ${index} of ${segment}`;
+}
+
 /** A configured prompt: the `index`th entry of a segment list of `chat_llm` or `desk_llm`. */
 export interface PromptRef {
   segment: string;

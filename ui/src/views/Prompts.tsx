@@ -5,6 +5,7 @@ import {
   configuredPrompt,
   configuredPrompts,
   familyOf,
+  promptName,
   promptSegmentsOf,
   promptTemplate,
   promptTemplatePath,
@@ -124,7 +125,7 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
 
   return (
     <div class="prompts">
-      <p class="muted pane-hint">The LLMs' own segment prompts, in assembly order; on the board they are “configured prompt n”.</p>
+      <p class="muted pane-hint">The LLMs' own segment prompts, in assembly order: “configured prompt n of a segment”, as the board and the diagnostics name them.</p>
       {!list.length && <div class="empty-seg">This scene has no configured prompts.</div>}
       {(['chat', 'desk'] as const).map((family) => {
         const rows = list.filter((x) => x.family === family);
@@ -150,7 +151,7 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
                     >
                       <span class="swatch" style={{ background: pieceColor({ source: 'config', index: x.index }, palette) }} />
                       <span class="prompt-seg">
-                        <Breakable name={x.segment} /> <span class="muted">#{x.index}</span>
+                        <span class="muted">configured prompt {x.index} of</span> <Breakable name={x.segment} />
                       </span>
                       <span class="chips">
                         {spec && <span class="chip chip-engine">{spec.get('engine') === 'jinja2' ? 'jinja2' : 'fstring'}</span>}
@@ -242,9 +243,10 @@ function PromptDetail({
   const where = `${family === 'chat' ? 'chat_llm' : 'desk_llm'}.${at.segment}[${at.index}]`;
   return (
     <div class="tool-detail prompt-detail" data-testid="prompt-detail">
-      <h3>
-        <code>{where}</code>
-      </h3>
+      <h3>{promptName(at.segment, at.index)}</h3>
+      <p class="muted">
+        In the scene file: <code>{where}</code>
+      </p>
       <p class="muted">
         {kind === 'additional_info' ? (
           <>
