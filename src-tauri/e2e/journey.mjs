@@ -241,7 +241,7 @@ try {
     await picker.selectByAttribute('value', sonnet.id);
     await waitFor('the board priced for claude-sonnet-4-5', async () => (await (await $t('call-cost-chat')).getAttribute('data-model')) === sonnet.id);
     const figures = await (await browser.$('[data-testid="seg-chat-system_msg_prompt"] [data-testid="seg-figures"]')).getText();
-    const tokens = Number(/· (\d+) tok/.exec(figures)[1]);
+    const tokens = Number(/· (\d+) tokens/.exec(figures)[1]);
     check(figures.endsWith(`· ${usd((tokens * sonnet.prices_per_mtok.input) / 1e6)}`), `a segment card shows its cost on ${sonnet.id} (${figures})`);
     await sleep(300);
     shot('costs.png');

@@ -277,7 +277,7 @@ try {
     const firstDefault = TABLE.find((r) => r.default).id;
     check((await picker.inputValue()) === firstDefault, `the model picker starts on the table's first default row (${firstDefault})`);
     const figures = () => sysCard.getByTestId('seg-figures').innerText();
-    const tokensOf = (t) => Number(/· (\d+) tok/.exec(t)[1]);
+    const tokensOf = (t) => Number(/· (\d+) tokens/.exec(t)[1]);
     const priced = async (id) => {
       const t = await figures();
       return t.endsWith(`· ${usd((tokensOf(t) * row(id).prices_per_mtok.input) / 1e6)}`);
@@ -302,7 +302,7 @@ try {
     check(
       pieces.length === 2 &&
         pieces.every((p) => {
-          const m = /(\d+) tok · (\$[\d.]+)$/.exec(p);
+          const m = /(\d+) tokens · (\$[\d.]+)$/.exec(p);
           return m && m[2] === usd((Number(m[1]) * rate) / 1e6);
         }),
       `each piece shows its tokens and their cost at $${rate} per million (${pieces.join(' | ')})`,

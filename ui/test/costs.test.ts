@@ -67,8 +67,8 @@ describe('cost figures', () => {
   });
 
   it("prices a piece's tokens at the report's rate (17 tokens at $2 per million)", () => {
-    expect(pieceFigures(17, 2)).toBe('17 tok · $0.000034');
-    expect(pieceFigures(17, undefined)).toBe('17 tok');
+    expect(pieceFigures(17, 2)).toBe('17 tokens · $0.000034');
+    expect(pieceFigures(17, undefined)).toBe('17 tokens');
     expect(pieceFigures(undefined, 2)).toBe('');
   });
 
@@ -173,23 +173,23 @@ describe('the board and the Tools view on the picked model', () => {
       });
     await board('openai/gpt-4.1');
     const card = root.querySelector('[data-testid="seg-chat-system_msg_prompt"]')!;
-    expect(card.querySelector('[data-testid="seg-figures"]')!.textContent).toBe('18 B · 7 tok · $0.1250');
+    expect(card.querySelector('[data-testid="seg-figures"]')!.textContent).toBe('18 B · 7 tokens · $0.1250');
     expect([...card.querySelectorAll('[data-testid="piece-figure"]')].map((p) => p.textContent)).toEqual([
-      'configured prompt 0 4 tok · $0.000008',
-      'tf_notes 2 tok · $0.000004',
+      'configured prompt 0 4 tokens · $0.000008',
+      'tf_notes 2 tokens · $0.000004',
     ]);
-    expect((card.querySelector('.piece') as HTMLElement).title).toContain('4 tok · $0.000008');
+    expect((card.querySelector('.piece') as HTMLElement).title).toContain('4 tokens · $0.000008');
     const total = root.querySelector('[data-testid="call-cost-chat"]')!;
     expect(total.textContent).toBe(
-      "This call's input: 300 tok · $0.2500 on openai/gpt-4.1, first call · tokens exact · prices of 2026-12-01 (1 source)",
+      "This call's input: 300 tokens · $0.2500 on openai/gpt-4.1, first call · tokens exact · prices of 2026-12-01 (1 source)",
     );
     expect(total.getAttribute('data-model')).toBe('openai/gpt-4.1');
     // Another model's rate; no model: tokens only.
     await board('openai/gpt-5');
-    expect(root.querySelector('[data-testid="piece-figure"]')!.textContent).toBe('configured prompt 0 4 tok · $0.000005');
+    expect(root.querySelector('[data-testid="piece-figure"]')!.textContent).toBe('configured prompt 0 4 tokens · $0.000005');
     await board(null);
-    expect(root.querySelector('[data-testid="seg-figures"]')!.textContent).toBe('18 B · 7 tok');
-    expect(root.querySelector('[data-testid="piece-figure"]')!.textContent).toBe('configured prompt 0 4 tok');
+    expect(root.querySelector('[data-testid="seg-figures"]')!.textContent).toBe('18 B · 7 tokens');
+    expect(root.querySelector('[data-testid="piece-figure"]')!.textContent).toBe('configured prompt 0 4 tokens');
     expect(root.querySelector('[data-testid="call-cost-chat"]')).toBe(null);
   });
 

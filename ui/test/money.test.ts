@@ -346,14 +346,14 @@ describe("the board's cost line", () => {
     expect(
       await line(cost({ provenance: { kind: 'estimate', bound_percent: 3 }, prices_read: '2026-11-20', price_sources: sources })),
     ).toBe(
-      "This call's input: 300 tok · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens estimate ±3% · prices of 2026-11-20 (2 sources)",
+      "This call's input: 300 tokens · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens estimate ±3% · prices of 2026-11-20 (2 sources)",
     );
     expect((root.querySelector('[data-testid="call-cost-prices-chat"]') as HTMLElement).title).toBe(
       'https://docs.anthropic.com/pricing\nhttps://docs.anthropic.com/caching',
     );
     expect((root.querySelector('[data-testid="call-cost-provenance-chat"]') as HTMLElement).title).toContain('within 3%');
     expect(await line(cost({ provenance: { kind: 'exact' }, prices_read: '2026-11-20', price_sources: sources.slice(0, 1) }))).toBe(
-      "This call's input: 300 tok · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens exact · prices of 2026-11-20 (1 source)",
+      "This call's input: 300 tokens · $0.000900 on anthropic/claude-sonnet-4-5, first call · tokens exact · prices of 2026-11-20 (1 source)",
     );
   });
 

@@ -28,10 +28,10 @@ export function pieceCost(tokens: number, usdPerMtok: number): number {
   return (tokens * usdPerMtok) / 1e6;
 }
 
-/** A piece's figures: `17 tok`, and with a model's price `17 tok · $0.000034`. */
+/** A piece's figures: `17 tokens`, and with a model's price `17 tokens · $0.000034`. */
 export function pieceFigures(tokens: number | undefined, usdPerMtok: number | undefined): string {
   if (tokens === undefined) return '';
-  return usdPerMtok === undefined ? `${tokens} tok` : `${tokens} tok · ${fmtUsd(pieceCost(tokens, usdPerMtok))}`;
+  return usdPerMtok === undefined ? `${tokens} tokens` : `${tokens} tokens · ${fmtUsd(pieceCost(tokens, usdPerMtok))}`;
 }
 
 /** The model the picker starts on: the remembered one while the table has it, else the table's

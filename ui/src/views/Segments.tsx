@@ -207,7 +207,7 @@ function SegmentCardView({
         </span>
         <span class="figures" data-testid="seg-figures">
           {fmtBytes(seg.bytes)}
-          {seg.tokens !== undefined ? ` · ${seg.tokens} tok` : ''}
+          {seg.tokens !== undefined ? ` · ${seg.tokens} tokens` : ''}
           {costUsd !== undefined ? ` · ${fmtUsd(costUsd)}` : ''}
         </span>
       </div>
@@ -284,7 +284,7 @@ export function CallCostNote({ cost, family }: { cost: InputCost; family: Llm })
       data-model={cost.model}
       title={`This call's input on ${cost.model} as a first call, nothing cached: ${cost.content_tokens} tokens of ${what} and ${cost.definition_tokens} of tool definitions, at $${cost.usd_per_mtok_input ?? 0} per million input tokens`}
     >
-      This call's input: {cost.input_tokens} tok · {fmtUsd(cost.cost_usd)} <span class="muted-figure">on {cost.model}, first call</span>
+      This call's input: {cost.input_tokens} tokens · {fmtUsd(cost.cost_usd)} <span class="muted-figure">on {cost.model}, first call</span>
       {counted && (
         <span class="provenance muted-figure" data-testid={`call-cost-provenance-${family}`} title={provenanceTitle(provenance)}>
           {' '}
@@ -314,7 +314,7 @@ function Messages({ report }: { report: Report }) {
         <div class={`msg role-${m.role}`} key={i}>
           <div class="msg-head">
             <b>{m.role}</b> <span class="muted">{m.segment}</span>
-            {m.tokens !== undefined && <span class="figures">{m.tokens} tok</span>}
+            {m.tokens !== undefined && <span class="figures">{m.tokens} tokens</span>}
           </div>
           <pre>{content(m.content)}</pre>
         </div>
