@@ -455,7 +455,7 @@ export function App({ session }: { session: Session }) {
             />
           </section>
           <aside class="right" aria-label="Context, diagnostics and metrics">
-            <ContextPanel session={s} onTemplate={openTemplate} onSegment={goSegment} />
+            <ContextPanel session={s} onTemplate={openTemplate} onSegment={goSegment} onView={setTab} />
           </aside>
         </main>
       )}

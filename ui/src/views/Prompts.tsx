@@ -16,7 +16,9 @@ import {
   type PromptRef,
 } from '../lib/scene';
 import type { Session } from '../lib/session';
-import { Breakable, DiagLine } from './common';
+import { Breakable } from './common';
+import { diagnosticLists, diagnosticsOf } from '../lib/diagnostics';
+import { ProblemsLink } from './Context';
 import { TemplateEditor, localesWithErrors } from './TemplateEditor';
 import { ToolsPanel } from './Tools';
 
@@ -232,13 +234,11 @@ function PromptDetail({
   const path = promptTemplatePath(at);
   const kind = prompt.get('kind');
   const attachments = prompt.get('attachments');
-  const diags = [
-    ...new Map(
-      [...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])]
-        .filter((d) => !d.tool && d.segment === at.segment && d.prompt === at.index)
-        .map((d) => [`${d.level}|${d.code}|${d.message}`, d]),
-    ).values(),
-  ];
+  // The panel lists them (each once); here, how many and a link there.
+  const diags = diagnosticsOf(diagnosticLists({ chat: session.reports?.chat, desk: session.reports?.desk }), {
+    segment: at.segment,
+    index: at.index,
+  });
   const where = `${family === 'chat' ? 'chat_llm' : 'desk_llm'}.${at.segment}[${at.index}]`;
   return (
     <div class="tool-detail prompt-detail" data-testid="prompt-detail">
@@ -268,9 +268,7 @@ function PromptDetail({
       ) : (
         <div class="error-box">This prompt has no template object.</div>
       )}
-      {diags.map((d, i) => (
-        <DiagLine d={d} key={i} />
-      ))}
+      <ProblemsLink items={diags} what="this prompt" />
       <div class="bar">
         <button type="button" onClick={() => onSegment(family, at.segment)} title="Scroll the board to this segment">
           Show on the board
