@@ -446,7 +446,8 @@ export function App({ session }: { session: Session }) {
               adapter={adapterOf(s.scene)}
               setAdapter={setAdapter}
               provider={s.provider}
-              setProvider={(p) => s.setProvider(p)}
+              session={s}
+              onView={setTab}
               onSelectTool={selectTool}
               onSelectPrompt={selectPrompt}
               selectedTool={selected}

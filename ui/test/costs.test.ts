@@ -163,7 +163,6 @@ describe('the board and the Tools view on the picked model', () => {
             adapter: 'openai_desk',
             setAdapter: () => {},
             provider: null,
-            setProvider: () => {},
             onSelectTool: () => {},
             selectedTool: null,
             model: m,

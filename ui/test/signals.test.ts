@@ -178,7 +178,6 @@ describe('the board', () => {
         adapter: 'openai_desk',
         setAdapter: () => {},
         provider: null,
-        setProvider: () => {},
         onSelectTool: () => {},
         selectedTool: null,
       }),

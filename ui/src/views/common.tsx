@@ -33,11 +33,7 @@ export function LevelTag({ level }: { level: Diagnostic['level'] }) {
 /** A core message in plain words: what it wrote between backticks as code, no backticks shown
  *  (and a command-line aside left out: the app links to the view that answers it). */
 export function PlainText({ message }: { message: string }) {
-  return (
-    <>
-      {plainMessage(message).parts.map((p, i) => (p.code ? <code key={i}>{p.text}</code> : p.text))}
-    </>
-  );
+  return <>{plainMessage(message).parts.map((p, i) => (p.code ? <code key={i}>{p.text}</code> : p.text))}</>;
 }
 
 /** One diagnostic in a line: its severity, code and message. */
