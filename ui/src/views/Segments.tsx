@@ -464,7 +464,7 @@ export function SceneInfo({ session, onView }: { session: Session; onView?: (v: 
       {about.lists.map((l) => (
         <details key={l.title} class="scene-list" data-testid={`scene-list-${l.title.split(/\s/)[0].toLowerCase()}`}>
           <summary>
-            {l.title} ({l.items.length ? l.items.length : l.note || 'none'})
+            {l.title} ({l.items.length ? l.items.length : l.note.replace(/\.$/, '') || 'none'})
           </summary>
           <ul>
             {l.items.map((it, i) => (
