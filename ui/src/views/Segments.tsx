@@ -443,6 +443,8 @@ function usePreviewBody(
   return out && out.key.split('|').slice(0, 2).join('|') === key.split('|').slice(0, 2).join('|') ? out : { body: undefined, error: null };
 }
 
+const LEAD_SHOWN = 280;
+
 /** The scene's name and description; an imported scene's Origins, carried and Not-mapped lists
  *  folded under their headings; a run-only scene's pointer to the Run view. */
 export function SceneInfo({ session, onView }: { session: Session; onView?: (v: 'run') => void }) {
@@ -456,11 +458,20 @@ export function SceneInfo({ session, onView }: { session: Session; onView?: (v: 
           {about.name}
         </h2>
       )}
-      {about.lead && (
-        <p class="scene-desc" data-testid="scene-desc">
-          {about.lead}
-        </p>
-      )}
+      {about.lead &&
+        (about.lead.length <= LEAD_SHOWN ? (
+          <p class="scene-desc" data-testid="scene-desc">
+            {about.lead}
+          </p>
+        ) : (
+          // A long description folds after its first words, so the board stays in view.
+          <details class="scene-desc-long">
+            <summary>{about.lead.slice(0, LEAD_SHOWN)}…</summary>
+            <p class="scene-desc" data-testid="scene-desc">
+              {about.lead}
+            </p>
+          </details>
+        ))}
       {about.lists.map((l) => (
         <details key={l.title} class="scene-list" data-testid={`scene-list-${l.title.split(/\s/)[0].toLowerCase()}`}>
           <summary>
