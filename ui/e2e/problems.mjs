@@ -52,9 +52,10 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
     );
     await moot.locator('summary').click();
     const why = await panel.getByTestId('diag-moot-why').innerText();
-    check(/cache needs [\d,]+ tokens/.test(why), `${size}: the fold says why they are moot (${why.slice(0, 90)}…)`);
+    check(/under the picked model's minimum cacheable length/.test(why), `${size}: the fold says why they are moot (${why.slice(0, 90)}…)`);
     await panel.getByTestId('problems').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shots, `12a-problems-${size}.png`) });
+    await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the control last clicked
     await axe(page, `the diagnostics panel with the moot findings open (${size})`);
 
     // A template's error once: in the panel; under the editor a link that goes to it.
@@ -77,8 +78,10 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
     });
     check(focusedDiag, `${size}: "show in Diagnostics" focuses the diagnostic in the panel`);
     await page.screenshot({ path: join(shots, `12b-problem-once-${size}.png`) });
+    await page.getByTestId('template-editor').locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
     for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace');
-    await link.waitFor({ state: 'detached', timeout: 5000 });
+    await page.getByTestId('tool-detail').locator('[data-testid="problems-link"].diag-error').waitFor({ state: 'detached', timeout: 5000 });
 
     // One model choice: the bodies follow the header's Model; a preview leaves the scene unchanged.
     await page.getByRole('button', { name: 'Default', exact: true }).click();
@@ -114,10 +117,12 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
     await page.getByTestId('copy-body').last().click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     check(
-      JSON.parse(copied).contents !== undefined && copied === (await deskBody.innerText()).trim(),
+      JSON.parse(copied).contents !== undefined &&
+        JSON.stringify(JSON.parse(copied)) === JSON.stringify(JSON.parse(await deskBody.innerText())),
       `${size}: Copy copies the body shown (${copied.length} characters of JSON)`,
     );
     await page.screenshot({ path: join(shots, `12c-bodies-one-model-${size}.png`) });
+    await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the control last clicked
     await axe(page, `the Messages view with its body and a desk adapter preview (${size})`);
     await page.getByTestId('desk-write').click();
     await page.getByTestId('unsaved').waitFor();
@@ -141,6 +146,12 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
       (await unused.count()) === 1 && (await unused.innerText()).includes('not used by this scene'),
       `${size}: DeskLLM, which the imported scene does not use, is folded with a note`,
     );
+    const unusedDiags = panel.getByTestId('diag-unused');
+    check(
+      (await unusedDiags.count()) === 1 &&
+        (await unusedDiags.locator('summary').innerText()).includes('about DeskLLM, which this scene does not use'),
+      `${size}: the unused DeskLLM's own diagnostics are folded apart: ${await unusedDiags.locator('summary').innerText()}`,
+    );
     await info.getByTestId('scene-list-origins').locator('summary').click();
     await page.getByTestId('chat-messages').click();
     const calls = page.getByTestId('chat-message-list').locator('.run-call-name');
@@ -151,6 +162,7 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
       `${size}: the Messages view shows tool calls as calls (${(await calls.allInnerTexts()).join(', ')}) and the user message's source`,
     );
     await page.screenshot({ path: join(shots, `12d-imported-scene-${size}.png`) });
+    await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the control last clicked
     await axe(page, `an imported scene: its lists, a folded family, the messages (${size})`);
     await page.getByRole('button', { name: 'Segments' }).first().click();
 

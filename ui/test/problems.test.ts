@@ -91,6 +91,14 @@ describe('the problems panel', () => {
     expect(bothBelow.moot.map((x) => x.families)).toEqual([['chat', 'desk']]);
   });
 
+  it('folds apart the diagnostics of a family the scene does not use', () => {
+    const WITHOUT: Diagnostic = { level: 'warning', code: 'request_without_messages', message: 'openai_desk: no messages' };
+    const lists = diagnosticLists({ chat: report('chat', [INVALID]), desk: report('desk', [INVALID, WITHOUT]) }, ['desk']);
+    expect(lists.shown.map((x) => x.d.code)).toEqual(['tool_invalid']);
+    expect(lists.unused.map((x) => x.d.code)).toEqual(['request_without_messages']);
+    expect(diagnosticLists({ desk: report('desk', [WITHOUT]) }).unused).toEqual([]);
+  });
+
   it('says the core’s messages in plain words: code without backticks, a command aside as a view', () => {
     const m = plainMessage(INJECT.message);
     expect(m.view).toBe('conversation');
@@ -132,7 +140,9 @@ describe('the problems panel', () => {
     const moot = root.querySelector('[data-testid="diag-moot"]') as HTMLDetailsElement;
     expect(moot.open).toBe(false);
     expect(moot.querySelector('summary')!.textContent).toContain('1 cache-prefix finding that change');
-    expect(root.querySelector('[data-testid="diag-moot-why"]')!.textContent).toContain("openai/gpt-5's cache needs 1,024 tokens");
+    expect(root.querySelector('[data-testid="diag-moot-why"]')!.textContent).toContain(
+      "the chat request is under the picked model's minimum cacheable length",
+    );
     const code = [...root.querySelectorAll('[data-testid="diagnostics"] code')].map((c) => c.textContent);
     expect(code).toContain('x');
     await act(() => {

@@ -40,6 +40,8 @@ export interface DiagnosticLists {
   moot: ShownDiagnostic[];
   /** Why the moot ones are moot: the `cache_below_minimum` finding(s) of their families. */
   mootWhy: ShownDiagnostic[];
+  /** Diagnostics only of families the scene does not use (see `familyUsed`), same order. */
+  unused: ShownDiagnostic[];
 }
 
 const RANK: Record<Level, number> = { error: 0, warning: 1, info: 2 };
@@ -56,7 +58,11 @@ export function bySeverity<T extends { d: Pick<Diagnostic, 'level'> }>(items: T[
  *  moot cache-prefix findings apart. A finding is moot when every family that has it also has
  *  `cache_below_minimum`: the request is under the picked model's minimum cacheable length, so
  *  it is billed in full whatever its prefix holds. */
-export function diagnosticLists(reports: { chat?: Report | null; desk?: Report | null }): DiagnosticLists {
+export function diagnosticLists(
+  reports: { chat?: Report | null; desk?: Report | null },
+  /** The families the scene does not use: their own diagnostics are folded apart. */
+  unusedFamilies: Family[] = [],
+): DiagnosticLists {
   const seen = new Map<string, ShownDiagnostic>();
   const below = new Set<Family>();
   for (const f of ['chat', 'desk'] as const)
@@ -67,13 +73,16 @@ export function diagnosticLists(reports: { chat?: Report | null; desk?: Report |
       if (e) e.families.push(f);
       else seen.set(key, { d, families: [f] });
     }
-  const all = bySeverity([...seen.values()]);
+  const sorted = bySeverity([...seen.values()]);
+  const isUnused = (x: ShownDiagnostic) => x.families.every((f) => unusedFamilies.includes(f));
+  const all = sorted.filter((x) => !isUnused(x));
   const isMoot = (x: ShownDiagnostic) => PREFIX_FINDINGS.has(x.d.code) && x.families.every((f) => below.has(f));
   const moot = all.filter(isMoot);
   return {
     shown: all.filter((x) => !isMoot(x)),
     moot,
     mootWhy: moot.length ? all.filter((x) => x.d.code === 'cache_below_minimum') : [],
+    unused: sorted.filter(isUnused),
   };
 }
 
@@ -150,7 +159,7 @@ export function targetLabel(t: TemplateTarget): string {
 /** The diagnostics about one template (a tool's, or the configured prompt at `segment`/`index`):
  *  what its editor counts and links to the panel for, rather than listing them again. */
 export function diagnosticsOf(lists: DiagnosticLists, t: { tool: string } | { segment: string; index: number }): ShownDiagnostic[] {
-  return [...lists.shown, ...lists.moot].filter((x) =>
+  return [...lists.shown, ...lists.moot, ...lists.unused].filter((x) =>
     'tool' in t ? x.d.tool === t.tool : !x.d.tool && x.d.segment === t.segment && x.d.prompt === t.index,
   );
 }

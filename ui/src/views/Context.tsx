@@ -24,6 +24,7 @@ import { JObject, RawNumber, parseJson, stringifyJson, type JValue } from '../li
 import type { Session } from '../lib/session';
 import { Breakable, DOCS, DocRef, LevelTag, PlainText, roundDurations } from './common';
 import { tools } from '../lib/scene';
+import { familyUsed } from '../lib/sceneinfo';
 
 const PAGE = 50;
 
@@ -280,13 +281,16 @@ export function DiagnosticsList({
   onTemplate,
   onSegment,
   onView,
+  unusedFamilies = [],
 }: {
   reports: { chat?: Report; desk?: Report };
   onTemplate: (t: TemplateTarget) => void;
   onSegment: (family: Family, s: string) => void;
   onView?: (v: AppView) => void;
+  /** Families the scene does not use: their diagnostics are folded apart. */
+  unusedFamilies?: Family[];
 }) {
-  const { shown, moot, mootWhy } = diagnosticLists(reports);
+  const { shown, moot, mootWhy, unused } = diagnosticLists(reports, unusedFamilies);
   const item = (x: ShownDiagnostic) => (
     <DiagnosticItem key={diagnosticId(x)} x={x} onTemplate={onTemplate} onSegment={onSegment} onView={onView} />
   );
@@ -297,6 +301,7 @@ export function DiagnosticsList({
         <span class="muted diag-counts" data-testid="diag-counts">
           {shown.length ? levelCounts(shown) : 'none'}
           {moot.length ? `, ${moot.length} moot` : ''}
+          {unused.length ? `, ${unused.length} about an unused family` : ''}
         </span>
       </h2>
       {shown.length ? (
@@ -312,16 +317,20 @@ export function DiagnosticsList({
             {moot.length} cache-prefix finding{moot.length === 1 ? '' : 's'} that change nothing here
           </summary>
           <p class="muted moot-why" data-testid="diag-moot-why">
-            Nothing is cached anyway:{' '}
-            {mootWhy.map((w, i) => (
-              <span key={i}>
-                {i > 0 ? '; ' : ''}
-                {w.families.join(' + ')}: <PlainText message={w.d.message} />
-              </span>
-            ))}
-            . They matter once the request reaches the model's minimum, or on a model with a lower one.
+            Nothing is cached anyway: the {mootWhy.flatMap((w) => w.families).join(' and ')} request
+            {mootWhy.flatMap((w) => w.families).length === 1 ? ' is' : 's are'} under the picked model's minimum cacheable length
+            (cache_below_minimum, listed above). They matter once a request reaches it, or on a model with a lower one.
           </p>
           <ul class="diagnostics">{moot.map(item)}</ul>
+        </details>
+      )}
+      {unused.length > 0 && (
+        <details class="moot" data-testid="diag-unused">
+          <summary>
+            {unused.length} about {unusedFamilies.map((f) => (f === 'chat' ? 'ChatLLM' : 'DeskLLM')).join(' and ')}, which this scene does
+            not use
+          </summary>
+          <ul class="diagnostics">{unused.map(item)}</ul>
         </details>
       )}
     </section>
@@ -432,7 +441,13 @@ export function ContextPanel({
           {jsonError && <div class="error-line">Not applied: {jsonError}</div>}
         </>
       )}
-      <DiagnosticsList reports={{ chat: r?.chat, desk: r?.desk }} onTemplate={onTemplate} onSegment={onSegment} onView={onView} />
+      <DiagnosticsList
+        reports={{ chat: r?.chat, desk: r?.desk }}
+        onTemplate={onTemplate}
+        onSegment={onSegment}
+        onView={onView}
+        unusedFamilies={(['chat', 'desk'] as const).filter((f) => !familyUsed(session.scene, f))}
+      />
       {logs.length > 0 && (
         <details class="shell-log">
           <summary>
