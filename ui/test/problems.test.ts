@@ -220,6 +220,44 @@ describe('one model choice for the bodies and the prices', () => {
     expect(s.provider).toBe(null);
   });
 
+  it('names the picked model in the chat body only once the body is that provider’s', async () => {
+    const s = new Session(fakeApi({ stat: async () => ({ modified_ms: 0, size: 0 }) }));
+    s.rules = RULES as Rules;
+    await s.load(DEFAULT, null, false);
+    s.models = [GPT, SONNET];
+    s.model = SONNET.id;
+    s.chatBody = true;
+    const chat = report('chat', [], { request: { model: 'gpt-4.1', messages: [] } });
+    const board = () =>
+      h(Segments, {
+        chat,
+        desk: report('desk', []),
+        rules: s.rules,
+        palette: new Map(),
+        adapter: 'openai_desk',
+        setAdapter: () => {},
+        provider: s.provider,
+        session: s,
+        onSelectTool: () => {},
+        selectedTool: null,
+        model: s.model,
+      });
+    s.reportsProvider = 'openai'; // the answer to the render before the model changed
+    await act(() => {
+      render(board(), root);
+    });
+    await act(() => {
+      (root.querySelector('[data-testid="chat-messages"]') as HTMLElement).click();
+    });
+    expect(root.querySelector('[aria-label="chat request body"]')).toBe(null);
+    expect(root.textContent).toContain('building the body for anthropic/claude-sonnet-4-5');
+    s.reportsProvider = 'anthropic';
+    await act(() => {
+      render(board(), root);
+    });
+    expect(root.querySelector('[aria-label="chat request body"]')!.textContent).toContain('"model": "claude-sonnet-4-5"');
+  });
+
   it('builds the desk body for the picked model, or a previewed adapter', () => {
     const scene = { adapter: 'openai_desk', model: null };
     expect(deskBody(scene, GPT, null)).toEqual({ adapter: 'openai_desk', model: 'gpt-5', scenes: false, priced: true });

@@ -45,6 +45,8 @@ export class Session {
   /** A DeskLLM adapter the board previews the request body of, or null (the picked model's):
    *  looking, not an edit of the scene (`writeDeskPreview` is). */
   previewAdapter: string | null = null;
+  /** The chat body provider the current reports were rendered with (a model change re-renders). */
+  reportsProvider: ChatProvider | null = null;
   /** The built-in models table (the `models` operation), for the picker; empty until loaded. */
   models: ModelInfo[] = [];
   /** The picked model's row id: the reports are priced for it (`costs`), the run view too. */
@@ -87,6 +89,7 @@ export class Session {
       api,
       (r) => {
         this.reports = { ...r.tree, text: r.text };
+        this.reportsProvider = r.options.provider ?? null;
         this.renderError = null;
         this.perf.resultAt = performance.now();
         this.perf.renderMs = r.roundTripMs;

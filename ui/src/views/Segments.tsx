@@ -578,7 +578,10 @@ export function Segments(p: Props) {
   );
   const chatBody = (r: Report) => {
     if (!session) return r.request !== undefined ? <Body value={r.request} label="chat request body" /> : null;
-    if (!session.chatBody || r.request === undefined) return null;
+    if (!session.chatBody || !session.provider) return null;
+    // Until the reports answer for the picked model's provider, the body is another provider's.
+    if (session.reportsProvider !== session.provider || r.request === undefined)
+      return <div class="empty-seg">building the body for {picked?.id}…</div>;
     return (
       <>
         <p class="muted body-note" data-testid="chat-body-note">
