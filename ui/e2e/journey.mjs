@@ -16,6 +16,7 @@ import { AXE_VERSION, scanPage } from './axe.mjs';
 import { keyboardJourney } from './keyboard.mjs';
 import { layoutJourney } from './layout.mjs';
 import { moneyJourney } from './money.mjs';
+import { problemsJourney } from './problems.mjs';
 import { reportJourney } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -163,6 +164,7 @@ try {
       .then((t) => t.includes('"instructions"')),
     'the desk toggle shows the openai_desk request body',
   );
+  await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the button last clicked
   await page.screenshot({ path: join(shots, '01b-messages-and-request.png') });
   await axe(page, 'the Messages and Request body views');
   await page.getByRole('button', { name: 'Segments' }).first().click();
@@ -338,13 +340,13 @@ try {
     // The diagnostics panel: the lint's heading; a diagnostic about a tool links to its template.
     const panel = page.locator('aside.right');
     check(
-      await panel.getByRole('heading', { name: 'Cache safety (lint)' }).isVisible(),
-      'the diagnostics panel has a heading for the cache-safety lint',
+      (await panel.locator('.diag-kind', { hasText: 'cache safety' }).count()) > 0,
+      "the diagnostics panel tags the cache-safety lint's findings",
     );
     // cache_below_minimum is about the whole request for the picked model: it names no template.
-    const lint = page.getByTestId('cache-lint').locator('li');
+    const lint = panel.locator('li.diag').filter({ has: page.locator('.diag-kind') });
     const lintLinks = (await lint.count()) - (await lint.filter({ hasText: 'cache_below_minimum' }).count());
-    const lintTargets = await page.getByTestId('cache-lint').getByTestId('diag-template').count();
+    const lintTargets = await lint.getByTestId('diag-template').count();
     check(
       lintLinks > 0 && lintTargets === lintLinks,
       `every cache-safety finding that names a tool links to its template (${lintLinks} findings)`,
@@ -405,12 +407,14 @@ try {
   await page.keyboard.press('Control+End');
   await page.keyboard.type(' {oops');
   await page.getByTestId('template-editor').locator('.cm-lintRange-error').waitFor({ timeout: 5000 });
+  await page.getByTestId('tool-detail').getByTestId('problems-link').waitFor();
   check(
     await page
-      .getByTestId('tool-detail')
+      .locator('aside.right')
+      .getByTestId('diagnostics')
       .innerText()
       .then((t) => /ValueError/.test(t)),
-    'an fstring syntax error is underlined and named (ValueError)',
+    'an fstring syntax error is underlined, named in the Diagnostics panel (ValueError), and linked from under the editor',
   );
   // Hovering the underline shows the message in a tooltip, whole: not clipped at the left pane's
   // edge (the panes have strict containment; the tooltips live in the body).
@@ -513,12 +517,14 @@ try {
   await page.keyboard.press('Control+End');
   await page.keyboard.type(' {oops');
   await page.getByTestId('prompt-editor').locator('.cm-lintRange-error').waitFor({ timeout: 5000 });
+  await page.getByTestId('prompt-detail').getByTestId('problems-link').waitFor();
   check(
     await page
-      .getByTestId('prompt-detail')
+      .locator('aside.right')
+      .getByTestId('diagnostics')
       .innerText()
       .then((t) => /ValueError/.test(t)),
-    "a configured prompt's syntax error is underlined and named",
+    "a configured prompt's syntax error is underlined and named in the Diagnostics panel",
   );
   await page.getByTestId('prompt-system_msg_prompt-0').getByText('template error').waitFor();
   await page.screenshot({ path: join(shots, '04b-prompt-edited.png') });
@@ -539,7 +545,8 @@ try {
   check(true, 'returns none: the chat chip says empty');
   await page.getByTestId('returns-kind').selectOption('raise');
   await memoChip.getByText('chat error').waitFor({ timeout: 5000 });
-  await page.getByTestId('tool-detail').getByText('tool_raised').waitFor();
+  await page.getByTestId('tool-detail').getByTestId('problems-link').getByText('1 error about chat_memo').waitFor();
+  await page.locator('aside.right').getByTestId('diagnostics').getByText('tool_raised').first().waitFor();
   check(true, 'returns raise: the chip says error and the ERROR is shown');
   await page.screenshot({ path: join(shots, '04c-returns-kind.png') });
   await page.getByTestId('returns-kind').selectOption('default');
@@ -612,6 +619,8 @@ try {
   // 6f. Every view reachable at every width, notices that do not move the views, AA contrast in
   // every state (layout.mjs).
   await layoutJourney({ page, url, repo, tmp, check, shots, axe });
+  // 6g. The problems panel and the board's figures saying what they are (ui/e2e/problems.mjs).
+  await problemsJourney({ page, repo, check, shots, axe });
 
   // 7. Other views.
   await page.getByRole('tab', { name: 'Rules' }).click();

@@ -448,7 +448,8 @@ export function App({ session }: { session: Session }) {
               adapter={adapterOf(s.scene)}
               setAdapter={setAdapter}
               provider={s.provider}
-              setProvider={(p) => s.setProvider(p)}
+              session={s}
+              onView={setTab}
               onSelectTool={selectTool}
               onSelectPrompt={selectPrompt}
               selectedTool={selected}
@@ -457,7 +458,7 @@ export function App({ session }: { session: Session }) {
             />
           </section>
           <aside class="right" aria-label="Context, diagnostics and metrics">
-            <ContextPanel session={s} onTemplate={openTemplate} onSegment={goSegment} />
+            <ContextPanel session={s} onTemplate={openTemplate} onSegment={goSegment} onView={setTab} />
           </aside>
         </main>
       )}

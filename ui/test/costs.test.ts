@@ -163,7 +163,6 @@ describe('the board and the Tools view on the picked model', () => {
             adapter: 'openai_desk',
             setAdapter: () => {},
             provider: null,
-            setProvider: () => {},
             onSelectTool: () => {},
             selectedTool: null,
             model: m,
@@ -316,14 +315,15 @@ describe('the diagnostics panel', () => {
   };
   const INVALID: Diagnostic = { level: 'error', code: 'tool_invalid', message: 'ValueError: no', tool: 'goal_rewriter' };
 
-  it('lists the lint apart, each diagnostic once, and says where each link goes', () => {
+  it('lists each diagnostic once, errors first, and says where each link goes', () => {
     const desk = { ...chatReport([INVALID]), llm: 'desk' } as Report;
     const lists = diagnosticLists({ chat: chatReport([LINT, INVALID, PROMPT]), desk });
-    expect(lists.lint.map((x) => x.d.code)).toEqual(['cache_volatile_value']);
-    expect(lists.other.map((x) => [x.d.code, x.families])).toEqual([
+    expect(lists.shown.map((x) => [x.d.code, x.families])).toEqual([
       ['tool_invalid', ['chat', 'desk']],
+      ['cache_volatile_value', ['chat']],
       ['prompt_render_failed', ['chat']],
     ]);
+    expect(lists.moot).toEqual([]);
     expect(templateTarget(LINT)).toEqual({ kind: 'tool', tool: 'tf_notes', line: 3 });
     expect(templateTarget(PROMPT)).toEqual({ kind: 'prompt', segment: 'system_msg_prompt', index: 0, line: null });
     expect(templateTarget({ level: 'warning', code: 'conversation_message_invalid', message: 'x' })).toBe(null);
@@ -331,27 +331,29 @@ describe('the diagnostics panel', () => {
     expect(targetLabel(templateTarget(PROMPT)!)).toBe('configured prompt 0 of system_msg_prompt: template');
   });
 
-  it('shows the cache-safety heading and links each template', async () => {
+  it('tags the cache-safety findings and links each template', async () => {
     const onTemplate = vi.fn();
     await act(() => {
       render(h(DiagnosticsList, { reports: { chat: chatReport([LINT, PROMPT]) }, onTemplate, onSegment: () => {} }), root);
     });
-    const lint = root.querySelector('[data-testid="cache-lint"]')!;
-    expect(lint.querySelector('h3')!.textContent).toBe('Cache safety (lint)');
-    expect(lint.querySelectorAll('li').length).toBe(1);
-    expect(lint.textContent).toContain('cache_volatile_value');
+    const items = [...root.querySelectorAll('[data-testid="diagnostics"] > li')];
+    expect(items.map((li) => li.querySelector('.diag-kind')?.textContent ?? null)).toEqual(['cache safety', null]);
+    expect(root.querySelector('[data-testid="diag-counts"]')!.textContent).toBe('2 warnings');
     const links = [...root.querySelectorAll('[data-testid="diag-template"]')] as HTMLElement[];
-    expect(links.map((l) => l.textContent)).toEqual(['tool tf_notes: template, line 3', 'configured prompt 0 of system_msg_prompt: template']);
+    expect(links.map((l) => l.textContent)).toEqual([
+      'tool tf_notes: template, line 3',
+      'configured prompt 0 of system_msg_prompt: template',
+    ]);
     await act(() => {
       links[0].click();
       links[1].click();
     });
     expect(onTemplate.mock.calls.map((c) => c[0])).toEqual([templateTarget(LINT), templateTarget(PROMPT)]);
-    // Without lint findings the heading says so.
+    // Without diagnostics the panel says so.
     await act(() => {
-      render(h(DiagnosticsList, { reports: { chat: chatReport([INVALID]) }, onTemplate, onSegment: () => {} }), root);
+      render(h(DiagnosticsList, { reports: { chat: chatReport([]) }, onTemplate, onSegment: () => {} }), root);
     });
-    expect(root.querySelector('[data-testid="cache-lint"]')!.textContent).toContain('No cache-safety findings');
+    expect(root.querySelector('[data-testid="problems"]')!.textContent).toContain('No diagnostics.');
   });
 
   it("opens the tool's template editor at the diagnostic's line, focused, from the panel's link", async () => {

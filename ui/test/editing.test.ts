@@ -385,7 +385,6 @@ describe('the segment board', () => {
           adapter: 'openai_desk',
           setAdapter: () => {},
           provider: null,
-          setProvider: () => {},
           onSelectTool,
           selectedTool: null,
           onSelectPrompt,

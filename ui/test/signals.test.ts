@@ -119,8 +119,8 @@ describe('diagnostics', () => {
       levels.map((level) => ({ level, code: CODE_OF[level], message: `a ${level}` })),
     );
     show(h(DiagnosticsList, { reports: { chat, desk: report('desk', []) }, onTemplate: () => {}, onSegment: () => {} }));
-    const items = [...root.querySelectorAll('[data-testid="lint-diagnostics"] li, [data-testid="diagnostics"] li')];
-    expect(items.map((li) => li.querySelector('.level')!.textContent)).toEqual(['info', 'error', 'warning']);
+    const items = [...root.querySelectorAll('[data-testid="diagnostics"] li')];
+    expect(items.map((li) => li.querySelector('.level')!.textContent)).toEqual(['error', 'warning', 'info']);
   });
 });
 
@@ -178,7 +178,6 @@ describe('the board', () => {
         adapter: 'openai_desk',
         setAdapter: () => {},
         provider: null,
-        setProvider: () => {},
         onSelectTool: () => {},
         selectedTool: null,
       }),

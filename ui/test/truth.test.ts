@@ -136,7 +136,6 @@ const board = (chat: Report, configured = false) =>
         adapter: 'openai_desk',
         setAdapter: () => {},
         provider: null,
-        setProvider: () => {},
         onSelectTool: () => {},
         selectedTool: null,
         hasConfigured: (f: string, s: string) => configured && f === 'chat' && s === 'reformat_input_prompt',

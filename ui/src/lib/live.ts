@@ -21,6 +21,8 @@ export interface LiveResult {
   text: string;
   coreMs: number;
   roundTripMs: number;
+  /** The options the reports were rendered with (the chat body's provider among them). */
+  options: LiveOptions;
 }
 
 export class LiveClient {
@@ -133,7 +135,7 @@ export class LiveClient {
           this.onError(u.load_error, text);
           continue;
         }
-        if (this.tree) this.onResult({ tree: this.tree, text, coreMs: u.core_ms ?? 0, roundTripMs: performance.now() - t0 });
+        if (this.tree) this.onResult({ tree: this.tree, text, coreMs: u.core_ms ?? 0, roundTripMs: performance.now() - t0, options });
       }
     } finally {
       this.busy = false;

@@ -6,6 +6,7 @@ import { initialModel, rememberModel, rememberedModel } from './costs';
 import { JObject } from './json';
 import { LiveClient, type TextOrigin } from './live';
 import { rememberRecent } from './recent';
+import { type ChatProvider, chatProviderOf, writeDesk } from './preview';
 import { parseScene, type Scene } from './scene';
 import { SceneWriter } from './writer';
 
@@ -39,11 +40,26 @@ export class Session {
   diskConflict = false;
   rules: Rules | null = null;
   tokens = true;
-  provider: 'openai' | 'anthropic' | null = null;
+  /** Whether the board shows the chat request body (built for the picked model's provider). */
+  chatBody = false;
+  /** A DeskLLM adapter the board previews the request body of, or null (the picked model's):
+   *  looking, not an edit of the scene (`writeDeskPreview` is). */
+  previewAdapter: string | null = null;
+  /** The chat body provider the current reports were rendered with (a model change re-renders). */
+  reportsProvider: ChatProvider | null = null;
   /** The built-in models table (the `models` operation), for the picker; empty until loaded. */
   models: ModelInfo[] = [];
   /** The picked model's row id: the reports are priced for it (`costs`), the run view too. */
   model: string | null = null;
+  /** The picked model's row of the table. */
+  get modelInfo(): ModelInfo | null {
+    return this.models.find((m) => m.id === this.model) ?? null;
+  }
+  /** The chat body's provider: the picked model's, when the body is shown and the core builds
+   *  that provider's body; one choice with the priced model. */
+  get provider(): ChatProvider | null {
+    return this.chatBody ? chatProviderOf(this.modelInfo) : null;
+  }
   /**
    * A template editor to show, and the line to put the cursor on (a diagnostic's link): the editor
    * of the template at `path` takes it when it is on screen. `seq` tells two requests apart.
@@ -73,6 +89,7 @@ export class Session {
       api,
       (r) => {
         this.reports = { ...r.tree, text: r.text };
+        this.reportsProvider = r.options.provider ?? null;
         this.renderError = null;
         this.perf.resultAt = performance.now();
         this.perf.renderMs = r.roundTripMs;
@@ -138,6 +155,7 @@ export class Session {
     const spans = new Map<string, [number, number]>();
     const scene = parseScene(text, spans);
     this.scene = scene;
+    this.previewAdapter = null;
     this.contextVersion++;
     this.writer.invalidate();
     this.writer.adopt(text, scene, spans);
@@ -270,9 +288,21 @@ export class Session {
     this.tokens = on;
     this.rerender();
   }
-  setProvider(p: 'openai' | 'anthropic' | null) {
-    this.provider = p;
+  /** Shows or hides the chat request body (for the picked model's provider). */
+  setChatBody(on: boolean) {
+    this.chatBody = on;
     this.rerender();
+    this.changed();
+  }
+  /** Previews another adapter's desk body (null: the picked model's); the scene is not changed. */
+  setPreviewAdapter(a: string | null) {
+    this.previewAdapter = a;
+    this.changed();
+  }
+  /** Writes the previewed desk adapter and model into the scene: an edit, so the scene is changed. */
+  writeDeskPreview(adapter: string, model: string | null) {
+    this.previewAdapter = null;
+    this.edit((s) => writeDesk(s, adapter, model));
   }
   /** Picks the model the reports are priced for, and remembers it for the next start. */
   setModel(id: string) {

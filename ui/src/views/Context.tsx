@@ -5,12 +5,26 @@ import { json } from '@codemirror/lang-json';
 
 const JSON_LANG = json();
 import type { Metrics, Report } from '../api/types';
-import { diagnosticLists, targetLabel, templateTarget, type Family, type ShownDiagnostic, type TemplateTarget } from '../lib/diagnostics';
+import {
+  type AppView,
+  diagnosticId,
+  diagnosticLists,
+  bySeverity,
+  isLintCode,
+  levelCounts,
+  plainMessage,
+  targetLabel,
+  templateTarget,
+  type Family,
+  type ShownDiagnostic,
+  type TemplateTarget,
+} from '../lib/diagnostics';
 import { Editor } from '../editor/Editor';
 import { JObject, RawNumber, parseJson, stringifyJson, type JValue } from '../lib/json';
 import type { Session } from '../lib/session';
-import { Breakable, DOCS, DocRef, LevelTag, roundDurations } from './common';
+import { Breakable, DOCS, DocRef, LevelTag, PlainText, roundDurations } from './common';
 import { tools } from '../lib/scene';
+import { familyUsed } from '../lib/sceneinfo';
 
 const PAGE = 50;
 
@@ -169,19 +183,65 @@ export function MetricsTable({ chat, desk, inCall, invalid }: { chat?: Metrics; 
   );
 }
 
+/**
+ * Under a template's editor: how many diagnostics the panel lists about it, and a link that
+ * scrolls the panel to the first of them. Each diagnostic is written out once, in the panel; the
+ * editor underlines the template errors where they are.
+ */
+export function ProblemsLink({ items, what }: { items: ShownDiagnostic[]; what: string }) {
+  if (!items.length) return null;
+  const worst = bySeverity(items)[0];
+  const go = () => {
+    const el = document.getElementById(diagnosticId(worst));
+    if (!el) return;
+    const fold = el.closest('details');
+    if (fold) fold.open = true;
+    el.scrollIntoView({ block: 'nearest' });
+    el.focus();
+    el.classList.add('flash');
+    setTimeout(() => el.classList.remove('flash'), 1200);
+  };
+  return (
+    <p class={`problems-link diag-${worst.d.level}`} data-testid="problems-link">
+      <LevelTag level={worst.d.level} /> {levelCounts(items)} about {what}{' '}
+      <button type="button" class="link" onClick={go} title="Scroll the Diagnostics panel to it">
+        show in Diagnostics
+      </button>
+    </p>
+  );
+}
+
+const VIEW_LINK: Record<AppView, string> = {
+  conversation: 'Price the move over a folder of calls: Conversation view',
+  run: 'See it in the Run view',
+};
+
 function DiagnosticItem({
-  d,
-  families,
+  x,
   onTemplate,
   onSegment,
-}: ShownDiagnostic & { onTemplate: (t: TemplateTarget) => void; onSegment: (family: Family, s: string) => void }) {
+  onView,
+}: {
+  x: ShownDiagnostic;
+  onTemplate: (t: TemplateTarget) => void;
+  onSegment: (family: Family, s: string) => void;
+  onView?: (v: AppView) => void;
+}) {
+  const { d, families } = x;
   const target = templateTarget(d);
+  const msg = plainMessage(d.message);
   return (
-    <li class={`diag diag-${d.level}`}>
+    <li class={`diag diag-${d.level}`} id={diagnosticId(x)} data-code={d.code} tabIndex={-1}>
       <div>
-        <LevelTag level={d.level} /> <code>{d.code}</code> <span class="muted">{families.join(' + ')}</span>
+        <LevelTag level={d.level} /> {isLintCode(d.code) && <span class="diag-kind">cache safety</span>}{' '}
+        <span class="muted diag-code" title="The diagnostic's code (docs/diagnostics.md)">
+          {d.code}
+        </span>{' '}
+        <span class="muted">{families.join(' + ')}</span>
       </div>
-      <div class="diag-msg">{d.message}</div>
+      <div class="diag-msg">
+        <PlainText message={d.message} />
+      </div>
       <div class="links">
         {target && (
           <button
@@ -199,48 +259,81 @@ function DiagnosticItem({
             segment {d.segment} on the board
           </button>
         )}
+        {msg.view && onView && (
+          <button type="button" class="link" data-testid="diag-view" onClick={() => onView(msg.view!)}>
+            {VIEW_LINK[msg.view]}
+          </button>
+        )}
       </div>
     </li>
   );
 }
 
 /**
- * Both families' diagnostics, each once: the cache-safety lint's findings (codes `cache_…`) under
- * a heading of their own, then the rest. A diagnostic about a tool or a configured prompt links
- * to that template's editor, at the line it names.
+ * Both families' diagnostics, each once, as a problems panel: errors, then warnings, then info;
+ * the cache-safety lint's findings (codes `cache_…`) tagged "cache safety". Findings about the
+ * cached prefix that are moot on the picked model (the request is under its cache minimum, so
+ * nothing is cached anyway) are folded, with the reason. A diagnostic about a tool or a
+ * configured prompt links to that template's editor, at the line it names.
  */
 export function DiagnosticsList({
   reports,
   onTemplate,
   onSegment,
+  onView,
+  unusedFamilies = [],
 }: {
   reports: { chat?: Report; desk?: Report };
   onTemplate: (t: TemplateTarget) => void;
   onSegment: (family: Family, s: string) => void;
+  onView?: (v: AppView) => void;
+  /** Families the scene does not use: their diagnostics are folded apart. */
+  unusedFamilies?: Family[];
 }) {
-  const { lint, other } = diagnosticLists(reports);
-  const list = (items: ShownDiagnostic[], testId: string) => (
-    <ul class="diagnostics" data-testid={testId}>
-      {items.map((x, i) => (
-        <DiagnosticItem key={i} {...x} onTemplate={onTemplate} onSegment={onSegment} />
-      ))}
-    </ul>
+  const { shown, moot, mootWhy, unused } = diagnosticLists(reports, unusedFamilies);
+  const item = (x: ShownDiagnostic) => (
+    <DiagnosticItem key={diagnosticId(x)} x={x} onTemplate={onTemplate} onSegment={onSegment} onView={onView} />
   );
   return (
-    <>
-      <section aria-labelledby="lint-h" class="lint" data-testid="cache-lint">
-        <h3 id="lint-h" class="sub-h">
-          Cache safety (lint)
-        </h3>
-        {lint.length ? list(lint, 'lint-diagnostics') : <div class="empty-seg">No cache-safety findings.</div>}
-      </section>
-      <section aria-labelledby="other-diag-h">
-        <h3 id="other-diag-h" class="sub-h">
-          Rendering and validation
-        </h3>
-        {other.length ? list(other, 'diagnostics') : <div class="empty-seg">No diagnostics.</div>}
-      </section>
-    </>
+    <section aria-labelledby="diag-h" class="problems" data-testid="problems">
+      <h2 id="diag-h">
+        Diagnostics{' '}
+        <span class="muted diag-counts" data-testid="diag-counts">
+          {shown.length ? levelCounts(shown) : 'none'}
+          {moot.length ? `, ${moot.length} moot` : ''}
+          {unused.length ? `, ${unused.length} about an unused family` : ''}
+        </span>
+      </h2>
+      {shown.length ? (
+        <ul class="diagnostics" data-testid="diagnostics">
+          {shown.map(item)}
+        </ul>
+      ) : (
+        <div class="empty-seg">No diagnostics.</div>
+      )}
+      {moot.length > 0 && (
+        <details class="moot" data-testid="diag-moot">
+          <summary>
+            {moot.length} cache-prefix finding{moot.length === 1 ? '' : 's'} that change nothing here
+          </summary>
+          <p class="muted moot-why" data-testid="diag-moot-why">
+            Nothing is cached anyway: the {mootWhy.flatMap((w) => w.families).join(' and ')} request
+            {mootWhy.flatMap((w) => w.families).length === 1 ? ' is' : 's are'} under the picked model's minimum cacheable length
+            (cache_below_minimum, listed above). They matter once a request reaches it, or on a model with a lower one.
+          </p>
+          <ul class="diagnostics">{moot.map(item)}</ul>
+        </details>
+      )}
+      {unused.length > 0 && (
+        <details class="moot" data-testid="diag-unused">
+          <summary>
+            {unused.length} about {unusedFamilies.map((f) => (f === 'chat' ? 'ChatLLM' : 'DeskLLM')).join(' and ')}, which this scene does
+            not use
+          </summary>
+          <ul class="diagnostics">{unused.map(item)}</ul>
+        </details>
+      )}
+    </section>
   );
 }
 
@@ -287,10 +380,13 @@ export function ContextPanel({
   session,
   onTemplate,
   onSegment,
+  onView,
 }: {
   session: Session;
   onTemplate: (t: TemplateTarget) => void;
   onSegment: (family: 'chat' | 'desk', s: string) => void;
+  /** Shows another view (a diagnostic whose answer is there). */
+  onView?: (v: AppView) => void;
 }) {
   const [mode, setMode] = useState<'tree' | 'json'>('tree');
   const [jsonError, setJsonError] = useState<string | null>(null);
@@ -345,8 +441,13 @@ export function ContextPanel({
           {jsonError && <div class="error-line">Not applied: {jsonError}</div>}
         </>
       )}
-      <h2>Diagnostics</h2>
-      <DiagnosticsList reports={{ chat: r?.chat, desk: r?.desk }} onTemplate={onTemplate} onSegment={onSegment} />
+      <DiagnosticsList
+        reports={{ chat: r?.chat, desk: r?.desk }}
+        onTemplate={onTemplate}
+        onSegment={onSegment}
+        onView={onView}
+        unusedFamilies={(['chat', 'desk'] as const).filter((f) => !familyUsed(session.scene, f))}
+      />
       {logs.length > 0 && (
         <details class="shell-log">
           <summary>

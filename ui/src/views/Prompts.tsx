@@ -17,7 +17,9 @@ import {
   type PromptRef,
 } from '../lib/scene';
 import type { Session } from '../lib/session';
-import { Breakable, DiagLine } from './common';
+import { Breakable } from './common';
+import { diagnosticLists, diagnosticsOf } from '../lib/diagnostics';
+import { ProblemsLink } from './Context';
 import { TemplateEditor, localesWithErrors } from './TemplateEditor';
 import { ToolsPanel } from './Tools';
 
@@ -125,7 +127,9 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
 
   return (
     <div class="prompts">
-      <p class="muted pane-hint">The LLMs' own segment prompts, in assembly order: “configured prompt n of a segment”, as the board and the diagnostics name them.</p>
+      <p class="muted pane-hint">
+        The LLMs' own segment prompts, in assembly order: “configured prompt n of a segment”, as the board and the diagnostics name them.
+      </p>
       {!list.length && <div class="empty-seg">This scene has no configured prompts.</div>}
       {(['chat', 'desk'] as const).map((family) => {
         const rows = list.filter((x) => x.family === family);
@@ -233,13 +237,11 @@ function PromptDetail({
   const path = promptTemplatePath(at);
   const kind = prompt.get('kind');
   const attachments = prompt.get('attachments');
-  const diags = [
-    ...new Map(
-      [...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])]
-        .filter((d) => !d.tool && d.segment === at.segment && d.prompt === at.index)
-        .map((d) => [`${d.level}|${d.code}|${d.message}`, d]),
-    ).values(),
-  ];
+  // The panel lists them (each once); here, how many and a link there.
+  const diags = diagnosticsOf(diagnosticLists({ chat: session.reports?.chat, desk: session.reports?.desk }), {
+    segment: at.segment,
+    index: at.index,
+  });
   const where = `${family === 'chat' ? 'chat_llm' : 'desk_llm'}.${at.segment}[${at.index}]`;
   return (
     <div class="tool-detail prompt-detail" data-testid="prompt-detail">
@@ -270,9 +272,7 @@ function PromptDetail({
       ) : (
         <div class="error-box">This prompt has no template object.</div>
       )}
-      {diags.map((d, i) => (
-        <DiagLine d={d} key={i} />
-      ))}
+      <ProblemsLink items={diags} what="this prompt" />
       <div class="bar">
         <button type="button" onClick={() => onSegment(family, at.segment)} title="Scroll the board to this segment">
           Show on the board

@@ -7,6 +7,7 @@ import { zeroReadsOf } from '../lib/money';
 import { FiguresNote, WhatIfTable, ZeroReadNote } from './Money';
 import { dirOf, resolvePath } from '../lib/paths';
 import type { Session } from '../lib/session';
+import { MessageCard, ToolCallList, toolCalls } from './Message';
 // The example run, compiled into the page from the fixture itself (one source): `run` takes scene
 // text, so the example needs no file at run time and works whatever folder the app started in.
 import exampleRunText from '../../../fixtures/run/cd-round-2.scene.json?raw';
@@ -54,20 +55,7 @@ export function markBlocks(text: string, blocks: string[]): TextRun[] {
   return out;
 }
 
-export interface ToolCallView {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-/** A turn's tool calls, from either shape: `{id, name, arguments}` or OpenAI's `{id, function: {name, arguments}}`. */
-export function toolCalls(m: RunMsg): ToolCallView[] {
-  return (m.tool_calls ?? []).map((c) => {
-    const f = c.function ?? c;
-    const a = f.arguments;
-    return { id: c.id ?? '', name: f.name ?? '(unnamed)', arguments: a === undefined ? '' : typeof a === 'string' ? a : JSON.stringify(a) };
-  });
-}
+export { toolCalls, type ToolCallView } from './Message';
 
 /** One request the loop sends: the rounds' requests, then the request it would send next. */
 export interface RequestView {
@@ -165,57 +153,46 @@ function who(m: RunMsg): string {
   return `${m.role}${m.name ? ` ${m.name}` : ''}${m.tool_call_id ? ` (${m.tool_call_id})` : ''}`;
 }
 
-function ToolCallList({ calls }: { calls: ToolCallView[] }) {
-  return (
-    <ul class="run-calls" aria-label="tool calls">
-      {calls.map((c, k) => (
-        <li key={k} class="run-call">
-          <span class="muted">calls</span> <b class="run-call-name">{c.name}</b>
-          {c.id && <span class="muted"> ({c.id})</span>} <span class="muted">with arguments</span>{' '}
-          <code class="run-call-args">{c.arguments || '(none)'}</code>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 function Message({ v, j }: { v: RequestView; j: number }) {
   const m = v.messages[j];
-  const calls = toolCalls(m);
   const runs = messageRuns(v, j);
   const marked = runs.filter((r) => r.injected).length;
   return (
-    <li class={`msg role-${m.role}`} value={j + 1}>
-      <div class="msg-head">
-        <b>{m.role}</b>
-        {m.name && <span>{m.name}</span>}
-        {m.tool_call_id && <span class="muted">result of {m.tool_call_id}</span>}
-        {m.cache_hint && <span class="muted">cache hint: {m.cache_hint}</span>}
-        {marked > 0 && (
-          <span class="run-carried-note">
-            ends with {marked} block{marked > 1 ? 's' : ''} appended after round {v.n - 1}
-          </span>
-        )}
-      </div>
-      {runs.length > 0 && (
-        <pre>
-          {runs.map((r, k) =>
-            r.injected ? (
-              <mark key={k} class="injected run-mark" title={`${blockKind(r.text)}, appended after round ${v.n - 1}`}>
-                {r.text}
-              </mark>
-            ) : // A mark is laid out as a block (it ends its line), so the newline after it is dropped.
-            k > 0 && runs[k - 1].injected && r.text.startsWith('\n') ? (
-              r.text.slice(1)
-            ) : (
-              r.text
-            ),
+    <MessageCard
+      as="li"
+      value={j + 1}
+      m={m}
+      extra={
+        <>
+          {m.cache_hint && <span class="muted">cache hint: {m.cache_hint}</span>}
+          {marked > 0 && (
+            <span class="run-carried-note">
+              ends with {marked} block{marked > 1 ? 's' : ''} appended after round {v.n - 1}
+            </span>
           )}
-        </pre>
-      )}
-      {calls.length > 0 && <ToolCallList calls={calls} />}
-      {!runs.length && !calls.length && <span class="empty-seg">(empty)</span>}
-    </li>
+        </>
+      }
+      body={
+        runs.length > 0 ? (
+          <pre>
+            {runs.map((r, k) =>
+              r.injected ? (
+                <mark key={k} class="injected run-mark" title={`${blockKind(r.text)}, appended after round ${v.n - 1}`}>
+                  {r.text}
+                </mark>
+              ) : // A mark is laid out as a block (it ends its line), so the newline after it is dropped.
+              k > 0 && runs[k - 1].injected && r.text.startsWith('\n') ? (
+                r.text.slice(1)
+              ) : (
+                r.text
+              ),
+            )}
+          </pre>
+        ) : toolCalls(m).length ? null : (
+          <span class="empty-seg">(empty)</span>
+        )
+      }
+    />
   );
 }
 

@@ -1,10 +1,15 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Component } from 'preact';
-import type { InputCost, Llm, Report, Rules, SegmentReport } from '../api/types';
+import type { InputCost, Llm, ModelInfo, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines, type Run } from '../lib/colors';
 import { costOf, fmtUsd, pieceFigures } from '../lib/costs';
 import { pricesText, provenanceText, provenanceTitle } from '../lib/money';
 import { adapters } from '../lib/scene';
+import { apiName, chatProviderOf, deskBody, sceneDesk, withDesk, type DeskBody } from '../lib/preview';
+import { familyUsed, runOnly, sceneAbout } from '../lib/sceneinfo';
+import type { Session } from '../lib/session';
+import { jsonTokens } from '../lib/jsonhl';
+import { MessageCard } from './Message';
 import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
 
 interface Props {
@@ -12,10 +17,18 @@ interface Props {
   desk: Report | null;
   rules: Rules | null;
   palette: Map<string, string>;
+  /** The scene's DeskLLM adapter (`desk_llm.adapter`). */
   adapter: string;
+  /** Writes an adapter into the scene (without a session: the desk view's adapter select). */
   setAdapter: (a: string) => void;
+  /** The chat body's provider (the picked model's), null when none is shown. */
   provider: 'openai' | 'anthropic' | null;
-  setProvider: (p: 'openai' | 'anthropic' | null) => void;
+  /** The open scene: the desk body follows the picked model and previews adapters without
+   *  editing the scene, the chat body shows on demand, unused families fold, the scene's name,
+   *  description and import lists show. Without it (a bare board) the desk body is the scene's. */
+  session?: Session;
+  /** Shows another view (a run-only scene's pointer to the Run view). */
+  onView?: (v: 'run') => void;
   onSelectTool: (name: string) => void;
   selectedTool: string | null;
   /** A configured prompt's piece was clicked: open its editor (segment name, index in the segment). */
@@ -301,23 +314,24 @@ export function CallCostNote({ cost, family }: { cost: InputCost; family: Llm })
   );
 }
 
-function content(c: unknown): string {
-  if (typeof c === 'string') return c;
-  return JSON.stringify(c, null, 2);
+/** Where a chat message came from, as the board's cards say it: the user message is the
+ *  reformat prompt's text, or the user's input sent as is when that renders empty. */
+export function messageSource(m: { role: string; segment?: string }, report: Report): string {
+  if (m.segment === REFORMAT && m.role === 'user') {
+    const seg = report.segments.find((x) => x.name === REFORMAT);
+    return seg && seg.text !== ''
+      ? `${REFORMAT} (in place of the user's input)`
+      : "context.user_input.input (the user's input, sent as is)";
+  }
+  return m.segment ?? '';
 }
 
 function Messages({ report }: { report: Report }) {
   const msgs = report.messages ?? [];
   return (
-    <div class="messages">
+    <div class="messages" data-testid="chat-message-list">
       {msgs.slice(0, MAX_SHOWN).map((m, i) => (
-        <div class={`msg role-${m.role}`} key={i}>
-          <div class="msg-head">
-            <b>{m.role}</b> <span class="muted">{m.segment}</span>
-            {m.tokens !== undefined && <span class="figures">{m.tokens} tokens</span>}
-          </div>
-          <pre>{content(m.content)}</pre>
-        </div>
+        <MessageCard key={i} m={m} source={messageSource(m, report)} figures={m.tokens !== undefined ? `${m.tokens} tokens` : undefined} />
       ))}
       {msgs.length > MAX_SHOWN && <div class="muted">… {msgs.length - MAX_SHOWN} more messages not shown</div>}
       {!msgs.length && <div class="empty-seg">no messages</div>}
@@ -325,133 +339,405 @@ function Messages({ report }: { report: Report }) {
   );
 }
 
-function Body({ value }: { value: unknown }) {
+const BODY_SHOWN = 200000;
+
+// One line of the body: laid out again only when its text changed (a keystroke changes a few
+// lines of a large body).
+class BodyLine extends Component<{ text: string }> {
+  shouldComponentUpdate(b: { text: string }) {
+    return b.text !== this.props.text;
+  }
+  render() {
+    return (
+      <div class="body-line">
+        {jsonTokens(this.props.text).map((t, i) =>
+          t.kind ? (
+            <span key={i} class={`j-${t.kind}`}>
+              {t.text}
+            </span>
+          ) : (
+            t.text
+          ),
+        )}
+      </div>
+    );
+  }
+}
+
+/** A request body: its JSON coloured (keys, strings, numbers, literals), with a copy button that
+ *  copies the whole body (also past what is shown of a very large one). */
+export function Body({ value, label = 'request body' }: { value: unknown; label?: string }) {
+  const [copied, setCopied] = useState<string | null>(null);
   if (value === undefined || value === null) return <div class="empty-seg">no request body</div>;
   const s = JSON.stringify(value, null, 2);
-  const shown = s.length > 200000 ? `${s.slice(0, 200000)}\n… (truncated for display)` : s;
-  // One block per line, as on the segment cards: a keystroke changes a few lines of the body,
-  // and only those are laid out again (not the whole body of a large scene).
+  const shown = s.length > BODY_SHOWN ? `${s.slice(0, BODY_SHOWN)}\n… (truncated for display; Copy copies all of it)` : s;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(s);
+      setCopied('Copied');
+    } catch {
+      setCopied('Copy failed: the clipboard is not available here');
+    }
+    setTimeout(() => setCopied(null), 2500);
+  };
   return (
-    <div class="request-body">
-      {textLines(shown).map((l, i) => (
-        <div key={i} class="body-line">
-          {l}
-        </div>
-      ))}
+    <div class="body-wrap">
+      <div class="body-bar">
+        <button type="button" onClick={copy} data-testid="copy-body" aria-label={`Copy the ${label}`}>
+          Copy
+        </button>
+        <span class="muted" role="status">
+          {copied ?? ''}
+        </span>
+      </div>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region: a keyboard user focuses it to scroll a long body with the arrow keys */}
+      <section class="request-body" data-testid="request-body" aria-label={label} tabIndex={0}>
+        {textLines(shown).map((l, i) => (
+          <BodyLine key={i} text={l} />
+        ))}
+      </section>
     </div>
+  );
+}
+
+/** The model a chat body names: the picked model's API name in place of the provider's default,
+ *  when the scene records no model of its own (a rebuilt imported call keeps the recorded one). */
+export function chatBodyFor(body: unknown, picked: ModelInfo | null, recordedModel: boolean): unknown {
+  if (!picked || recordedModel || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const b = body as Record<string, unknown>;
+  if (typeof b.model !== 'string') return body;
+  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, k === 'model' ? apiName(picked) : v]));
+}
+
+/** The desk body of an adapter other than the scene's (or naming another model): rendered from a
+ *  copy of the scene's text, a moment after the last edit; the live document is not touched. */
+function usePreviewBody(
+  session: Session | undefined,
+  choice: DeskBody | null,
+  on: boolean,
+): { body: unknown; error: string | null } | null {
+  const [out, setOut] = useState<{ key: string; body: unknown; error: string | null } | null>(null);
+  const key = choice && !choice.scenes && on && session ? `${choice.adapter}|${choice.model}|${session.text}` : '';
+  useEffect(() => {
+    if (!key || !session || !choice) return;
+    let gone = false;
+    const id = setTimeout(async () => {
+      try {
+        const r = await session.api.render(withDesk(session.text, choice.adapter, choice.model), {
+          llm: 'desk',
+          tokens: false,
+          baseDir: session.baseDir,
+        });
+        if (!gone) setOut({ key, body: r.request, error: null });
+      } catch (e) {
+        if (!gone)
+          setOut({ key, body: undefined, error: e instanceof Error ? e.message : String((e as { message?: string })?.message ?? e) });
+      }
+    }, 150);
+    return () => {
+      gone = true;
+      clearTimeout(id);
+    };
+  }, [key]);
+  if (!key) return null;
+  return out && out.key.split('|').slice(0, 2).join('|') === key.split('|').slice(0, 2).join('|') ? out : { body: undefined, error: null };
+}
+
+const LEAD_SHOWN = 280;
+
+/** The scene's name and description; an imported scene's Origins, carried and Not-mapped lists
+ *  folded under their headings; a run-only scene's pointer to the Run view. */
+export function SceneInfo({ session, onView }: { session: Session; onView?: (v: 'run') => void }) {
+  const about = useMemo(() => sceneAbout(session.scene), [session.scene, session.path, session.version]);
+  const onlyRun = runOnly(session.scene);
+  if (!about.name && !about.lead && !about.lists.length && !onlyRun) return null;
+  return (
+    <section class="scene-info" aria-label="About this scene" data-testid="scene-info">
+      {about.name && (
+        <h2 class="scene-name" data-testid="scene-name">
+          {about.name}
+        </h2>
+      )}
+      {about.lead &&
+        (about.lead.length <= LEAD_SHOWN ? (
+          <p class="scene-desc" data-testid="scene-desc">
+            {about.lead}
+          </p>
+        ) : (
+          // A long description folds after its first words, so the board stays in view.
+          <details class="scene-desc-long">
+            <summary>{about.lead.slice(0, LEAD_SHOWN)}…</summary>
+            <p class="scene-desc" data-testid="scene-desc">
+              {about.lead}
+            </p>
+          </details>
+        ))}
+      {about.lists.map((l) => (
+        <details key={l.title} class="scene-list" data-testid={`scene-list-${l.title.split(/\s/)[0].toLowerCase()}`}>
+          <summary>
+            {l.title} ({l.items.length ? l.items.length : l.note.replace(/\.$/, '') || 'none'})
+          </summary>
+          <ul>
+            {l.items.map((it, i) => (
+              <li key={i}>{it}</li>
+            ))}
+          </ul>
+        </details>
+      ))}
+      {onlyRun && (
+        <p class="run-only" data-testid="run-only">
+          This scene is a recorded tool-call loop (<code>run</code>) and nothing else: the board has nothing to render. The Run view replays
+          it round by round.{' '}
+          {onView && (
+            <button type="button" onClick={() => onView('run')} data-testid="to-run">
+              Open the Run view
+            </button>
+          )}
+        </p>
+      )}
+    </section>
   );
 }
 
 export function Segments(p: Props) {
   const [chatView, setChatView] = useState<'segments' | 'messages'>('segments');
   const [deskView, setDeskView] = useState<'segments' | 'request'>('segments');
-  const fam = (family: Llm, r: Report | null, cost: InputCost | null) => (
-    <section class="family" aria-label={`${family} segments`}>
-      <div class="family-head">
-        <h3>{family === 'chat' ? 'ChatLLM' : 'DeskLLM'}</h3>
-        {family === 'chat' ? (
-          // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
-          <div class="toggle" role="group" aria-label="Chat view">
+  const session = p.session;
+  const picked = session?.modelInfo ?? null;
+  // The desk body follows the picked model (or a previewed adapter); without a session, the scene's.
+  const desk = session ? deskBody(sceneDesk(session.scene), picked, session.previewAdapter) : null;
+  const preview = usePreviewBody(session, desk, deskView === 'request');
+  const recordedModel = (() => {
+    const r = session?.scene.get('recorded');
+    return !!r && typeof r === 'object' && 'get' in r && typeof (r as { get: (k: string) => unknown }).get('model') === 'string';
+  })();
+  const chatHead = (
+    // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
+    <div class="toggle" role="group" aria-label="Chat view">
+      <button
+        type="button"
+        class={chatView === 'segments' ? 'on' : ''}
+        aria-pressed={chatView === 'segments'}
+        onClick={() => setChatView('segments')}
+      >
+        Segments
+      </button>
+      <button
+        type="button"
+        class={chatView === 'messages' ? 'on' : ''}
+        aria-pressed={chatView === 'messages'}
+        onClick={() => setChatView('messages')}
+        data-testid="chat-messages"
+      >
+        Messages
+      </button>
+    </div>
+  );
+  const deskHead = (
+    // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
+    <div class="toggle" role="group" aria-label="Desk view">
+      <button
+        type="button"
+        class={deskView === 'segments' ? 'on' : ''}
+        aria-pressed={deskView === 'segments'}
+        onClick={() => setDeskView('segments')}
+      >
+        Segments
+      </button>
+      <button
+        type="button"
+        class={deskView === 'request' ? 'on' : ''}
+        aria-pressed={deskView === 'request'}
+        onClick={() => setDeskView('request')}
+        data-testid="desk-request"
+      >
+        Request body
+      </button>
+    </div>
+  );
+  // The chat body: for the picked model's provider, shown on demand (building it costs a render).
+  const chatBodyBar = session && (
+    <div class="body-choice" data-testid="chat-body-choice">
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={session.chatBody}
+          data-testid="chat-body"
+          onChange={(e) => session.setChatBody((e.target as HTMLInputElement).checked)}
+        />{' '}
+        request body
+      </label>{' '}
+      <span class="muted">
+        {!picked
+          ? 'for OpenAI chat completions (no model picked)'
+          : chatProviderOf(picked)
+            ? `for ${picked.id}, the model the figures are priced for (the header's Model)`
+            : `none for ${picked.id}: the chat body is built for OpenAI and Anthropic models; pick one of theirs in the header's Model`}
+      </span>
+    </div>
+  );
+  const chatBody = (r: Report) => {
+    if (!session) return r.request !== undefined ? <Body value={r.request} label="chat request body" /> : null;
+    if (!session.chatBody || !session.provider) return null;
+    // Until the reports answer for the picked model's provider, the body is another provider's.
+    if (session.reportsProvider !== session.provider || r.request === undefined)
+      return <div class="empty-seg">building the body for {picked?.id}…</div>;
+    return (
+      <>
+        <p class="muted body-note" data-testid="chat-body-note">
+          {recordedModel
+            ? `The recorded call's body, rebuilt: it names the recorded model; the figures are for ${picked?.id ?? 'no model'}.`
+            : `"model" is ${picked ? apiName(picked) : 'the provider default'}: the scene names no chat model, so the body names the one the figures are for.`}
+        </p>
+        <Body value={chatBodyFor(r.request, picked, recordedModel)} label="chat request body" />
+      </>
+    );
+  };
+  const deskBodyView = (r: Report) => {
+    if (!session || !desk) {
+      return (
+        <>
+          <label class="body-choice">
+            Adapter{' '}
+            <select aria-label="Desk adapter" value={p.adapter} onChange={(e) => p.setAdapter((e.target as HTMLSelectElement).value)}>
+              {adapters().map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Body value={r.request} label="desk request body" />
+        </>
+      );
+    }
+    const scene = sceneDesk(session.scene);
+    const body = desk.scenes ? r.request : preview?.body;
+    return (
+      <>
+        <div class="body-choice" data-testid="desk-body-choice">
+          <label>
+            Adapter{' '}
+            <select
+              aria-label="Desk adapter to preview"
+              data-testid="desk-adapter"
+              value={desk.adapter}
+              onChange={(e) => {
+                const a = (e.target as HTMLSelectElement).value;
+                session.setPreviewAdapter(a === deskBody(scene, picked, null).adapter ? null : a);
+              }}
+            >
+              {adapters().map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                  {a === scene.adapter ? ' (the scene’s)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>{' '}
+          <span class="muted" data-testid="desk-body-note">
+            {desk.priced
+              ? `naming ${desk.model}, the model the figures are priced for (the header's Model).`
+              : picked
+                ? `naming ${desk.model ?? 'its default model'}; ${desk.adapter} does not send to ${picked.provider}, so the figures (${picked.id}) are not for this body.`
+                : `naming ${desk.model ?? 'its default model'}.`}{' '}
+            {desk.scenes
+              ? 'The scene’s own adapter and model.'
+              : `A preview: the scene uses ${scene.adapter}${scene.model ? ` with ${scene.model}` : ''}.`}
+          </span>{' '}
+          {!desk.scenes && (
             <button
               type="button"
-              class={chatView === 'segments' ? 'on' : ''}
-              aria-pressed={chatView === 'segments'}
-              onClick={() => setChatView('segments')}
+              data-testid="desk-write"
+              title="Write this adapter and model into the scene's desk_llm (an edit: Save keeps it)"
+              onClick={() => session.writeDeskPreview(desk.adapter, desk.model)}
             >
-              Segments
+              Use in the scene
             </button>
-            <button
-              type="button"
-              class={chatView === 'messages' ? 'on' : ''}
-              aria-pressed={chatView === 'messages'}
-              onClick={() => setChatView('messages')}
-              data-testid="chat-messages"
-            >
-              Messages
-            </button>
-            {chatView === 'messages' && (
-              <select
-                aria-label="Chat provider"
-                value={p.provider ?? ''}
-                onChange={(e) => p.setProvider(((e.target as HTMLSelectElement).value || null) as 'openai' | null)}
-              >
-                <option value="">messages only</option>
-                <option value="openai">+ OpenAI body</option>
-                <option value="anthropic">+ Anthropic body</option>
-              </select>
-            )}
-          </div>
+          )}
+        </div>
+        {preview?.error ? (
+          <div class="error-line">The preview does not render: {preview.error}</div>
+        ) : body === undefined && !desk.scenes ? (
+          <div class="empty-seg">rendering the preview…</div>
         ) : (
-          // biome-ignore lint/a11y/useSemanticElements: a two-button toggle; a fieldset brings a border, padding and legend semantics it does not have
-          <div class="toggle" role="group" aria-label="Desk view">
-            <button
-              type="button"
-              class={deskView === 'segments' ? 'on' : ''}
-              aria-pressed={deskView === 'segments'}
-              onClick={() => setDeskView('segments')}
-            >
-              Segments
-            </button>
-            <button
-              type="button"
-              class={deskView === 'request' ? 'on' : ''}
-              aria-pressed={deskView === 'request'}
-              onClick={() => setDeskView('request')}
-              data-testid="desk-request"
-            >
-              Request body
-            </button>
-            {deskView === 'request' && (
-              <select aria-label="Desk adapter" value={p.adapter} onChange={(e) => p.setAdapter((e.target as HTMLSelectElement).value)}>
-                {adapters().map((a) => (
-                  <option key={a} value={a}>
-                    {a}
-                  </option>
-                ))}
-              </select>
-            )}
+          <Body value={body} label="desk request body" />
+        )}
+      </>
+    );
+  };
+  const fam = (family: Llm, r: Report | null, cost: InputCost | null) => {
+    const content = (
+      <>
+        {cost && <CallCostNote cost={cost} family={family} />}
+        {family === 'chat' && chatView === 'messages' && chatBodyBar}
+        {!r ? (
+          <div class="empty-seg">rendering…</div>
+        ) : family === 'chat' && chatView === 'messages' ? (
+          <>
+            <Messages report={r} />
+            {chatBody(r)}
+          </>
+        ) : family === 'desk' && deskView === 'request' ? (
+          deskBodyView(r)
+        ) : (
+          <div class="cards">
+            {r.segments.map((s, i) => {
+              const reformat = family === 'chat' && s.name === REFORMAT;
+              const c = cost?.segments.find((x) => x.name === s.name);
+              return (
+                <SegmentCard
+                  key={s.name}
+                  seg={s}
+                  family={family}
+                  order={i}
+                  rules={p.rules}
+                  palette={p.palette}
+                  onSelectTool={p.onSelectTool}
+                  onSelectPrompt={p.onSelectPrompt}
+                  selectedTool={p.selectedTool}
+                  sent={reformat ? reformatSent(r) : undefined}
+                  configured={reformat ? (p.hasConfigured?.(family, s.name) ?? false) : undefined}
+                  costUsd={c ? (c.cost_usd ?? 0) : undefined}
+                  rate={cost ? (cost.usd_per_mtok_input ?? 0) : undefined}
+                />
+              );
+            })}
           </div>
         )}
-      </div>
-      {cost && <CallCostNote cost={cost} family={family} />}
-      {!r ? (
-        <div class="empty-seg">rendering…</div>
-      ) : family === 'chat' && chatView === 'messages' ? (
-        <>
-          <Messages report={r} />
-          {r.request !== undefined && <Body value={r.request} />}
-        </>
-      ) : family === 'desk' && deskView === 'request' ? (
-        <Body value={r.request} />
-      ) : (
-        <div class="cards">
-          {r.segments.map((s, i) => {
-            const reformat = family === 'chat' && s.name === REFORMAT;
-            const c = cost?.segments.find((x) => x.name === s.name);
-            return (
-              <SegmentCard
-                key={s.name}
-                seg={s}
-                family={family}
-                order={i}
-                rules={p.rules}
-                palette={p.palette}
-                onSelectTool={p.onSelectTool}
-                onSelectPrompt={p.onSelectPrompt}
-                selectedTool={p.selectedTool}
-                sent={reformat ? reformatSent(r) : undefined}
-                configured={reformat ? (p.hasConfigured?.(family, s.name) ?? false) : undefined}
-                costUsd={c ? (c.cost_usd ?? 0) : undefined}
-                rate={cost ? (cost.usd_per_mtok_input ?? 0) : undefined}
-              />
-            );
-          })}
+      </>
+    );
+    const name = family === 'chat' ? 'ChatLLM' : 'DeskLLM';
+    const used = !session || familyUsed(session.scene, family);
+    if (!used)
+      return (
+        <section class="family family-unused" aria-label={`${family} segments`} data-testid={`family-unused-${family}`}>
+          <details>
+            <summary>
+              <b>{name}</b>: not used by this scene{' '}
+              <span class="muted">
+                ({family === 'chat' ? 'no chat_llm, no input or messages,' : 'no desk_llm,'} and no tool declares a {family} position); what
+                it would render with the defaults
+              </span>
+            </summary>
+            <div class="family-head">{family === 'chat' ? chatHead : deskHead}</div>
+            {content}
+          </details>
+        </section>
+      );
+    return (
+      <section class="family" aria-label={`${family} segments`}>
+        <div class="family-head">
+          <h3>{name}</h3>
+          {family === 'chat' ? chatHead : deskHead}
         </div>
-      )}
-    </section>
-  );
+        {content}
+      </section>
+    );
+  };
   return (
     <div class="segments">
+      {session && <SceneInfo session={session} onView={p.onView} />}
       <Legend reports={[p.chat, p.desk]} palette={p.palette} />
       <div class="families">
         {fam('chat', p.chat, costOf(p.chat, p.model ?? null))}

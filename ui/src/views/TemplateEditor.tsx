@@ -168,12 +168,6 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
         onRevealed={() => setReveal(null)}
         onChange={(t) => session.edit(() => setTemplateText(spec, locale, t), false, path ?? undefined)}
       />
-      {problems.map((p, i) => (
-        <div class="error-line" key={i}>
-          {p.kind}: {p.message}
-          {p.line ? ` (line ${p.line}, column ${p.column})` : ''}
-        </div>
-      ))}
     </fieldset>
   );
 }

@@ -23,7 +23,9 @@ import {
   type Scene,
 } from '../lib/scene';
 import type { Session } from '../lib/session';
-import { DOCS, DiagLine, DocRef, StatusChip, invalidWhy, ruleOf } from './common';
+import { diagnosticLists, diagnosticsOf } from '../lib/diagnostics';
+import { ProblemsLink } from './Context';
+import { DOCS, DocRef, StatusChip, invalidWhy, ruleOf } from './common';
 import { TemplateEditor } from './TemplateEditor';
 
 const RETURNS_TEXT: Record<string, string> = {
@@ -226,14 +228,10 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
   const spec = toolTemplate(tool);
   const validity = session.reports?.validate.tools.find((t) => t.name === name);
   const tplPath = templatePathOf(scene, tool);
-  // The same diagnostic usually comes from both families: show it once.
-  const renderDiags = [
-    ...new Map(
-      [...(session.reports?.chat.diagnostics ?? []), ...(session.reports?.desk.diagnostics ?? [])]
-        .filter((d) => d.tool === name && d.code !== 'tool_invalid')
-        .map((d) => [`${d.level}|${d.code}|${d.message}`, d]),
-    ).values(),
-  ];
+  // The panel lists them (each once); here, how many and a link there.
+  const renderDiags = diagnosticsOf(diagnosticLists({ chat: session.reports?.chat, desk: session.reports?.desk }), { tool: name }).filter(
+    (x) => x.d.code !== 'tool_invalid',
+  );
 
   const stateText = useMemo(() => {
     const v = tool.get('state');
@@ -312,9 +310,7 @@ function ToolDetail({ session, name }: { session: Session; name: string }) {
           legend={returnsKind(tool) === 'prompt' ? 'prompt template' : 'template'}
         />
       )}
-      {renderDiags.map((d, i) => (
-        <DiagLine d={d} key={i} />
-      ))}
+      <ProblemsLink items={renderDiags} what={`${name}`} />
       <ReturnsEditor session={session} tool={tool} name={name} />
       <fieldset>
         <legend>state (JSON)</legend>

@@ -1,4 +1,5 @@
 import type { Diagnostic, Rules, ToolStatus, ToolValidity } from '../api/types';
+import { plainMessage } from '../lib/diagnostics';
 
 export const STATUS_LABEL: Record<ToolStatus, string> = {
   injected: 'injected',
@@ -29,11 +30,17 @@ export function LevelTag({ level }: { level: Diagnostic['level'] }) {
   return <span class={`level level-${level}`}>{LEVEL_LABEL[level] ?? level}</span>;
 }
 
+/** A core message in plain words: what it wrote between backticks as code, no backticks shown
+ *  (and a command-line aside left out: the app links to the view that answers it). */
+export function PlainText({ message }: { message: string }) {
+  return <>{plainMessage(message).parts.map((p, i) => (p.code ? <code key={i}>{p.text}</code> : p.text))}</>;
+}
+
 /** One diagnostic in a line: its severity, code and message. */
 export function DiagLine({ d }: { d: Pick<Diagnostic, 'level' | 'code' | 'message'> }) {
   return (
     <div class={`diag diag-${d.level}`}>
-      <LevelTag level={d.level} /> <code>{d.code}</code>: {d.message}
+      <LevelTag level={d.level} /> <code>{d.code}</code>: <PlainText message={d.message} />
     </div>
   );
 }
