@@ -805,6 +805,14 @@ fn io_errors_name_the_path_once() {
     })
     .expect_err("missing folder");
     assert_eq!(e.to_string().matches(&path_str(&folder)).count(), 1, "{e}");
+    // In words, not the system's number.
+    assert_eq!(e.message, "no such folder", "{e:?}");
+    for e in [
+        api::open(&request()).expect_err("missing"),
+        api::stat(&request()).expect_err("missing"),
+    ] {
+        assert_eq!(e.message, "no such file", "{e:?}");
+    }
 }
 
 /// `fixtures/rules.json` is what the core's `rules` operation answers (the UI's tests adopt the
