@@ -174,11 +174,14 @@ export function App({ session }: { session: Session }) {
     return () => clearTimeout(id);
   }, [s.notice]);
 
-  const openPath = async (p: string) => {
-    if (!p) return;
-    if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return;
+  /** Whether it opened. */
+  const openPath = async (p: string): Promise<boolean> => {
+    if (!p) return false;
+    if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return false;
     const d = await dialogs();
-    if (await openScene(s, p, d.openDialog)) setPathInput(s.path ?? p);
+    const opened = await openScene(s, p, d.openDialog);
+    if (opened) setPathInput(s.path ?? p);
+    return opened;
   };
   const [recent, setRecent] = useState<string[]>([]);
   useEffect(() => {
@@ -462,7 +465,14 @@ export function App({ session }: { session: Session }) {
       {tab === 'rules' && <RulesView session={s} />}
       {tab === 'run' && <RunView session={s} />}
       {tab === 'conversation' && <ConversationView session={s} />}
-      {tab === 'replay' && <ReplayView session={s} />}
+      {tab === 'replay' && (
+        <ReplayView
+          session={s}
+          onOpen={async (p) => {
+            if (await openPath(p)) setTab('inspector');
+          }}
+        />
+      )}
     </div>
   );
 }
