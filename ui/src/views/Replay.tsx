@@ -3,7 +3,7 @@ import { dialogs } from '../api';
 import { errorText } from '../api/api';
 import type { CheckScene } from '../api/types';
 import { diffSegments, intraLine, type Row, type SegmentLike, type Span, udiffKind } from '../lib/diff';
-import { isAbsolute, resolvePath, shortPath } from '../lib/paths';
+import { shortPath, typedPath } from '../lib/paths';
 import { approveAllQuestion, isApprovable, pickSelection, type ReplayMemo, replayMemo, sceneGroups, shownOrder } from '../lib/replay';
 import type { Session } from '../lib/session';
 
@@ -190,14 +190,13 @@ export function ReplayView({ session, onOpen }: { session: Session; onOpen?: (pa
   }, []);
   const opts = { failuresOnly, grouped };
   const check = async (f = folder, keep = memo.sel) => {
-    const typed = f.trim();
-    // A relative path is taken from the open scene's folder, as in every path box of the app;
-    // with no folder there is nothing it could be relative to.
-    if (typed && !isAbsolute(typed) && !baseDir) {
-      setErr(`"${typed}" is relative, and the open scene has no folder to take it from: type an absolute path.`);
+    // A relative path is taken from the open scene's folder, as in every path box of the app.
+    const typed = typedPath(f, baseDir);
+    if ('error' in typed) {
+      setErr(typed.error);
       return;
     }
-    const full = resolvePath(f, baseDir);
+    const full = typed.path;
     if (!full) {
       setErr(
         `Choose a folder first${pick ? ' (Browse…)' : ''}: type its path${baseDir ? ` (absolute, or relative to ${baseDir})` : ' (absolute)'}.`,
