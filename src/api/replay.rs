@@ -161,7 +161,8 @@ pub fn approve(req: &ApproveRequest) -> Result<ApproveResponse, ApiError> {
     reachable(&golden, crate::files::Access::Write)?;
     let scene = scene::load_file(path)?;
     let text = check::golden_text_in(&scene, path.parent());
-    crate::files::write_atomic(&golden, text.as_bytes()).map_err(|e| ApiError::io(&golden, &e))?;
+    crate::files::write_atomic(&golden, text.as_bytes())
+        .map_err(|e| ApiError::io_of(&golden, &e, "folder to write it in"))?;
     tracing::info!(golden = %golden.display(), "golden approved");
     Ok(ApproveResponse {
         golden_path: golden.display().to_string(),
@@ -202,7 +203,7 @@ pub fn golden(req: &GoldenRequest) -> Result<GoldenResponse, ApiError> {
     let now = check::golden_text_in(&scene, req.base_dir.as_deref().map(Path::new));
     if req.bless {
         crate::files::write_atomic(golden_path, now.as_bytes())
-            .map_err(|e| ApiError::io(golden_path, &e))?;
+            .map_err(|e| ApiError::io_of(golden_path, &e, "folder to write it in"))?;
         return Ok(GoldenResponse {
             status: CheckStatus::Ok,
             diff: None,

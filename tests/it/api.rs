@@ -813,6 +813,12 @@ fn io_errors_name_the_path_once() {
     ] {
         assert_eq!(e.message, "no such file", "{e:?}");
     }
+    let e = api::save(&api::SaveRequest {
+        path: path_str(&folder.join("x.scene.json")),
+        text: prompt_inspector::scene::DEFAULT_SCENE.to_owned(),
+    })
+    .expect_err("no folder to write in");
+    assert_eq!(e.message, "no such folder to write it in", "{e:?}");
 }
 
 /// `fixtures/rules.json` is what the core's `rules` operation answers (the UI's tests adopt the
