@@ -62,7 +62,9 @@ pub fn io_words(err: &io::Error, what: &str) -> String {
         }
         _ if err.raw_os_error().is_some() => {
             let text = err.to_string();
-            let bare = text.rsplit_once(" (os error ").map_or(text.as_str(), |(d, _)| d);
+            let bare = text
+                .rsplit_once(" (os error ")
+                .map_or(text.as_str(), |(d, _)| d);
             let mut chars = bare.chars();
             chars.next().map_or_else(String::new, |c| {
                 c.to_lowercase().chain(chars).collect::<String>()

@@ -73,12 +73,15 @@ pub struct ApproveResponse {
 pub fn check(req: &CheckRequest) -> Result<CheckResponse, ApiError> {
     tracing::info!(folder = %req.folder, "checking scenes against goldens");
     let folder = PathBuf::from(&req.folder);
-    let scenes = check::discover(std::slice::from_ref(&folder))
-        .map_err(|e| {
-            // The path asked for is missing: the box that named it asks for a folder.
-            let what = if e.path == folder { "folder" } else { "file or folder" };
-            ApiError::io_of(&e.path, &e.error, what)
-        })?;
+    let scenes = check::discover(std::slice::from_ref(&folder)).map_err(|e| {
+        // The path asked for is missing: the box that named it asks for a folder.
+        let what = if e.path == folder {
+            "folder"
+        } else {
+            "file or folder"
+        };
+        ApiError::io_of(&e.path, &e.error, what)
+    })?;
     if scenes.is_empty() {
         return Err(ApiError::invalid(
             "folder",
