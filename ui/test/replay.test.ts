@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import type { CheckResponse, CheckScene } from '../src/api/types';
-import { intraLine, udiffKind } from '../src/lib/diff';
+import { intraLine, udiffKind, udiffKinds } from '../src/lib/diff';
 import { approveAllQuestion, pickSelection, sceneGroups, shownOrder } from '../src/lib/replay';
 import { Session } from '../src/lib/session';
 import { ReplayView } from '../src/views/Replay';
@@ -93,6 +93,18 @@ describe('changes within a line', () => {
     const added = intraLine('a b', 'a new b');
     expect(added.left.some((s) => s.changed)).toBe(false);
     expect(added.right.filter((s) => s.changed).map((s) => s.text.trim())).toEqual(['new']);
+  });
+  it("colours check's summary of the segments before the file headers too", () => {
+    const text = [
+      'Segments whose text differs (- golden, + now):',
+      '  chat · system_msg_prompt',
+      '    - old',
+      '    + new',
+      '--- g',
+      '+++ n',
+      '- x',
+    ];
+    expect(udiffKinds(text)).toEqual(['ctx', 'ctx', 'del', 'add', 'file', 'file', 'del']);
   });
   it('tells the lines of a unified diff apart', () => {
     expect(['--- a/x', '+++ b/x', '@@ -1 +1 @@', '-old', '+new', ' same'].map(udiffKind)).toEqual([

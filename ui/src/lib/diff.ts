@@ -155,6 +155,26 @@ export function intraLine(a: string, b: string): { left: Span[]; right: Span[] }
 
 /** What a line of a unified diff is, for its colour: the file header, a hunk header, added, removed or context. */
 export type UdiffKind = 'file' | 'hunk' | 'add' | 'del' | 'ctx';
+
+/**
+ * The kind of every line of `check`'s diff text. Its summary of the segments that differ comes
+ * before the file headers, its removed and added lines indented under each segment's name
+ * (`    - old`, `    + new`); from the first `--- ` on it is a unified diff.
+ */
+export function udiffKinds(lines: string[]): UdiffKind[] {
+  let summary = true;
+  return lines.map((l) => {
+    if (summary && l.startsWith('--- ')) summary = false;
+    if (summary) {
+      const t = l.trimStart();
+      if (t !== l && t.startsWith('- ')) return 'del';
+      if (t !== l && t.startsWith('+ ')) return 'add';
+      return 'ctx';
+    }
+    return udiffKind(l);
+  });
+}
+
 export function udiffKind(line: string): UdiffKind {
   if (line.startsWith('+++ ') || line.startsWith('--- ')) return 'file';
   if (line.startsWith('@@')) return 'hunk';

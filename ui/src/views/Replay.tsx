@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { dialogs } from '../api';
 import { errorText } from '../api/api';
 import type { CheckScene } from '../api/types';
-import { diffSegments, intraLine, type Row, type SegmentLike, type Span, udiffKind } from '../lib/diff';
+import { diffSegments, intraLine, type Row, type SegmentLike, type Span, udiffKinds } from '../lib/diff';
 import { shortPath, typedPath } from '../lib/paths';
 import { approveAllQuestion, isApprovable, pickSelection, type ReplayMemo, replayMemo, sceneGroups, shownOrder } from '../lib/replay';
 import type { Session } from '../lib/session';
@@ -53,10 +53,11 @@ function Spans({ spans, side }: { spans: Span[]; side: 'del' | 'add' }) {
 /** The unified diff, each line coloured by what it is (and still led by its +, - or @@). */
 export function Udiff({ text }: { text: string }) {
   const lines = text.replace(/\n$/, '').split('\n');
+  const kinds = udiffKinds(lines);
   return (
     <pre class="udiff" data-testid="udiff">
       {lines.map((l, i) => (
-        <span key={i} class={`ud ud-${udiffKind(l)}`}>
+        <span key={i} class={`ud ud-${kinds[i]}`}>
           {l}
           {'\n'}
         </span>
