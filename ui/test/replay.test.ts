@@ -233,6 +233,33 @@ describe('ReplayView on a corpus', () => {
     expect(root.querySelector('[data-testid="approve-all"]')).toBeNull();
   });
 
+  it('approve all stops at the first golden it cannot write and says how far it got', async () => {
+    const approved: string[] = [];
+    const s = new Session(
+      fakeApi({
+        check: core(CORPUS, approved).check,
+        approve: async (path) => {
+          if (path === '/c/sub/d.scene.json') throw { code: 'io_error', message: 'permission denied', file: '/c/sub/d.golden.json' };
+          approved.push(path);
+          return { golden_path: path };
+        },
+      }),
+    );
+    await s.load(DEFAULT, '/c/default.scene.json', false);
+    await act(() => {
+      render(h(ReplayView, { session: s }), root);
+    });
+    await click(button('Check'));
+    vi.stubGlobal('confirm', () => true);
+    await click(root.querySelector('[data-testid="approve-all"]'));
+    expect(approved).toEqual(['/c/b.scene.json']);
+    expect(root.querySelector('[data-testid="replay-error"]')?.textContent).toBe(
+      '1 of 3 approved; then: /c/sub/d.golden.json: permission denied',
+    );
+    // The list is the answer after the approval: b matches now.
+    expect(root.textContent).toContain('3 passed, 3 failed');
+  });
+
   it("opens a scene from its row through the app's open flow", async () => {
     const opened: string[] = [];
     await checked(CORPUS, [], (p) => opened.push(p));

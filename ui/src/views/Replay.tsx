@@ -235,6 +235,7 @@ export function ReplayView({ session, onOpen }: { session: Session; onOpen?: (pa
     if (!res || !approvable.length) return;
     if (!confirm(approveAllQuestion(res.scenes))) return;
     let done = 0;
+    let failure: string | null = null;
     try {
       for (const sc of approvable) {
         setBusy(`Approving ${done + 1} of ${approvable.length}…`);
@@ -242,11 +243,13 @@ export function ReplayView({ session, onOpen }: { session: Session; onOpen?: (pa
         done++;
       }
     } catch (e) {
-      setErr(`${done} of ${approvable.length} approved; then: ${errorText(e)}`);
+      failure = `${done} of ${approvable.length} approved; then: ${errorText(e)}`;
     } finally {
       setBusy(null);
     }
+    // Checked again to show what was written; a failure stays in view after it.
     await check(checked ?? folder);
+    if (failure) setErr(failure);
   };
   const row = (s: CheckScene, rel: string | null) => (
     <li key={s.path} class="scene-row">
