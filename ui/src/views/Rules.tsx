@@ -7,7 +7,7 @@ import { forbiddenBadge, legalShown, nearestLegal, type Shown, segmentWords, too
 import { DOCS, DiagLine, DocRef, STATUS_LABEL } from './common';
 
 /** The large-text mode for projectors, kept in the browser between visits. */
-const LARGE_KEY = 'pi.rules.large';
+const LARGE_KEY = 'prompt-inspector.rules-large-text';
 export function largeTextStored(): boolean {
   try {
     return localStorage.getItem(LARGE_KEY) === '1';
