@@ -50,6 +50,30 @@ fn not_regular(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message)
 }
 
+/// An I/O error in words, for a person: `no such file` (or `no such folder`, `no such file or
+/// folder`, as `what` says), `permission denied`, and otherwise the system's description without
+/// its `(os error N)` tail, which names nothing a reader can act on. Errors this module makes up
+/// (a FIFO, a file too large) carry their own words and are kept as they are.
+pub fn io_words(err: &io::Error, what: &str) -> String {
+    match err.kind() {
+        io::ErrorKind::NotFound => format!("no such {what}"),
+        io::ErrorKind::PermissionDenied if err.raw_os_error().is_some() => {
+            "permission denied".to_owned()
+        }
+        _ if err.raw_os_error().is_some() => {
+            let text = err.to_string();
+            let bare = text
+                .rsplit_once(" (os error ")
+                .map_or(text.as_str(), |(d, _)| d);
+            let mut chars = bare.chars();
+            chars.next().map_or_else(String::new, |c| {
+                c.to_lowercase().chain(chars).collect::<String>()
+            })
+        }
+        _ => err.to_string(),
+    }
+}
+
 /// The error of a file past its limit; `what` names the kind of file ("a scene", "an image").
 pub fn too_large(what: &str, limit: u64) -> io::Error {
     io::Error::new(
@@ -267,6 +291,25 @@ pub fn read_dir(path: &Path) -> io::Result<Vec<std::fs::DirEntry>> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn io_errors_speak_words_not_os_error_numbers() {
+        let dir = std::env::temp_dir().join(format!("pi-io-words-{}", std::process::id()));
+        let missing = dir.join("missing.scene.json");
+        let e = read_regular(&missing, 10, "a scene").expect_err("missing");
+        assert_eq!(io_words(&e, "file"), "no such file");
+        assert_eq!(io_words(&e, "folder"), "no such folder");
+        let listing = read_dir(&dir.join("nope")).expect_err("missing folder");
+        assert_eq!(io_words(&listing, "folder"), "no such folder");
+        // Another OS error keeps its description, lower-cased, without the number.
+        let other = io::Error::from_raw_os_error(21);
+        let words = io_words(&other, "file");
+        assert!(!words.contains("os error"), "{words}");
+        assert!(words.starts_with(|c: char| c.is_lowercase()), "{words}");
+        // This module's own errors are kept whole.
+        let own = too_large("a scene", 3);
+        assert_eq!(io_words(&own, "file"), own.to_string());
+    }
+
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {

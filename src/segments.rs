@@ -83,6 +83,39 @@ impl Rule {
         }
     }
 
+    /// The rule in a few words, for a badge: what the forbidden fields are (`user's words`,
+    /// `history`, `message stream`), so a badge reads "forbidden: history".
+    pub fn short(self) -> &'static str {
+        match self {
+            Rule::IronRule1 => "user's words",
+            Rule::IronRule2 => "history",
+            Rule::ArchitectureBoundary => "message stream",
+        }
+    }
+
+    /// What the fields this rule closes are, said as what they hold and who writes them (the
+    /// boundary is a property of the fields, not a policy laid over them).
+    pub fn holds(self) -> &'static str {
+        match self {
+            Rule::IronRule1 => {
+                "The user's input: what the person typed, the task's purpose and the last \
+                 instruction before the answer. This text comes from the user or the task, not \
+                 from the LLM's configuration: a tool's text here would read as the user's own \
+                 words."
+            }
+            Rule::IronRule2 => {
+                "The history snapshot: the desk as the system recorded it when the task started. \
+                 It is a record, written once by the system; a tool's text here would read as \
+                 what the desk was."
+            }
+            Rule::ArchitectureBoundary => {
+                "Message streams: the conversation and the tool loop's messages, recorded while \
+                 the agent runs. They are lists of messages (list[BaseMessage]), not prompt lists: \
+                 there is no prompt in them for a tool to add to."
+            }
+        }
+    }
+
     /// The rule's reasoning, in one paragraph (docs/rules.md says more).
     pub fn reason(self) -> &'static str {
         match self {
@@ -127,6 +160,9 @@ pub enum SegmentKind {
 pub struct Segment {
     /// The field name in TFRobot (`system_msg_prompt`).
     pub name: &'static str,
+    /// The segment in a few words (`system message`, `the desk at the start`), for badges and
+    /// a presenter's view; `name` stays the id.
+    pub label: &'static str,
     pub family: Family,
     pub kind: SegmentKind,
     /// `None` when tools may inject here; otherwise the rule that forbids it.
@@ -156,7 +192,7 @@ impl Segment {
 }
 
 const fn seg(
-    name: &'static str,
+    (name, label): (&'static str, &'static str),
     family: Family,
     kind: SegmentKind,
     rule: Option<Rule>,
@@ -165,6 +201,7 @@ const fn seg(
 ) -> Segment {
     Segment {
         name,
+        label,
         family,
         kind,
         rule,
@@ -176,35 +213,41 @@ const fn seg(
 use Family::{Chat, Desk};
 use SegmentKind::{Messages, Prompts, UserInput};
 
+/// What the segments open to tools are: the system side, next to what [`Rule::holds`] says of
+/// the others.
+pub const SYSTEM_SIDE: &str = "System-side prompt lists: the LLM's configuration \
+    (list[BasePrompt]) that the developer writes, rendered before each call. Tools add their text \
+    here, as more of the system's own instructions, beside the configured prompts.";
+
 /// All 14 segments: the 7 chat ones, then the 7 desk ones, each in assembly order.
 pub static SEGMENTS: [Segment; 14] = [
-    seg("system_msg_prompt", Chat, Prompts, None, true,
+    seg(("system_msg_prompt", "system message"), Chat, Prompts, None, true,
         "System message: role, global background, long-term memory. The most used injection position."),
-    seg("conversation_msgs", Chat, Messages, Some(Rule::ArchitectureBoundary), true,
+    seg(("conversation_msgs", "conversation history"), Chat, Messages, Some(Rule::ArchitectureBoundary), true,
         "The conversation history (list[BaseMessage]). Tools can read prompt_ctx.conversation and render into a legal position."),
-    seg("before_input_msg_prompt", Chat, Prompts, None, true,
+    seg(("before_input_msg_prompt", "before the user's input"), Chat, Prompts, None, true,
         "Guidance just before the user's input; a system-role message from the LLM's configuration, not the input itself."),
-    seg("reformat_input_prompt", Chat, UserInput, Some(Rule::IronRule1), true,
+    seg(("reformat_input_prompt", "the user's input"), Chat, UserInput, Some(Rule::IronRule1), true,
         "Replaces the user's input text: a tool writing here would rewrite what the user said."),
-    seg("after_input_msg_prompt", Chat, Prompts, None, true,
+    seg(("after_input_msg_prompt", "after the user's input"), Chat, Prompts, None, true,
         "Supplementary system message after the user's input."),
-    seg("intermediate_msgs", Chat, Messages, Some(Rule::ArchitectureBoundary), true,
+    seg(("intermediate_msgs", "tool-loop messages"), Chat, Messages, Some(Rule::ArchitectureBoundary), true,
         "Intermediate messages of the tool-call loop (list[BaseMessage]); tool results travel as ToolReturn."),
-    seg("after_intermediate_msg_prompt", Chat, Prompts, None, false,
+    seg(("after_intermediate_msg_prompt", "after the tool loop"), Chat, Prompts, None, false,
         "Summary position after the intermediate messages."),
-    seg("system_prompt", Desk, Prompts, None, true,
+    seg(("system_prompt", "system message"), Desk, Prompts, None, true,
         "System message, as system_msg_prompt for chat."),
-    seg("instruction_prompt", Desk, Prompts, None, true,
+    seg(("instruction_prompt", "instructions and examples"), Desk, Prompts, None, true,
         "Few-shot examples; experience-replay tools can inject here."),
-    seg("original_desk_screenshot_prompt", Desk, Prompts, Some(Rule::IronRule2), true,
+    seg(("original_desk_screenshot_prompt", "the desk at the start"), Desk, Prompts, Some(Rule::IronRule2), true,
         "The desk as it was when the task started, recorded by the system and never changed."),
-    seg("intermediate_prompt", Desk, Prompts, None, false,
+    seg(("intermediate_prompt", "intermediate actions"), Desk, Prompts, None, false,
         "Intermediate actions."),
-    seg("current_desk_screenshot_prompt", Desk, Prompts, None, false,
+    seg(("current_desk_screenshot_prompt", "the desk now"), Desk, Prompts, None, false,
         "The live state of the desk now (the dual of the original snapshot); tools may add dimensions of it."),
-    seg("purpose_prompt", Desk, Prompts, Some(Rule::IronRule1), false,
+    seg(("purpose_prompt", "the task's purpose"), Desk, Prompts, Some(Rule::IronRule1), false,
         "The task's purpose, usually the user's input or the current task description."),
-    seg("prefix_prompt", Desk, Prompts, Some(Rule::IronRule1), false,
+    seg(("prefix_prompt", "the last words before the answer"), Desk, Prompts, Some(Rule::IronRule1), false,
         "The very last words before the model's output, the most position-sensitive instruction."),
 ];
 

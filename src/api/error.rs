@@ -83,14 +83,21 @@ impl ApiError {
 
     /// A file could not be read or written. The path goes in `file` only: every front end
     /// (this type's `Display`, the UI's `errorText`) puts `file` before the message, so a
-    /// message that named it too would say it twice.
+    /// message that named it too would say it twice. The message is in words (`no such file`),
+    /// not the system's `os error 2`.
     pub fn io(path: &Path, err: &std::io::Error) -> ApiError {
+        ApiError::io_of(path, err, "file")
+    }
+
+    /// [`ApiError::io`] for a path that names `what` (`folder`, `file or folder`): a missing one
+    /// is `no such folder`.
+    pub fn io_of(path: &Path, err: &std::io::Error, what: &str) -> ApiError {
         let code = if crate::files::is_not_chosen(err) {
             ErrorCode::PathNotChosen
         } else {
             ErrorCode::IoError
         };
-        ApiError::new(code, err.to_string()).with_file(path)
+        ApiError::new(code, crate::files::io_words(err, what)).with_file(path)
     }
 
     /// A request field the operation refuses.

@@ -82,7 +82,9 @@ pub fn open(req: &PathRequest) -> Result<SceneText, ApiError> {
 pub fn save(req: &SaveRequest) -> Result<FileStat, ApiError> {
     scene::load_str(&req.text)?;
     let path = Path::new(&req.path);
-    crate::files::write_atomic(path, req.text.as_bytes()).map_err(|e| ApiError::io(path, &e))?;
+    // A write finds nothing only when the folder it goes in is missing.
+    crate::files::write_atomic(path, req.text.as_bytes())
+        .map_err(|e| ApiError::io_of(path, &e, "folder to write it in"))?;
     tracing::info!(path = %path.display(), bytes = req.text.len(), "scene saved");
     stat(&PathRequest {
         path: req.path.clone(),

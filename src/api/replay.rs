@@ -73,8 +73,15 @@ pub struct ApproveResponse {
 pub fn check(req: &CheckRequest) -> Result<CheckResponse, ApiError> {
     tracing::info!(folder = %req.folder, "checking scenes against goldens");
     let folder = PathBuf::from(&req.folder);
-    let scenes = check::discover(std::slice::from_ref(&folder))
-        .map_err(|e| ApiError::io(&e.path, &e.error))?;
+    let scenes = check::discover(std::slice::from_ref(&folder)).map_err(|e| {
+        // The path asked for is missing: the box that named it asks for a folder.
+        let what = if e.path == folder {
+            "folder"
+        } else {
+            "file or folder"
+        };
+        ApiError::io_of(&e.path, &e.error, what)
+    })?;
     if scenes.is_empty() {
         return Err(ApiError::invalid(
             "folder",
@@ -157,7 +164,8 @@ pub fn approve(req: &ApproveRequest) -> Result<ApproveResponse, ApiError> {
     reachable(&golden, crate::files::Access::Write)?;
     let scene = scene::load_file(path)?;
     let text = check::golden_text_in(&scene, path.parent());
-    crate::files::write_atomic(&golden, text.as_bytes()).map_err(|e| ApiError::io(&golden, &e))?;
+    crate::files::write_atomic(&golden, text.as_bytes())
+        .map_err(|e| ApiError::io_of(&golden, &e, "folder to write it in"))?;
     tracing::info!(golden = %golden.display(), "golden approved");
     Ok(ApproveResponse {
         golden_path: golden.display().to_string(),
@@ -198,7 +206,7 @@ pub fn golden(req: &GoldenRequest) -> Result<GoldenResponse, ApiError> {
     let now = check::golden_text_in(&scene, req.base_dir.as_deref().map(Path::new));
     if req.bless {
         crate::files::write_atomic(golden_path, now.as_bytes())
-            .map_err(|e| ApiError::io(golden_path, &e))?;
+            .map_err(|e| ApiError::io_of(golden_path, &e, "folder to write it in"))?;
         return Ok(GoldenResponse {
             status: CheckStatus::Ok,
             diff: None,

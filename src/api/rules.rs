@@ -12,6 +12,9 @@ use crate::segments::{Rule, SEGMENTS};
 pub struct RulesResponse {
     pub segments: Vec<SegmentInfo>,
     pub rules: Vec<RuleInfo>,
+    /// What the segments open to tools are (the system side), as each rule's `holds` says of
+    /// the segments it closes.
+    pub system_side: String,
     /// The DeskLLM adapters a scene may name, the default (`openai_desk`) first.
     pub adapters: Vec<String>,
 }
@@ -20,6 +23,8 @@ pub struct RulesResponse {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SegmentInfo {
     pub name: String,
+    /// The segment in a few words (`the desk at the start`), for a badge.
+    pub label: String,
     /// `chat` or `desk`.
     #[cfg_attr(feature = "specta", specta(type = crate::segments::Family))]
     pub family: String,
@@ -44,6 +49,10 @@ pub struct SegmentInfo {
 pub struct RuleInfo {
     pub id: String,
     pub title: String,
+    /// The rule in a few words for a badge (`history`: "forbidden: history").
+    pub short: String,
+    /// What the fields it closes are: what they hold and who writes them.
+    pub holds: String,
     pub reason: String,
     /// The segments this rule forbids.
     pub segments: Vec<String>,
@@ -55,6 +64,7 @@ pub fn rules() -> RulesResponse {
             .iter()
             .map(|s| SegmentInfo {
                 name: s.name.to_owned(),
+                label: s.label.to_owned(),
                 family: s.family.as_str().to_owned(),
                 order: u32_of(s.order()),
                 legal: s.legal(),
@@ -70,6 +80,8 @@ pub fn rules() -> RulesResponse {
             .map(|r| RuleInfo {
                 id: r.id().to_owned(),
                 title: r.title().to_owned(),
+                short: r.short().to_owned(),
+                holds: r.holds().to_owned(),
                 reason: r.reason().to_owned(),
                 segments: SEGMENTS
                     .iter()
@@ -78,6 +90,7 @@ pub fn rules() -> RulesResponse {
                     .collect(),
             })
             .collect(),
+        system_side: crate::segments::SYSTEM_SIDE.to_owned(),
         adapters: Adapter::ALL.iter().map(|a| a.as_str().to_owned()).collect(),
     }
 }

@@ -123,7 +123,9 @@ pub struct PathError {
 
 impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.error)
+        // A path given to `check` may be a scene file or a folder of them.
+        let words = crate::files::io_words(&self.error, "file or folder");
+        write!(f, "{}: {words}", self.path.display())
     }
 }
 

@@ -25,7 +25,7 @@ pub const MAX_SCENE_BYTES: u64 = 512 * 1024 * 1024;
 /// Reads and loads a scene file. Nothing is kept from a scene that fails to load.
 pub fn load_file(path: &Path) -> Result<Scene, SceneError> {
     let bytes = crate::files::read_regular(path, MAX_SCENE_BYTES, "a scene")
-        .map_err(|e| SceneError::io(path, e.to_string()))?;
+        .map_err(|e| SceneError::io(path, crate::files::io_words(&e, "file")))?;
     match simdutf8::basic::from_utf8(&bytes) {
         Ok(text) => load_str(text).map_err(|e| e.in_file(path)),
         Err(_) => {

@@ -805,6 +805,20 @@ fn io_errors_name_the_path_once() {
     })
     .expect_err("missing folder");
     assert_eq!(e.to_string().matches(&path_str(&folder)).count(), 1, "{e}");
+    // In words, not the system's number.
+    assert_eq!(e.message, "no such folder", "{e:?}");
+    for e in [
+        api::open(&request()).expect_err("missing"),
+        api::stat(&request()).expect_err("missing"),
+    ] {
+        assert_eq!(e.message, "no such file", "{e:?}");
+    }
+    let e = api::save(&api::SaveRequest {
+        path: path_str(&folder.join("x.scene.json")),
+        text: prompt_inspector::scene::DEFAULT_SCENE.to_owned(),
+    })
+    .expect_err("no folder to write in");
+    assert_eq!(e.message, "no such folder to write it in", "{e:?}");
 }
 
 /// `fixtures/rules.json` is what the core's `rules` operation answers (the UI's tests adopt the

@@ -17,6 +17,7 @@ import { keyboardJourney } from './keyboard.mjs';
 import { layoutJourney } from './layout.mjs';
 import { moneyJourney } from './money.mjs';
 import { problemsJourney } from './problems.mjs';
+import { replayJourney, rulesJourney } from './replay.mjs';
 import { reportJourney } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -628,6 +629,8 @@ try {
   await page.getByTestId('try-result').waitFor();
   await page.screenshot({ path: join(shots, '05-rules.png'), fullPage: false });
   await axe(page, 'the Rules view (with a "Try it" result)');
+  // 7-rules. The Rules view for a presenter at 1280x720 and 1440x900 (replay.mjs).
+  await rulesJourney({ browser, url, check, shots, axe });
   await page.getByRole('tab', { name: 'Run' }).click();
   await page.getByTestId('run-example').click();
   await page.locator('.iteration').first().waitFor();
@@ -729,6 +732,8 @@ try {
   await page.locator('.scene-list button').getByText('matches').waitFor();
   check(true, 'approving the change makes the scene pass');
   await page.getByRole('tab', { name: 'Inspector' }).click();
+  // 7-replay. Replay on a corpus at 1280x720 and 1440x900 (replay.mjs).
+  await replayJourney({ browser, url, repo, tmp, check, shots, axe });
 
   // ── 7b: the Run and Replay views from a serve started outside the repository ───────────────
   // Their defaults must not depend on the server's working directory: the Run view shows the

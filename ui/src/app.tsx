@@ -10,7 +10,7 @@ import { recentFiles } from './lib/recent';
 import type { Session } from './lib/session';
 import { windowTitle } from './lib/title';
 import { ContextPanel } from './views/Context';
-import { baseName } from './lib/paths';
+import { baseName, typedPath } from './lib/paths';
 import { Segments } from './views/Segments';
 import { adapterOf } from './views/Tools';
 import { LeftPane, type LeftMode } from './views/Prompts';
@@ -73,7 +73,15 @@ function usePaintProbe(s: Session) {
  */
 export async function saveScene(s: Session, as: boolean, typed: string, saveDialog?: Shell['saveDialog']): Promise<string | null> {
   const ask = as || !s.path;
-  let target = ask ? typed.trim() : (s.path ?? '');
+  let target = s.path ?? '';
+  if (ask) {
+    const t = typedPath(typed, s.baseDir);
+    if ('error' in t) {
+      s.showFileError(t.error);
+      return null;
+    }
+    target = t.path;
+  }
   if (ask && saveDialog) {
     try {
       target = (await saveDialog(s.path ?? undefined)) ?? '';
@@ -98,7 +106,14 @@ export async function saveScene(s: Session, as: boolean, typed: string, saveDial
  * named by the page) opens once the person picks it in the system Open dialog, which starts
  * there. Whether a scene was opened.
  */
-export async function openScene(s: Session, path: string, pickOpen?: (suggested: string) => Promise<string | null>): Promise<boolean> {
+export async function openScene(s: Session, typed: string, pickOpen?: (suggested: string) => Promise<string | null>): Promise<boolean> {
+  // A relative path means what it means in the Run and Replay boxes: from the open scene's folder.
+  const t = typedPath(typed, s.baseDir);
+  if ('error' in t) {
+    s.showFileError(t.error);
+    return false;
+  }
+  const path = t.path;
   if (await s.open(path)) return true;
   if (s.fileErrorCode !== 'path_not_chosen' || !pickOpen) return false;
   const picked = await pickOpen(path);
@@ -174,11 +189,14 @@ export function App({ session }: { session: Session }) {
     return () => clearTimeout(id);
   }, [s.notice]);
 
-  const openPath = async (p: string) => {
-    if (!p) return;
-    if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return;
+  /** Whether it opened. */
+  const openPath = async (p: string): Promise<boolean> => {
+    if (!p) return false;
+    if (s.dirty && !confirm('Discard the unsaved edits of the open scene?')) return false;
     const d = await dialogs();
-    if (await openScene(s, p, d.openDialog)) setPathInput(s.path ?? p);
+    const opened = await openScene(s, p, d.openDialog);
+    if (opened) setPathInput(s.path ?? p);
+    return opened;
   };
   const [recent, setRecent] = useState<string[]>([]);
   useEffect(() => {
@@ -465,7 +483,14 @@ export function App({ session }: { session: Session }) {
       {tab === 'rules' && <RulesView session={s} />}
       {tab === 'run' && <RunView session={s} />}
       {tab === 'conversation' && <ConversationView session={s} />}
-      {tab === 'replay' && <ReplayView session={s} />}
+      {tab === 'replay' && (
+        <ReplayView
+          session={s}
+          onOpen={async (p) => {
+            if (await openPath(p)) setTab('inspector');
+          }}
+        />
+      )}
     </div>
   );
 }

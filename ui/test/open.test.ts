@@ -2,7 +2,7 @@
 // opens once the person picks it in the Open dialog, which starts at that path.
 import { describe, expect, it } from 'vitest';
 import type { Api } from '../src/api/api';
-import { openScene } from '../src/app';
+import { openScene, saveScene } from '../src/app';
 import { Session } from '../src/lib/session';
 import { fakeApi } from './fake-api';
 
@@ -67,5 +67,37 @@ describe('openScene', () => {
     expect(await openScene(browser, '/typed/a.scene.json')).toBe(false);
     expect(browser.fileError).toContain('not a path you chose');
     expect(asked).toBe(0);
+  });
+
+  it("takes a relative path from the open scene's folder, as the Run and Replay boxes do, and refuses one when there is no folder", async () => {
+    const s = await session(new Set(['/typed/a.scene.json', '/picked/b.scene.json']));
+    expect(await openScene(s, 'a.scene.json')).toBe(false);
+    expect(s.fileError).toContain('"a.scene.json" is relative, and the open scene has no folder');
+    expect(await openScene(s, '/typed/a.scene.json')).toBe(true);
+    expect(await openScene(s, '../picked/./b.scene.json')).toBe(true);
+    expect(s.path).toBe('/picked/b.scene.json');
+  });
+});
+
+describe('saveScene', () => {
+  it("saves to a typed relative path in the open scene's folder", async () => {
+    const saved: string[] = [];
+    const s = new Session(
+      fakeApi({
+        open: async (path) => ({ path, text: DEFAULT }),
+        stat: async () => ({ modified_ms: 1, size: 1 }),
+        save: async (path) => {
+          saved.push(path);
+          return { modified_ms: 2, size: 1 };
+        },
+      }),
+    );
+    await s.load(DEFAULT, null, false);
+    expect(await saveScene(s, true, 'copy.scene.json')).toBeNull();
+    expect(s.fileError).toContain('type an absolute path');
+    expect(saved).toEqual([]);
+    await s.load(DEFAULT, '/work/a.scene.json', false);
+    expect(await saveScene(s, true, 'sub/copy.scene.json')).toBe('/work/sub/copy.scene.json');
+    expect(saved).toEqual(['/work/sub/copy.scene.json']);
   });
 });

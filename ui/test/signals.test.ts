@@ -127,9 +127,19 @@ describe('diagnostics', () => {
 describe('the board', () => {
   const RULES: Rules = {
     segments: [
-      { name: 'system_msg_prompt', family: 'chat', order: 0, legal: true, configured: true, purpose: 'System', cached_prefix: true },
+      {
+        name: 'system_msg_prompt',
+        label: 'system message',
+        family: 'chat',
+        order: 0,
+        legal: true,
+        configured: true,
+        purpose: 'System',
+        cached_prefix: true,
+      },
       {
         name: 'reformat_input_prompt',
+        label: "the user's input",
         family: 'chat',
         order: 3,
         legal: false,
@@ -140,7 +150,17 @@ describe('the board', () => {
         reason: 'Tools must not write there.',
       },
     ],
-    rules: [{ id: 'iron_rule_1', title: 'Iron rule 1: user intent', reason: 'Tools must not write there.', segments: [] }],
+    rules: [
+      {
+        id: 'iron_rule_1',
+        title: 'Iron rule 1: user intent',
+        short: "user's words",
+        holds: "The user's input.",
+        reason: 'Tools must not write there.',
+        segments: [],
+      },
+    ],
+    system_side: 'System-side prompt lists.',
     adapters: [],
   };
   // "You are X.\n" (config 0), "- a\n- b" (tf_notes, over two lines), "\n", "Memo" (chat_memo).

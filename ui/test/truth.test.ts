@@ -27,9 +27,19 @@ const REASON =
   "Tools must not write where the user's own words, the task's purpose or the last behavioural instruction are expressed. A tool bug there silently rewrites what the user asked for, and the model acts on an intent nobody can trace back.";
 const RULES: Rules = {
   segments: [
-    { name: 'system_msg_prompt', family: 'chat', order: 0, legal: true, configured: true, purpose: 'System message', cached_prefix: true },
+    {
+      name: 'system_msg_prompt',
+      label: 'system message',
+      family: 'chat',
+      order: 0,
+      legal: true,
+      configured: true,
+      purpose: 'System message',
+      cached_prefix: true,
+    },
     {
       name: 'reformat_input_prompt',
+      label: "the user's input",
       family: 'chat',
       order: 3,
       legal: false,
@@ -41,6 +51,7 @@ const RULES: Rules = {
     },
     {
       name: 'purpose_prompt',
+      label: "the task's purpose",
       family: 'desk',
       order: 5,
       legal: false,
@@ -55,10 +66,13 @@ const RULES: Rules = {
     {
       id: 'iron_rule_1',
       title: 'Iron rule 1: user intent (铁律 1：用户意图表达位)',
+      short: "user's words",
+      holds: "The user's input.",
       reason: REASON,
       segments: ['reformat_input_prompt', 'purpose_prompt', 'prefix_prompt'],
     },
   ],
+  system_side: 'System-side prompt lists.',
   adapters: [],
 };
 // As `prompt-inspector render fixtures/default.scene.json --format json` and validate answer.

@@ -1679,6 +1679,10 @@ export type Report_Serialize = {
 export type RuleInfo = {
 	id: string,
 	title: string,
+	/**  The rule in a few words for a badge (`history`: "forbidden: history"). */
+	short: string,
+	/**  What the fields it closes are: what they hold and who writes them. */
+	holds: string,
 	reason: string,
 	/**  The segments this rule forbids. */
 	segments: string[],
@@ -1689,6 +1693,11 @@ export type RulesResponse = RulesResponse_Serialize | RulesResponse_Deserialize;
 export type RulesResponse_Deserialize = {
 	segments: SegmentInfo_Deserialize[],
 	rules: RuleInfo[],
+	/**
+	 *  What the segments open to tools are (the system side), as each rule's `holds` says of
+	 *  the segments it closes.
+	 */
+	system_side: string,
 	/**  The DeskLLM adapters a scene may name, the default (`openai_desk`) first. */
 	adapters: string[],
 };
@@ -1696,6 +1705,11 @@ export type RulesResponse_Deserialize = {
 export type RulesResponse_Serialize = {
 	segments: SegmentInfo_Serialize[],
 	rules: RuleInfo[],
+	/**
+	 *  What the segments open to tools are (the system side), as each rule's `holds` says of
+	 *  the segments it closes.
+	 */
+	system_side: string,
 	/**  The DeskLLM adapters a scene may name, the default (`openai_desk`) first. */
 	adapters: string[],
 };
@@ -1898,6 +1912,8 @@ export type SegmentInfo = SegmentInfo_Serialize | SegmentInfo_Deserialize;
 
 export type SegmentInfo_Deserialize = {
 	name: string,
+	/**  The segment in a few words (`the desk at the start`), for a badge. */
+	label: string,
 	/**  `chat` or `desk`. */
 	family: Llm,
 	/**  0-based assembly order within its family. */
@@ -1918,6 +1934,8 @@ export type SegmentInfo_Deserialize = {
 
 export type SegmentInfo_Serialize = {
 	name: string,
+	/**  The segment in a few words (`the desk at the start`), for a badge. */
+	label: string,
 	/**  `chat` or `desk`. */
 	family: Llm,
 	/**  0-based assembly order within its family. */

@@ -29,6 +29,19 @@ export function resolvePath(typed: string, baseDir: string | null): string {
   return parts.length === 1 && parts[0] === '' ? sep : parts.join(sep);
 }
 
+/**
+ * A path typed into any path box of the app, as the core should read it: absolute as typed,
+ * relative taken from the open scene's folder (`baseDir`). With no folder a relative path is
+ * refused rather than left to the core, which would take it from the folder the app or `serve`
+ * was started in, a folder the page does not show.
+ */
+export function typedPath(typed: string, baseDir: string | null): { path: string } | { error: string } {
+  const p = typed.trim();
+  if (p && !isAbsolute(p) && !baseDir)
+    return { error: `"${p}" is relative, and the open scene has no folder to take it from: type an absolute path.` };
+  return { path: resolvePath(p, baseDir) };
+}
+
 /** The folder of a file path (`/a/b.json` → `/a`), or null when it has none. */
 export function dirOf(path: string): string | null {
   const k = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));

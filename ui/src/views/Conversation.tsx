@@ -20,7 +20,7 @@ import {
   sortRows,
   zeroReadsOf,
 } from '../lib/money';
-import { resolvePath, shortPath } from '../lib/paths';
+import { shortPath, typedPath } from '../lib/paths';
 import type { Session } from '../lib/session';
 import { FiguresNote, RecordedNote, RecordedTotalsNote, WhatIfTable, ZeroReadNote } from './Money';
 
@@ -216,7 +216,13 @@ export function ConversationView({ session }: { session: Session }) {
     });
   }, []);
   const open = async (f = folder) => {
-    const full = resolvePath(f, baseDir);
+    // A relative path is taken from the open scene's folder, as in every path box of the app.
+    const t = typedPath(f, baseDir);
+    if ('error' in t) {
+      setErr(t.error);
+      return;
+    }
+    const full = t.path;
     if (!full) {
       setErr(
         `Choose a folder of numbered scenes first${pick ? ' (Browse…)' : ''}: type its path${baseDir ? ` (absolute, or relative to ${baseDir})` : ' (absolute)'}.`,

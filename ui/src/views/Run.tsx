@@ -5,7 +5,7 @@ import type { ModelCost, RunIteration, RunMessage, RunReport, RunResponse, WhatI
 import { fmtUsd, prefixSentence, prefixShares } from '../lib/costs';
 import { zeroReadsOf } from '../lib/money';
 import { FiguresNote, WhatIfTable, ZeroReadNote } from './Money';
-import { dirOf, resolvePath } from '../lib/paths';
+import { dirOf, typedPath } from '../lib/paths';
 import type { Session } from '../lib/session';
 import { MessageCard, ToolCallList, toolCalls } from './Message';
 // The example run, compiled into the page from the fixture itself (one source): `run` takes scene
@@ -576,7 +576,13 @@ export function RunView({ session }: { session: Session }) {
       setErr(baseDir ? `Type the path of a run scene (absolute, or relative to ${baseDir}).` : 'Type the absolute path of a run scene.');
       return;
     }
-    let full = resolvePath(typed, baseDir);
+    // A relative path is taken from the open scene's folder, as in every path box of the app.
+    const t = typedPath(typed, baseDir);
+    if ('error' in t) {
+      setErr(t.error);
+      return;
+    }
+    let full = t.path;
     try {
       let r: { text: string };
       try {
