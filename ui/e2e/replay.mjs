@@ -83,7 +83,7 @@ export async function replayJourney({ browser, url, repo, tmp, check, shots, axe
 
     // Approve all: one question naming the count, then every golden written.
     await page.getByTestId('approve-all').click();
-    await page.getByText('3 passed, 1 failed').waitFor();
+    await page.getByText('3 match their goldens, 1 does not').waitFor();
     check(
       asked.length === 1 && asked[0].startsWith('Approve 2 goldens?'),
       `${size}: approve all asked once, naming the count ("${asked[0]}")`,

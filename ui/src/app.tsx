@@ -326,7 +326,7 @@ export function App({ session }: { session: Session }) {
           <input
             class="path"
             list="recent-files"
-            title="A scene file path (recent files are offered)"
+            title="A scene file path: absolute, or relative to the open scene's folder (recent files are offered)"
             placeholder="/path/to/scene.scene.json"
             value={pathInput}
             onInput={(e) => setPathInput((e.target as HTMLInputElement).value)}

@@ -229,7 +229,7 @@ describe('ReplayView on a corpus', () => {
     expect(approved).toEqual(['/c/b.scene.json', '/c/sub/d.scene.json', '/c/z.scene.json']);
     expect(asked).toHaveLength(2);
     // Checked again: only the unreadable scene still fails, and nothing is left to approve.
-    expect(root.textContent).toContain('5 passed, 1 failed');
+    expect(root.textContent).toContain('5 match their goldens, 1 does not');
     expect(root.querySelector('[data-testid="approve-all"]')).toBeNull();
   });
 
@@ -257,7 +257,7 @@ describe('ReplayView on a corpus', () => {
       '1 of 3 approved; then: /c/sub/d.golden.json: permission denied',
     );
     // The list is the answer after the approval: b matches now.
-    expect(root.textContent).toContain('3 passed, 3 failed');
+    expect(root.textContent).toContain('3 match their goldens, 3 do not');
   });
 
   it("opens a scene from its row through the app's open flow", async () => {

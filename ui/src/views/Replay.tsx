@@ -327,7 +327,9 @@ export function ReplayView({ session, onOpen }: { session: Session; onOpen?: (pa
         </button>
         {res && (
           <span>
-            <b>{res.passed}</b> passed, <b class={res.failed ? 'bad' : ''}>{res.failed}</b> failed
+            {/* The rows' words: a scene "matches" its golden or does not. */}
+            <b>{res.passed}</b> {res.passed === 1 ? 'matches its golden' : 'match their goldens'},{' '}
+            <b class={res.failed ? 'bad' : ''}>{res.failed}</b> {res.failed === 1 ? 'does' : 'do'} not
             {checked && (
               <span class="muted" title={checked}>
                 {' '}
