@@ -115,7 +115,7 @@ describe('render errors in the editor', () => {
     const reports = { chat: report([diag(at)]), desk: report([diag(at), diag({ ...at, tool: 'other' })]) };
     const path = 'tools[0].format_2_prompt.source';
     expect(renderProblems(s, reports, path, 'default')).toEqual([
-      { message: at.message, range: [11, 35], line: 2, column: 6, suggestions: ['ctx[user_input][input]'] },
+      { message: "KeyError: 'inptu' (line 2, column 6)", range: [11, 35], line: 2, column: 6, suggestions: ['ctx[user_input][input]'] },
     ]);
     expect(renderProblems(s, reports, path, 'zh')).toEqual([]);
     expect(renderProblems(s, reports, 'chat_llm.system_msg_prompt[0].template', 'default')).toEqual([]);

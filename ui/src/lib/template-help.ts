@@ -129,9 +129,11 @@ export function renderProblems(
     if (!d.range || d.locale !== locale) continue;
     if (diagnosticTemplatePath(scene, d) !== path) continue;
     const key = `${d.range[0]}:${d.range[1]}`;
+    // The message without what the editor already says (whose template, which locale).
+    const at = d.message.indexOf(`[${d.locale}] `);
     if (!out.has(key))
       out.set(key, {
-        message: d.message,
+        message: at < 0 ? d.message : d.message.slice(at + d.locale.length + 3),
         range: [d.range[0], d.range[1]],
         line: d.line ?? undefined,
         column: d.column ?? undefined,

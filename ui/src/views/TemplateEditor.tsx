@@ -122,11 +122,10 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
   const validate = session.reports?.validate;
   // The render's errors are for the text it rendered: on screen only once it answered for it.
   const current = session.reports?.text === session.text;
-  const fromRender = current ? renderProblems(session.scene, session.reports, path, locale) : [];
-  const problems: TemplateErrorMark[] = [
-    ...templateProblems(validate, path, locale),
-    ...fromRender.map((p) => ({ ...p, source: 'render' as const })),
-  ];
+  const syntax = templateProblems(validate, path, locale);
+  // A text with a syntax error fails to render on it too: underlined once, as validate says it.
+  const fromRender = current && !syntax.length ? renderProblems(session.scene, session.reports, path, locale) : [];
+  const problems: TemplateErrorMark[] = [...syntax, ...fromRender.map((p) => ({ ...p, source: 'render' as const }))];
   const bad = localesWithErrors(validate, path);
   const rendered = renderedLocale(spec);
   const problemsRef = useRef(problems);
