@@ -220,6 +220,56 @@ pub struct Diagnostic {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
     pub line: Option<usize>,
+    /// For a template that failed to render: the 1-based column (in characters) on `line` where
+    /// the error is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<u32>))]
+    pub column: Option<usize>,
+    /// For a template that failed to render: the error's byte range in the template's text (of
+    /// `locale`), what an editor underlines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "specta", specta(type = Option<[u32; 2]>))]
+    pub range: Option<[usize; 2]>,
+    /// For a template that failed to render: the locale whose text it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    /// For a name or key a template read that is not there: the closest ones that are, written in
+    /// that template's syntax (`ctx[user_input][input]`, `ctx.user_input.input`), closest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with only its level, code and message.
+    pub fn new(level: Level, code: DiagnosticCode, message: String) -> Diagnostic {
+        Diagnostic {
+            level,
+            code,
+            message,
+            tool: None,
+            segment: None,
+            prompt: None,
+            line: None,
+            column: None,
+            range: None,
+            locale: None,
+            suggestions: Vec::new(),
+        }
+    }
+
+    /// Where in a template a render error is: locale, line, column, byte range and suggestions.
+    pub fn at_template_error(
+        mut self,
+        locale: &str,
+        error: &crate::template::TemplateError,
+    ) -> Diagnostic {
+        self.locale = Some(locale.to_owned());
+        self.line = error.line();
+        self.column = error.column();
+        self.range = error.range().map(|r| [r.start, r.end]);
+        self.suggestions = error.suggestions().to_vec();
+        self
+    }
 }
 
 /// One model's price of a call's input as a first call, with nothing in the prompt cache yet:

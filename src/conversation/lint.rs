@@ -92,6 +92,10 @@ fn definition_changes(before: &[(String, String)], now: &[(String, String)]) -> 
         segment: None,
         prompt: None,
         line: None,
+        column: None,
+        range: None,
+        locale: None,
+        suggestions: Vec::new(),
     };
     for (i, (name, text)) in now.iter().enumerate() {
         match before.iter().position(|(n, _)| n == name) {
@@ -159,6 +163,10 @@ fn prefix_changes(before: &Call, was: &Report, now: &Call, is: &Report) -> Vec<D
                 segment: Some(seg.name),
                 prompt: None,
                 line: None,
+                column: None,
+                range: None,
+                locale: None,
+                suggestions: Vec::new(),
             });
         }
     }
@@ -184,6 +192,10 @@ fn changed(
         segment: Some(segment),
         prompt: piece.index,
         line,
+        column: None,
+        range: None,
+        locale: None,
+        suggestions: Vec::new(),
     }
 }
 

@@ -8,8 +8,9 @@ use indexmap::IndexMap;
 
 use super::memo::RenderedOver;
 use super::normalize::{self, Normalized};
+use super::render::PromptError;
 use super::{render_template_in, side, RenderVars, Renderer, Status};
-use crate::report::DiagnosticCode;
+use crate::report::{Diagnostic, DiagnosticCode};
 use crate::scene::{Prompt, Tool};
 
 /// Each segment's tool prompts, in `tools` order: `(index of the tool, its prompt)`.
@@ -69,12 +70,11 @@ impl Renderer<'_> {
             }
             Normalized::Empty => Some(Status::Empty),
             Normalized::Raised(error) => {
-                let message = format!(
-                    "Tool {} format_2_prompt failed, falling back to None: {error}",
-                    tool.name
-                );
-                tracing::error!(tool = %tool.name, "{message}");
-                self.diag(DiagnosticCode::ToolRaised, message, Some(&tool.name), None);
+                self.raised(tool, &error, None);
+                Some(Status::Error)
+            }
+            Normalized::Failed(error) => {
+                self.raised(tool, &error.to_string(), Some(&error));
                 Some(Status::Error)
             }
             Normalized::ProtocolError(message) => {
@@ -87,5 +87,22 @@ impl Renderer<'_> {
                 Some(Status::ProtocolError)
             }
         }
+    }
+
+    /// `_format_2_prompt` raised (or its string source failed to render: `failed`, which says
+    /// where): the tool is skipped, with an ERROR log line as TFRobot writes it.
+    fn raised(&mut self, tool: &Tool, error: &str, failed: Option<&PromptError>) {
+        let message = format!(
+            "Tool {} format_2_prompt failed, falling back to None: {error}",
+            tool.name
+        );
+        tracing::error!(tool = %tool.name, "{message}");
+        let code = DiagnosticCode::ToolRaised;
+        let mut d = Diagnostic::new(code.level(), code, message);
+        d.tool = Some(tool.name.clone());
+        if let Some(e) = failed {
+            d = e.locate_in(d);
+        }
+        self.diagnostics.push(d);
     }
 }

@@ -55,6 +55,10 @@ pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Dia
             segment: segments::find(family, position).map(|s| s.name),
             prompt: None,
             line: None,
+            column: None,
+            range: None,
+            locale: None,
+            suggestions: Vec::new(),
         });
     }
     let context = &scene.context;
@@ -118,6 +122,10 @@ fn volatile(
         segment: Some(segment),
         prompt: piece.index,
         line,
+        column: None,
+        range: None,
+        locale: None,
+        suggestions: Vec::new(),
     }
 }
 

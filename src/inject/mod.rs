@@ -285,6 +285,10 @@ impl Renderer<'_> {
             segment,
             prompt: None,
             line: None,
+            column: None,
+            range: None,
+            locale: None,
+            suggestions: Vec::new(),
         });
     }
 }

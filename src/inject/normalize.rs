@@ -17,8 +17,10 @@ pub enum Normalized {
     Prompt(Prompt),
     /// `""` or `None`: nothing this time.
     Empty,
-    /// The tool raised (or its string source failed to render): skipped, logged at ERROR.
+    /// The tool raised: skipped, logged at ERROR.
     Raised(String),
+    /// Its string source failed to render: as [`Normalized::Raised`], with where the error is.
+    Failed(PromptError),
     /// The tool returned something that is neither `str`, a prompt nor `None`.
     ProtocolError(String),
 }
@@ -72,7 +74,7 @@ pub(crate) fn format_2_prompt_by(
             match render(source, &vars) {
                 Ok(text) if text.is_empty() => Normalized::Empty,
                 Ok(text) => Normalized::Prompt(wrap_str(&text)),
-                Err(e) => Normalized::Raised(e.to_string()),
+                Err(e) => Normalized::Failed(e),
             }
         }
     }

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use crate::report::Diagnostic;
 use crate::scene::{Prompt, TemplateSpec};
 use crate::template::{Budget, Template, TemplateError, Vars};
 use crate::value::Value;
@@ -31,6 +32,17 @@ impl fmt::Display for PromptError {
                 "no template for the active language {active:?} and no \"default\" to fall back to"
             ),
             PromptError::Template { locale, error } => write!(f, "[{locale}] {error}"),
+        }
+    }
+}
+
+impl PromptError {
+    /// `d` with where in the template the error is (locale, line, column, range, suggestions),
+    /// when it is a template error.
+    pub fn locate_in(&self, d: Diagnostic) -> Diagnostic {
+        match self {
+            PromptError::Template { locale, error } => d.at_template_error(locale, error),
+            PromptError::NoTemplate { .. } => d,
         }
     }
 }

@@ -63,15 +63,14 @@ impl Renderer<'_> {
             let text = vars
                 .render_prompt_with(prompt, self.memo, self.budget)
                 .unwrap_or_else(|e| {
-                    self.diagnostics.push(Diagnostic {
-                        level: Level::Warning,
-                        code: DiagnosticCode::PromptRenderFailed,
-                        message: format!("{}[{i}] renders as \"\": {e}", seg.name),
-                        tool: None,
-                        segment: Some(seg.name),
-                        prompt: Some(i),
-                        line: None,
-                    });
+                    let mut d = Diagnostic::new(
+                        Level::Warning,
+                        DiagnosticCode::PromptRenderFailed,
+                        format!("{}[{i}] renders as \"\": {e}", seg.name),
+                    );
+                    d.segment = Some(seg.name);
+                    d.prompt = Some(i);
+                    self.diagnostics.push(e.locate_in(d));
                     String::new()
                 });
             pieces.push(Piece {
@@ -89,15 +88,18 @@ impl Renderer<'_> {
             let text = vars
                 .render_prompt_with(prompt, self.memo, self.budget)
                 .unwrap_or_else(|e| {
-                    self.diag(
-                        DiagnosticCode::PromptRenderFailed,
+                    let code = DiagnosticCode::PromptRenderFailed;
+                    let mut d = Diagnostic::new(
+                        code.level(),
+                        code,
                         format!(
                             "the prompt of tool {name} in {} renders as \"\": {e}",
                             seg.name
                         ),
-                        Some(name),
-                        Some(seg.name),
                     );
+                    d.tool = Some(name.clone());
+                    d.segment = Some(seg.name);
+                    self.diagnostics.push(e.locate_in(d));
                     String::new()
                 });
             if text.is_empty() {

@@ -42,6 +42,10 @@ pub fn below_minimum(row: &Row, calls: &[(String, usize)]) -> Option<Diagnostic>
         segment: None,
         prompt: None,
         line: None,
+        column: None,
+        range: None,
+        locale: None,
+        suggestions: Vec::new(),
     })
 }
 
@@ -65,6 +69,10 @@ pub fn call_below_minimum(rows: &[&Row], input_tokens: usize) -> Vec<Diagnostic>
             segment: None,
             prompt: None,
             line: None,
+            column: None,
+            range: None,
+            locale: None,
+            suggestions: Vec::new(),
         })
         .collect()
 }

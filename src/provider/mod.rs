@@ -188,6 +188,10 @@ impl Sink<'_> {
             segment,
             prompt: None,
             line: None,
+            column: None,
+            range: None,
+            locale: None,
+            suggestions: Vec::new(),
         });
     }
 }

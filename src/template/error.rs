@@ -66,6 +66,9 @@ pub struct TemplateError {
     /// 1-based line and column (in characters) of `range.start`, filled by [`TemplateError::locate`].
     line: usize,
     column: usize,
+    /// For a name or key the template reads that is not there: the closest ones that are, written
+    /// as the template would write them (see [`super::suggest`]). Never part of the message.
+    suggestions: Vec<String>,
 }
 
 impl TemplateError {
@@ -76,7 +79,21 @@ impl TemplateError {
             range: None,
             line: 0,
             column: 0,
+            suggestions: Vec::new(),
         }
+    }
+
+    /// Sets the names to suggest in place of the one not found (closest first).
+    pub fn with_suggestions(mut self, suggestions: Vec<String>) -> TemplateError {
+        self.suggestions = suggestions;
+        self
+    }
+
+    /// What exists in place of a name or key not found, in the template's own syntax
+    /// (`ctx[user_input][input]`, `ctx.user_input.input`), closest first; empty when the error is
+    /// not about a missing name or nothing is close.
+    pub fn suggestions(&self) -> &[String] {
+        &self.suggestions
     }
 
     /// Sets the byte range the error points at (line and column follow from [`Self::locate`]).

@@ -7,6 +7,7 @@ pub mod budget;
 mod error;
 pub mod fstring;
 pub mod jinja;
+mod suggest;
 
 use std::fmt;
 use std::str::FromStr;
@@ -187,7 +188,22 @@ impl Template {
             Compiled::Fstring(c) => fstring::render_in(c, vars.value(), budget),
             Compiled::Jinja2(c) => jinja::render_in(c, vars.jinja(), budget),
         };
-        result.map_err(|e| e.locate(&self.source))
+        result.map_err(|e| {
+            let e = match (self.engine, e.range()) {
+                // minijinja places an attribute or item lookup at its `.` or `[`: the error is
+                // about the whole path (`ctx.user_inptu.input`), which starts at its name.
+                (Engine::Jinja2, Some(r))
+                    if matches!(self.source.as_bytes().get(r.start), Some(b'.' | b'[')) =>
+                {
+                    let start = suggest::path_start(&self.source, r.start);
+                    e.with_range(start..r.end)
+                }
+                _ => e,
+            };
+            let e = e.locate(&self.source);
+            let suggestions = suggest::for_error(self.engine, &self.source, &e, vars.value());
+            e.with_suggestions(suggestions)
+        })
     }
 }
 

@@ -33,6 +33,7 @@ mod providers;
 mod recorded;
 mod recorded_fidelity;
 mod regressions;
+mod render_errors;
 mod run_cache_hit;
 mod scene_budget;
 mod scene_load;

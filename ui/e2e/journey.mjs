@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AXE_VERSION, scanPage } from './axe.mjs';
+import { editingJourney } from './editing.mjs';
 import { keyboardJourney } from './keyboard.mjs';
 import { layoutJourney } from './layout.mjs';
 import { moneyJourney } from './money.mjs';
@@ -286,16 +287,20 @@ try {
       return t.endsWith(`· ${usd((tokensOf(t) * row(id).prices_per_mtok.input) / 1e6)}`);
     };
     check(await priced(firstDefault), `a segment card shows its tokens' cost on ${firstDefault} (${await figures()})`);
-    // Keyboard only: Tab from the Default button reaches the picker; ↓ takes the next row, typing a
-    // name picks that row.
+    // Keyboard only: Tab from the Default button reaches the picker; typing a name picks that row.
     await page.getByRole('button', { name: 'Default', exact: true }).focus();
     await page.keyboard.press('Tab');
     check(await picker.evaluate((el) => el === document.activeElement), 'Tab reaches the model picker (it follows the Default button)');
+    // ↓ on the closed picker opens its list and changes nothing (ui/src/lib/select-keys.ts); ↓ and
+    // Enter in the list pick the next row.
     await page.keyboard.press('ArrowDown');
+    check((await picker.inputValue()) === firstDefault, `↓ on the closed model picker changes nothing (still ${firstDefault})`);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
     const next = TABLE[TABLE.findIndex((r) => r.id === firstDefault) + 1].id;
     await page.waitForFunction((id) => document.querySelector('[data-testid="model"]').value === id, next);
     await page.waitForFunction((id) => document.querySelector('[data-testid="call-cost-chat"]')?.dataset.model === id, next);
-    check(await priced(next), `↓ picks the next row (${next}) and the board is priced for it`);
+    check(await priced(next), `↓ and Enter in its list pick the next row (${next}) and the board is priced for it`);
     await page.keyboard.type('claude-sonnet-4-5');
     const sonnet = 'anthropic/claude-sonnet-4-5';
     await page.waitForFunction((id) => document.querySelector('[data-testid="call-cost-chat"]')?.dataset.model === id, sonnet);
@@ -622,6 +627,8 @@ try {
   await layoutJourney({ page, url, repo, tmp, check, shots, axe });
   // 6g. The problems panel and the board's figures saying what they are (ui/e2e/problems.mjs).
   await problemsJourney({ page, repo, check, shots, axe });
+  // 6h. Help while editing a template at 1280x720 and 1440x900 (ui/e2e/editing.mjs).
+  await editingJourney({ page, url, repo, dir: tmp, check, shots, axe });
 
   // 7. Other views.
   await page.getByRole('tab', { name: 'Rules' }).click();

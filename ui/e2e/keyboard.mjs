@@ -73,12 +73,20 @@ export async function keyboardJourney({ page, url, repo, dir, check, shot }) {
   // Change its position: the desk side, from None to the second desk segment (instruction_prompt).
   await tabTo(page, 'pos-desk', 10);
   await ringOk('the desk position picker');
+  // A closed select does not change on ↓ alone (ui/src/lib/select-keys.ts): ↓ opens its list, ↓ ↓
+  // move in it, Enter picks.
+  await page.keyboard.press('ArrowDown');
+  check(
+    (await page.getByTestId('pos-desk').inputValue()) === '',
+    'keyboard: ↓ on the closed desk position opens its list and changes nothing',
+  );
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
   await page.getByTestId('seg-desk-instruction_prompt').getByText('Memo:').waitFor();
   check(
     (await page.getByTestId('pos-desk').inputValue()) === 'instruction_prompt',
-    'keyboard: ↓ ↓ on the desk position moves chat_memo to instruction_prompt, and the board shows it there',
+    "keyboard: ↓ ↓ and Enter in the desk position's list move chat_memo to instruction_prompt, and the board shows it there",
   );
 
   // Edit its template: Tab on into the editor, type at the end.

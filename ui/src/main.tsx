@@ -2,9 +2,13 @@ import { render } from 'preact';
 import { errorText } from './api/api';
 import { pickApi } from './api';
 import { adoptCoreLayout } from './lib/scene';
+import { installSelectGuard } from './lib/select-keys';
 import { Session } from './lib/session';
 import { App } from './app';
 import './style.css';
+
+// Every <select> of the app: no value change on an arrow key alone (lib/select-keys.ts).
+installSelectGuard();
 
 async function start() {
   const root = document.getElementById('app')!;

@@ -826,6 +826,23 @@ export type Diagnostic_Deserialize = {
 	 *  produced what the diagnostic is about (the cache-safety lint names it).
 	 */
 	line?: number | null,
+	/**
+	 *  For a template that failed to render: the 1-based column (in characters) on `line` where
+	 *  the error is.
+	 */
+	column?: number | null,
+	/**
+	 *  For a template that failed to render: the error's byte range in the template's text (of
+	 *  `locale`), what an editor underlines.
+	 */
+	range?: [number, number] | null,
+	/**  For a template that failed to render: the locale whose text it was. */
+	locale?: string | null,
+	/**
+	 *  For a name or key a template read that is not there: the closest ones that are, written in
+	 *  that template's syntax (`ctx[user_input][input]`, `ctx.user_input.input`), closest first.
+	 */
+	suggestions: string[],
 };
 
 export type Diagnostic_Serialize = {
@@ -842,6 +859,23 @@ export type Diagnostic_Serialize = {
 	 *  produced what the diagnostic is about (the cache-safety lint names it).
 	 */
 	line?: number,
+	/**
+	 *  For a template that failed to render: the 1-based column (in characters) on `line` where
+	 *  the error is.
+	 */
+	column?: number,
+	/**
+	 *  For a template that failed to render: the error's byte range in the template's text (of
+	 *  `locale`), what an editor underlines.
+	 */
+	range?: [number, number],
+	/**  For a template that failed to render: the locale whose text it was. */
+	locale?: string,
+	/**
+	 *  For a name or key a template read that is not there: the closest ones that are, written in
+	 *  that template's syntax (`ctx[user_input][input]`, `ctx.user_input.input`), closest first.
+	 */
+	suggestions?: string[],
 };
 
 /**  Where a request first differs from the earlier one. */

@@ -1,6 +1,6 @@
 // CodeMirror support for scene templates: the two Lezer grammars (fstring.grammar, jinja.grammar,
 // compiled by `npm run grammar`), their highlighting, and a lint source that underlines the
-// template errors the core's `validate` reports at their byte range.
+// template errors the core's `validate` reports, and the errors a render raised, at their byte range.
 import { LRLanguage, LanguageSupport, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { styleTags, tags as t } from '@lezer/highlight';
 import { linter, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
@@ -84,10 +84,33 @@ export interface TemplateErrorMark {
   kind?: string;
   line?: number;
   column?: number;
+  /** Names that exist in place of the one not found, in the template's syntax (render errors). */
+  suggestions?: string[];
+  /** Who found it: `validate` (syntax, before rendering) or `render`. */
+  source?: 'validate' | 'render';
 }
 
-/** Lint diagnostics for one template text from the errors `validate` gave for it. */
-export function toCmDiagnostics(text: string, errors: TemplateErrorMark[]): CmDiagnostic[] {
+/** The UTF-16 end of an fstring field's name in `text`, the field opening at `open`
+ *  (`{name[key]!r:>4}` → the index of `!`): what a suggestion replaces. */
+export function fieldNameEnd(text: string, open: number): number {
+  let i = open + 1;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '[') {
+      const close = text.indexOf(']', i);
+      if (close < 0) return text.length;
+      i = close + 1;
+      continue;
+    }
+    if (c === '!' || c === ':' || c === '}') return i;
+    i++;
+  }
+  return i;
+}
+
+/** Lint diagnostics for one template text from the errors `validate` and the render gave for it.
+ *  An fstring render error's suggestions are also actions that put the name in place. */
+export function toCmDiagnostics(text: string, errors: TemplateErrorMark[], engine: 'fstring' | 'jinja2' = 'fstring'): CmDiagnostic[] {
   return errors.map((e) => {
     let from = 0,
       to = text.length;
@@ -96,7 +119,21 @@ export function toCmDiagnostics(text: string, errors: TemplateErrorMark[]): CmDi
       to = Math.max(from, byteToIndex(text, e.range[1]));
     }
     if (to === from && to < text.length) to = from + 1;
-    return { from, to, severity: 'error', message: e.kind ? `${e.kind}: ${e.message}` : e.message, source: 'validate' };
+    let message = e.kind ? `${e.kind}: ${e.message}` : e.message;
+    const hints = e.suggestions ?? [];
+    if (hints.length) message += ` Did you mean ${hints.join(', or ')}?`;
+    const d: CmDiagnostic = { from, to, severity: 'error', message, source: e.source ?? 'validate' };
+    if (hints.length && engine === 'fstring' && text[from] === '{') {
+      const nameFrom = from + 1;
+      d.actions = hints.map((h) => ({
+        name: `Use ${h}`,
+        apply: (view: EditorView) => {
+          const doc = view.state.doc.toString();
+          view.dispatch({ changes: { from: nameFrom, to: fieldNameEnd(doc, from), insert: h } });
+        },
+      }));
+    }
+    return d;
   });
 }
 
@@ -104,8 +141,11 @@ export function toCmDiagnostics(text: string, errors: TemplateErrorMark[]): CmDi
 export const refreshLint = StateEffect.define<null>();
 
 /** A lint source reading the errors from a getter (the app updates them after each validate). */
-export function templateLinter(get: (view: EditorView) => Promise<TemplateErrorMark[]> | TemplateErrorMark[]): Extension {
-  return linter(async (view) => toCmDiagnostics(view.state.doc.toString(), await get(view)), {
+export function templateLinter(
+  get: (view: EditorView) => Promise<TemplateErrorMark[]> | TemplateErrorMark[],
+  engine: () => 'fstring' | 'jinja2' = () => 'fstring',
+): Extension {
+  return linter(async (view) => toCmDiagnostics(view.state.doc.toString(), await get(view), engine()), {
     delay: 50,
     needsRefresh: (u) => u.transactions.some((tr) => tr.effects.some((e) => e.is(refreshLint))),
   });
