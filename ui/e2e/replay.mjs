@@ -97,7 +97,7 @@ export async function replayJourney({ browser, url, repo, tmp, check, shots, axe
     for (const f of ['one.scene.json', join('sub', 'two.scene.json')])
       writeFileSync(join(corpus, f), base.replace('You are TFRobot, a careful research assistant.', 'You are TFRobot, a terse assistant.'));
     await page.getByRole('button', { name: 'Check' }).click();
-    await page.getByText('1 passed, 3 failed').waitFor();
+    await page.getByText('1 matches its golden, 3 do not').waitFor();
     await page.locator('mark.intra-del').first().waitFor();
     const del = await page.locator('mark.intra-del').first().innerText();
     const add = await page.locator('mark.intra-add').first().innerText();
@@ -166,7 +166,7 @@ export async function replayJourney({ browser, url, repo, tmp, check, shots, axe
     // a missing one in words.
     await page.getByTestId('replay-folder').fill('deep');
     await page.getByRole('button', { name: 'Check' }).click();
-    await page.getByText('0 passed, 1 failed').waitFor();
+    await page.getByText('0 match their goldens, 1 does not').waitFor();
     check(
       (await page.getByTestId('replay-folder').inputValue()) === join(corpus, 'sub', 'deep'),
       `${size}: "deep" is taken from the open scene's folder and the box shows the folder checked`,
