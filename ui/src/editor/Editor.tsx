@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { EditorState, Compartment, type Extension } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection, tooltips } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { keepCaret } from './keepCaret';
 import { refreshLint } from './template';
 import { bracketMatching } from '@codemirror/language';
 
@@ -54,6 +55,7 @@ export function Editor(p: Props) {
           drawSelection(),
           highlightActiveLine(),
           bracketMatching(),
+          keepCaret,
           keymap.of([...defaultKeymap, ...historyKeymap]),
           // Tooltips (an error's message on hover) live in the body: the panes have strict containment
           // (style.css), which would clip them at the pane's edge.
