@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AXE_VERSION, scanPage } from './axe.mjs';
 import { keyboardJourney } from './keyboard.mjs';
+import { listsJourney } from './lists.mjs';
 import { moneyJourney } from './money.mjs';
 import { reportJourney } from './report.mjs';
 
@@ -610,6 +611,8 @@ try {
 
   // 6e. Keyboard only: reach a tool, change its position, edit its template, save (ui/e2e/keyboard.mjs).
   await keyboardJourney({ page, url, repo, dir: tmp, check, shot: (name) => page.screenshot({ path: join(shots, name) }) });
+  // 6f. The lists (listboxes, filters), the path box and the editor's caret by keyboard alone (lists.mjs).
+  await listsJourney({ page, url, repo, dir: tmp, check, shots, axe });
 
   // 7. Other views.
   await page.getByRole('tab', { name: 'Rules' }).click();

@@ -102,7 +102,10 @@ describe('the tool list as a listbox', () => {
   }
   const options = () => [...root.querySelectorAll<HTMLElement>('[role="listbox"] [role="option"]')];
   const focusedLabel = () => (document.activeElement as HTMLElement | null)?.dataset.label ?? null;
-  const selectedLabels = () => options().filter((o) => o.getAttribute('aria-selected') === 'true').map((o) => o.dataset.label);
+  const selectedLabels = () =>
+    options()
+      .filter((o) => o.getAttribute('aria-selected') === 'true')
+      .map((o) => o.dataset.label);
 
   it('is a listbox of options, one of them selected and the only Tab stop', async () => {
     await mount();
@@ -176,7 +179,9 @@ describe('the configured prompts as a listbox', () => {
       render(h(Host, {}), root);
     });
     const options = () => [...root.querySelectorAll<HTMLElement>('[role="listbox"] [role="option"]')];
-    const boxes = [...root.querySelectorAll('[role="listbox"]')].map((b) => root.querySelector(`#${b.getAttribute('aria-labelledby')}`)?.textContent);
+    const boxes = [...root.querySelectorAll('[role="listbox"]')].map(
+      (b) => root.querySelector(`#${b.getAttribute('aria-labelledby')}`)?.textContent,
+    );
     expect(boxes).toEqual(['ChatLLM', 'DeskLLM']);
     expect(options().map((o) => o.dataset.label)).toEqual([
       'system_msg_prompt',

@@ -1,43 +1,32 @@
-import type { EditorSelection } from '@codemirror/state';
-import { type EditorView, ViewPlugin, type ViewUpdate } from '@codemirror/view';
+import { EditorSelection, type Text } from '@codemirror/state';
+import { ViewPlugin, type ViewUpdate } from '@codemirror/view';
 
 /**
- * Tabbing back into an editor puts the caret where it was, not at the start. The browser places
- * the DOM caret at the start of the content it focuses by keyboard, and CodeMirror takes the DOM
- * selection as the editor's: so the selection is kept when the editor loses the focus (or is set
- * while it has none, as a diagnostic's link does) and put back when it gets the focus without a
- * pointer. A click still places the caret where it is clicked.
+ * Where the caret was in each template, so that coming back to a template (another tool picked
+ * and this one again, another locale and back) and tabbing into its editor puts the caret where
+ * it was, not at the start: the editor is a new one each time, which would begin at 0. Kept for
+ * the page's life, by the owner's key (the template's path and locale), for at most `MAX` keys.
  */
-export const keepCaret = ViewPlugin.fromClass(
-  class {
-    saved: EditorSelection | null = null;
-    pointer = false;
-    constructor(readonly view: EditorView) {}
+const kept = new Map<string, ReturnType<EditorSelection['toJSON']>>();
+const MAX = 256;
+
+/** The selection kept for `key`, if it still fits `doc`. */
+export function keptSelection(key: string | undefined, doc: Text): EditorSelection | undefined {
+  const json = key === undefined ? undefined : kept.get(key);
+  if (!json) return undefined;
+  const selection = EditorSelection.fromJSON(json);
+  return selection.ranges.every((r) => r.to <= doc.length) ? selection : undefined;
+}
+
+/** Keeps the editor's selection under `key` as it changes. */
+export function keepCaret(key: string) {
+  return ViewPlugin.define(() => ({
     update(u: ViewUpdate) {
-      if (!u.view.hasFocus && u.selectionSet) this.saved = u.state.selection;
-    }
-  },
-  {
-    eventObservers: {
-      mousedown() {
-        this.pointer = true;
-      },
-      touchstart() {
-        this.pointer = true;
-      },
-      blur() {
-        this.saved = this.view.state.selection;
-        this.pointer = false;
-      },
-      focus() {
-        const saved = this.saved;
-        const byPointer = this.pointer;
-        this.pointer = false;
-        if (byPointer || !saved) return;
-        const length = this.view.state.doc.length;
-        if (saved.ranges.some((r) => r.to > length)) return;
-        this.view.dispatch({ selection: saved, scrollIntoView: true });
-      },
+      if (!u.selectionSet && !u.docChanged) return;
+      kept.delete(key);
+      kept.set(key, u.state.selection.toJSON());
+      // The oldest first: a Map keeps insertion order.
+      if (kept.size > MAX) kept.delete(kept.keys().next().value as string);
     },
-  },
-);
+  }));
+}
