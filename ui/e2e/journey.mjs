@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AXE_VERSION, scanPage } from './axe.mjs';
+import { fontsJourney } from './fonts.mjs';
 import { keyboardJourney } from './keyboard.mjs';
 import { listsJourney } from './lists.mjs';
 import { moneyJourney } from './money.mjs';
@@ -137,6 +138,8 @@ try {
   await page.goto(url);
   const sysCard = page.getByTestId('seg-chat-system_msg_prompt');
   await sysCard.getByText('工作笔记').waitFor();
+  // No character drawn as a box (fonts.mjs), and the check finds boxes where a CJK font is missing.
+  await fontsJourney({ page, url, tmp, check, chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   check(
     await page
       .getByTestId('file-name')
