@@ -137,8 +137,12 @@ export async function listsJourney({ page, url, repo, dir, check, shots, axe }) 
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+Shift+S');
   check((await focused(page)) === 'path-input', 'Save as with no dialog puts the focus in the path box');
-  const hint = await page.getByTestId('path-input').getAttribute('placeholder');
-  check(/Save as/.test(hint ?? ''), `the path box says what it asks for ("${hint}")`);
+  const hint = await page.getByRole('status').filter({ hasText: 'Save as' }).innerText();
+  const label = await page.getByTestId('path-input').getAttribute('aria-label');
+  check(
+    /path box/.test(hint) && label === 'Path to save the scene as',
+    `a notice says what the path box asks for ("${hint.trim()}"), and so does the box's name ("${label}")`,
+  );
   await page.screenshot({ path: join(shots, '12d-save-as-asks.png') });
   await page.keyboard.type(saveAs);
   await page.keyboard.press('Enter');

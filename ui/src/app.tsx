@@ -212,6 +212,7 @@ export function App({ session }: { session: Session }) {
   const saveClick = async (as: boolean, asked = false): Promise<boolean> => {
     const askPath = () => {
       setAskingSaveAs(true);
+      s.showNotice('Save as: type the path to save to in the path box, then press Enter (Escape gives up).');
       pathBox.current?.focus();
       pathBox.current?.select();
     };
