@@ -10,11 +10,13 @@
 //! (`growing`): there no piece of the pre-tokenization crosses the cut, the piece after it starts
 //! afresh and the pieces before it end as they would at the end of the text, so each chunk has,
 //! counted alone, exactly the tokens of the whole text that start in it. The cuts are chosen by
-//! the bytes just before them (one safe split in [`CUT_ONE_IN`], by a hash of the
-//! [`WINDOW`] bytes before it), never by their distance from another cut, so an edit moves
-//! only the cuts next to it: the chunks before and after it are the same texts as before and
-//! are found in the memo. The counts are the same as counting whole texts, exactly; the tests
-//! compare them over random texts and random edits.
+//! the bytes around them (one safe split in [`CUT_ONE_IN`], by a hash of the [`WINDOW`] bytes
+//! on each side), not by their distance from another cut, so an edit moves only the cuts next to
+//! it: the chunks before and after it are the same texts as before and are found in the memo.
+//! Only where the hash chooses no cut for [`MAX_CHUNK`] bytes (a text of one line repeated) is
+//! the next safe split taken anyway; the cuts after an edit fall back on the same splits as soon
+//! as one of them does. Any choice of safe splits gives the same counts as counting whole texts,
+//! exactly; the tests compare them over random texts and random edits.
 //!
 //! The memo is bounded: two generations of at most [`GENERATION_BYTES`] each. When the current
 //! one is full it becomes the previous one and the old previous one is dropped; a count found in
@@ -41,7 +43,10 @@ const CHUNK_FROM: usize = 2048;
 const CUT_ONE_IN: u64 = 8;
 
 /// How many bytes before a safe split decide whether it ends a chunk.
-const WINDOW: usize = 24;
+const WINDOW: usize = 16;
+
+/// A chunk longer than this ends at the next safe split whatever the hash says.
+const MAX_CHUNK: usize = 8192;
 
 /// The most one generation of the memo holds (texts, spans and counts, with a fixed overhead per
 /// entry); the memo holds at most two.
@@ -278,11 +283,12 @@ fn chunk<'a>(
     let text = t.text;
     let mut cuts = vec![0];
     if text.len() >= params.chunk_from {
-        cuts.extend(
-            safe_splits(text, 0)
-                .map(|(at, _)| at)
-                .filter(|&at| cut_here(text.as_bytes(), at, params.cut_one_in)),
-        );
+        for (at, _) in safe_splits(text, 0) {
+            let last = cuts.last().copied().unwrap_or(0);
+            if at - last >= MAX_CHUNK || cut_here(text.as_bytes(), at, params.cut_one_in) {
+                cuts.push(at);
+            }
+        }
     }
     cuts.push(text.len());
     let mut s = 0;
@@ -314,10 +320,10 @@ fn chunk<'a>(
     }
 }
 
-/// Whether the safe split at `at` ends a chunk: decided by the bytes before it alone.
+/// Whether the safe split at `at` ends a chunk: decided by the bytes around it alone.
 fn cut_here(bytes: &[u8], at: usize, one_in: u64) -> bool {
     let mut h = Hashed::with_seed(0x6375_7473).build_hasher();
-    h.write(&bytes[at.saturating_sub(WINDOW)..at]);
+    h.write(&bytes[at.saturating_sub(WINDOW)..(at + WINDOW).min(bytes.len())]);
     h.finish().is_multiple_of(one_in.max(1))
 }
 
@@ -468,6 +474,27 @@ mod tests {
         );
         let (_, again) = count(&memo, &text);
         assert_eq!(again, 0);
+        // One line repeated: the hash cuts everywhere or nowhere; long chunks are cut anyway.
+        let mut same = "the same line, again and again\n".repeat(4000);
+        let _ = count(&memo, &same);
+        same.insert(same.len() / 2, 'x');
+        let (n, encoded) = count(&memo, &same);
+        assert_eq!(
+            n,
+            count_spanned_fresh(
+                &[Spanned {
+                    text: &same,
+                    spans: &[]
+                }],
+                e
+            )[0]
+            .total
+        );
+        assert!(
+            encoded <= 2 * MAX_CHUNK,
+            "{encoded} of {} bytes encoded again",
+            same.len()
+        );
     }
 
     #[test]
