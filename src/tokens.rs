@@ -6,7 +6,10 @@
 //! classes into a static table, which the binary includes. A process starts counting at once and
 //! touches only the table pages its text needs. Each encoding's pattern is a hand-written scanner
 //! (`pieces`), each piece merged as tiktoken's `byte_pair_merge` does (`bpe`), and large or many
-//! texts are counted on two threads (`work`). The tests compare every step with tiktoken-rs.
+//! texts are counted on two threads (`work`). Counts are kept by content in a bounded memo
+//! (`memo`), long texts by chunks cut where counts add up exactly, so that counting a scene again
+//! after an edit encodes only what the edit changed. The tests compare every step with
+//! tiktoken-rs.
 //!
 //! Prompt text is data, never control: text that looks like a special token (`<|endoftext|>`) is
 //! encoded as the ordinary characters it is, like tiktoken's `encode_ordinary`.
@@ -22,6 +25,7 @@ mod bpe;
 mod char_class;
 mod classes;
 mod growing;
+mod memo;
 mod pieces;
 mod table;
 mod table_hash;
@@ -110,9 +114,10 @@ pub fn encode(text: &str, encoding: Encoding) -> Vec<u32> {
 }
 
 /// How many tokens `text` is in `encoding` (special-token text counted as ordinary text). A
-/// large text is counted on two threads.
+/// large text is counted on two threads; a text counted before (or the parts of it that were)
+/// is taken from the process's memo of counts (`memo`).
 pub fn count(text: &str, encoding: Encoding) -> usize {
-    if text.len() >= work::PARALLEL_MIN {
+    if text.len() >= memo::MEMO_MIN {
         let whole = Spanned { text, spans: &[] };
         return count_spanned(&[whole], encoding)
             .first()

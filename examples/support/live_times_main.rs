@@ -13,11 +13,21 @@ fn main() {
     let at = at + text[at..].find(": \"").map_or(0, |i| i + 3) + 14;
     let units = text[..at].encode_utf16().count() as u32;
     let live = Live::new();
+    // The options the app opens a scene with: tokens counted, priced for one model (the models
+    // table's first default). `MODELS=` (empty) prices none, `TOKENS=0` counts none.
+    let models = std::env::var("MODELS").unwrap_or_else(|_| "openai/gpt-5".to_owned());
+    let options = LiveOptions {
+        tokens: std::env::var("TOKENS").map_or(true, |v| v != "0"),
+        models: models
+            .split(',')
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        ..LiveOptions::default()
+    };
+    eprintln!("tokens {}, models {:?}", options.tokens, options.models);
     let t = Instant::now();
-    let Ok(u) = live.open(LiveOpenRequest {
-        text,
-        options: LiveOptions::default(),
-    }) else {
+    let Ok(u) = live.open(LiveOpenRequest { text, options }) else {
         return;
     };
     eprintln!("open {:?}", t.elapsed());

@@ -39,8 +39,14 @@ pub struct SpanCounts {
     pub spans: Vec<usize>,
 }
 
-/// Counts every text, on up to [`MAX_THREADS`] threads when there is enough to count.
+/// Counts every text, each text seen before (or the parts of it that are) taken from the
+/// process's memo of counts (`memo`): the same figures as [`count_spanned_fresh`].
 pub fn count_spanned(texts: &[Spanned<'_>], encoding: Encoding) -> Vec<SpanCounts> {
+    super::memo::count_spanned(texts, encoding)
+}
+
+/// Counts every text, on up to [`MAX_THREADS`] threads when there is enough to count.
+pub(super) fn count_spanned_fresh(texts: &[Spanned<'_>], encoding: Encoding) -> Vec<SpanCounts> {
     debug_assert!(
         texts
             .iter()

@@ -14,8 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AXE_VERSION, scanPage } from './axe.mjs';
 import { editingJourney } from './editing.mjs';
+import { fontsJourney } from './fonts.mjs';
 import { keyboardJourney } from './keyboard.mjs';
 import { layoutJourney } from './layout.mjs';
+import { listsJourney } from './lists.mjs';
 import { moneyJourney } from './money.mjs';
 import { problemsJourney } from './problems.mjs';
 import { replayJourney, rulesJourney } from './replay.mjs';
@@ -140,6 +142,8 @@ try {
   await page.goto(url);
   const sysCard = page.getByTestId('seg-chat-system_msg_prompt');
   await sysCard.getByText('工作笔记').waitFor();
+  // No character drawn as a box (fonts.mjs), and the check finds boxes where a CJK font is missing.
+  await fontsJourney({ page, url, tmp, check, chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   check(
     await page
       .getByTestId('file-name')
@@ -621,13 +625,15 @@ try {
 
   // 6e. Keyboard only: reach a tool, change its position, edit its template, save (ui/e2e/keyboard.mjs).
   await keyboardJourney({ page, url, repo, dir: tmp, check, shot: (name) => page.screenshot({ path: join(shots, name) }) });
+  // 6f. The lists (listboxes, filters), the path box and the editor's caret by keyboard alone (lists.mjs).
+  await listsJourney({ page, url, repo, dir: tmp, check, shots, axe });
 
-  // 6f. Every view reachable at every width, notices that do not move the views, AA contrast in
+  // 6g. Every view reachable at every width, notices that do not move the views, AA contrast in
   // every state (layout.mjs).
   await layoutJourney({ page, url, repo, tmp, check, shots, axe });
-  // 6g. The problems panel and the board's figures saying what they are (ui/e2e/problems.mjs).
+  // 6h. The problems panel and the board's figures saying what they are (ui/e2e/problems.mjs).
   await problemsJourney({ page, repo, check, shots, axe });
-  // 6h. Help while editing a template at 1280x720 and 1440x900 (ui/e2e/editing.mjs).
+  // 6i. Help while editing a template at 1280x720 and 1440x900 (ui/e2e/editing.mjs).
   await editingJourney({ page, url, repo, dir: tmp, check, shots, axe });
 
   // 7. Other views.

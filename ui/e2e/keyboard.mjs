@@ -58,17 +58,17 @@ export async function keyboardJourney({ page, url, repo, dir, check, shot }) {
   await page.getByTestId('tool-chat_memo').waitFor();
   check((await activeId()) === 'view-tab-inspector', 'keyboard: ← goes back to the Inspector');
 
-  // Reach the tool: Tab on through the toolbar to chat_memo's row.
-  const tabs = 2 + (await tabTo(page, 'tool-chat_memo'));
-  check(true, `keyboard: ${tabs} Tabs from the top of the page reach the tool chat_memo`);
-  await ringOk('the tool row');
-  await shot('11a-keyboard-tool-focused.png');
-  await page.keyboard.press('Enter');
+  // Reach the tool list (one Tab stop, on the selected tool), then ↓ to chat_memo.
+  const tabs = 2 + (await tabTo(page, 'tool-tf_notes'));
+  check(true, `keyboard: ${tabs} Tabs from the top of the page reach the tool list, on the selected tool tf_notes`);
+  await page.keyboard.press('ArrowDown');
   await page.getByTestId('tool-detail').getByRole('heading', { name: 'chat_memo' }).waitFor();
   check(
-    (await page.getByTestId('tool-chat_memo').getAttribute('aria-pressed')) === 'true',
-    'keyboard: Enter on the row selects chat_memo and opens its detail',
+    (await page.getByTestId('tool-chat_memo').getAttribute('aria-selected')) === 'true' && (await focused(page)) === 'tool-chat_memo',
+    'keyboard: ↓ in the tool list selects chat_memo, focuses its row and opens its detail',
   );
+  await ringOk('the tool row');
+  await shot('11a-keyboard-tool-focused.png');
 
   // Change its position: the desk side, from None to the second desk segment (instruction_prompt).
   await tabTo(page, 'pos-desk', 10);

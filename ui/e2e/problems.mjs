@@ -54,7 +54,7 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
     const why = await panel.getByTestId('diag-moot-why').innerText();
     check(/under the picked model's minimum cacheable length/.test(why), `${size}: the fold says why they are moot (${why.slice(0, 90)}…)`);
     await panel.getByTestId('problems').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(shots, `12a-problems-${size}.png`) });
+    await page.screenshot({ path: join(shots, `14a-problems-${size}.png`) });
     await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the control last clicked
     await axe(page, `the diagnostics panel with the moot findings open (${size})`);
 
@@ -77,7 +77,7 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
       return !!el?.matches('li.diag') && !!el.closest('aside.right') && el.textContent.includes('chat_memo');
     });
     check(focusedDiag, `${size}: "show in Diagnostics" focuses the diagnostic in the panel`);
-    await page.screenshot({ path: join(shots, `12b-problem-once-${size}.png`) });
+    await page.screenshot({ path: join(shots, `14b-problem-once-${size}.png`) });
     await page.getByTestId('template-editor').locator('.cm-content').click();
     await page.keyboard.press('Control+End');
     for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace');
@@ -121,7 +121,7 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
         JSON.stringify(JSON.parse(copied)) === JSON.stringify(JSON.parse(await deskBody.innerText())),
       `${size}: Copy copies the body shown (${copied.length} characters of JSON)`,
     );
-    await page.screenshot({ path: join(shots, `12c-bodies-one-model-${size}.png`) });
+    await page.screenshot({ path: join(shots, `14c-bodies-one-model-${size}.png`) });
     await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the control last clicked
     await axe(page, `the Messages view with its body and a desk adapter preview (${size})`);
     await page.getByTestId('desk-write').click();
@@ -161,7 +161,7 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
         (await page.getByTestId('chat-message-list').innerText()).includes("context.user_input.input (the user's input, sent as is)"),
       `${size}: the Messages view shows tool calls as calls (${(await calls.allInnerTexts()).join(', ')}) and the user message's source`,
     );
-    await page.screenshot({ path: join(shots, `12d-imported-scene-${size}.png`) });
+    await page.screenshot({ path: join(shots, `14d-imported-scene-${size}.png`) });
     await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the control last clicked
     await axe(page, `an imported scene: its lists, a folded family, the messages (${size})`);
     await page.getByRole('button', { name: 'Segments' }).first().click();
@@ -169,7 +169,7 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
     // A run-only scene points to the Run view.
     await openPath(join(repo, 'fixtures/run/cd-round-2.scene.json'));
     await page.getByTestId('run-only').waitFor();
-    await page.screenshot({ path: join(shots, `12e-run-only-${size}.png`) });
+    await page.screenshot({ path: join(shots, `14e-run-only-${size}.png`) });
     await page.getByTestId('to-run').click();
     check(
       (await page.getByRole('tab', { name: 'Run' }).getAttribute('aria-selected')) === 'true',

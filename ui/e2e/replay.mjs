@@ -221,7 +221,7 @@ export async function rulesJourney({ browser, url, check, shots, axe }) {
       .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
     check(Math.abs(sides[0] - sides[1]) < 2, `${size}: "had the rule not existed" and "with the rule" side by side`);
     await page.getByTestId('try-result').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(shots, `12a-rules-try-${size}.png`) });
+    await page.screenshot({ path: join(shots, `15a-rules-try-${size}.png`) });
     await axe(page, `the Rules view with a Try it result (${size})`);
 
     // Large text for a projector, kept across a reload.
@@ -238,7 +238,7 @@ export async function rulesJourney({ browser, url, check, shots, axe }) {
     );
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     check(overflow <= 0, `${size}: in large text nothing runs past the window's width (${overflow}px)`);
-    await page.screenshot({ path: join(shots, `12b-rules-large-${size}.png`) });
+    await page.screenshot({ path: join(shots, `15b-rules-large-${size}.png`) });
     await axe(page, `the Rules view in large text (${size})`);
     await page.getByTestId('rules-large').uncheck();
     await page.close();

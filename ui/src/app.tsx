@@ -69,12 +69,21 @@ function usePaintProbe(s: Session) {
 /**
  * The Save and Save as buttons' flow, also run by the desktop close guard's "Save": to the open
  * file, or (Save as, or a scene without a file) to the path the save dialog answers when the shell
- * has one, else to the typed path. The path saved to, or null; then `fileError` says why (the banner).
+ * has one, else to the typed path. With no dialog and no path typed (or, for Save as, only the open
+ * file's), `askPath` (when given) asks for one: the path box takes the focus. The path saved to, or null; then `fileError` says why (the banner), unless the
+ * path was asked for.
  */
-export async function saveScene(s: Session, as: boolean, typed: string, saveDialog?: Shell['saveDialog']): Promise<string | null> {
+export async function saveScene(
+  s: Session,
+  as: boolean,
+  typed: string,
+  saveDialog?: Shell['saveDialog'],
+  askPath?: () => void,
+): Promise<string | null> {
   const ask = as || !s.path;
   let target = s.path ?? '';
-  if (ask) {
+  // The typed path counts only where there is no save dialog to answer instead.
+  if (ask && !saveDialog) {
     const t = typedPath(typed, s.baseDir);
     if ('error' in t) {
       s.showFileError(t.error);
@@ -93,6 +102,11 @@ export async function saveScene(s: Session, as: boolean, typed: string, saveDial
       s.showFileError('Not saved: no file was chosen.');
       return null;
     }
+  }
+  if (ask && !saveDialog && askPath && (!target || (as && target === s.path))) {
+    // No dialog (the browser), and no path typed but the open file's: the path box takes one.
+    askPath();
+    return null;
   }
   if (!target) {
     s.showFileError('Type a path to save to (the path box), then Save.');
@@ -151,6 +165,10 @@ export function App({ session }: { session: Session }) {
     if (path) session.revealTemplate(path, t.line);
   };
   const [pathInput, setPathInput] = useState('');
+  const pathBox = useRef<HTMLInputElement>(null);
+  // Save as without a save dialog (the browser) asks for the path in the path box: Enter there
+  // saves instead of opening, Escape or leaving the box gives up.
+  const [askingSaveAs, setAskingSaveAs] = useState(false);
   const s = session;
   const names = tools(s.scene).map((t) => String(t.get('name')));
   const palette = useMemo(() => toolPalette(names), [names.join('\u0000')]);
@@ -210,9 +228,18 @@ export function App({ session }: { session: Session }) {
     } else await openPath(pathInput.trim());
   };
   /** Whether it saved. */
-  const saveClick = async (as: boolean): Promise<boolean> => {
-    const saved = await saveScene(s, as, pathInput, (await dialogs()).saveDialog);
-    if (saved) setPathInput(saved);
+  const saveClick = async (as: boolean, asked = false): Promise<boolean> => {
+    const askPath = () => {
+      setAskingSaveAs(true);
+      s.showNotice('Save as: type the path to save to in the path box, then press Enter (Escape gives up).');
+      pathBox.current?.focus();
+      pathBox.current?.select();
+    };
+    const saved = await saveScene(s, as, pathBox.current?.value ?? pathInput, (await dialogs()).saveDialog, asked ? undefined : askPath);
+    if (saved) {
+      setPathInput(saved);
+      setAskingSaveAs(false);
+    }
     return saved !== null;
   };
   // The desktop close guard's "Save" runs the Save button's flow (the latest one: it reads the path
@@ -237,6 +264,13 @@ export function App({ session }: { session: Session }) {
   // template editor too): a keyboard user saves without walking back to the toolbar.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // Ctrl+O (⌘O) goes to the path box, its text selected: type a path, Enter opens it.
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'o') {
+        e.preventDefault();
+        pathBox.current?.focus();
+        pathBox.current?.select();
+        return;
+      }
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 's') return;
       e.preventDefault();
       if (e.shiftKey || s.dirty || !s.path) void saveForClose.current(e.shiftKey);
@@ -326,14 +360,28 @@ export function App({ session }: { session: Session }) {
           <input
             class="path"
             list="recent-files"
-            title="A scene file path: absolute, or relative to the open scene's folder (recent files are offered)"
-            placeholder="/path/to/scene.scene.json"
+            ref={pathBox}
+            title={
+              askingSaveAs
+                ? 'Save as: type the path to save to, then Enter (Escape gives up)'
+                : "A scene file path: absolute, or relative to the open scene's folder (recent files are offered); Enter opens it. Ctrl+O comes here"
+            }
+            placeholder={askingSaveAs ? 'Save as: type a path, then Enter' : '/path/to/scene.scene.json'}
             value={pathInput}
             onInput={(e) => setPathInput((e.target as HTMLInputElement).value)}
-            aria-label="Scene file path"
+            aria-label={askingSaveAs ? 'Path to save the scene as' : 'Scene file path'}
+            aria-keyshortcuts="Control+O"
             data-testid="path-input"
+            onBlur={() => setAskingSaveAs(false)}
             onKeyDown={(e) => {
-              if (e.key === 'Enter') void openPath(pathInput.trim());
+              if (e.isComposing) return;
+              if (e.key === 'Escape' && askingSaveAs) setAskingSaveAs(false);
+              if (e.key !== 'Enter') return;
+              // The box's own value: the key may come before the render that stores the typed text.
+              const typed = (e.currentTarget as HTMLInputElement).value.trim();
+              if (askingSaveAs) {
+                if (typed) void saveClick(true, true);
+              } else void openPath(typed);
             }}
           />
           <button type="button" onClick={openClick} data-testid="open">

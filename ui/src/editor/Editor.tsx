@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import { EditorState, Compartment, type Extension } from '@codemirror/state';
+import { EditorState, Compartment, Text, type Extension } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection, tooltips } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { keepCaret, keptSelection } from './keepCaret';
 import { refreshLint } from './template';
 import { bracketMatching } from '@codemirror/language';
 
@@ -21,6 +22,9 @@ interface Props {
    *  diagnostic's link. A new `seq` asks again; `onRevealed` says it was done. */
   reveal?: { line: number | null; seq: number };
   onRevealed?: () => void;
+  /** Keep the caret under this key: a new editor with the same key starts where the last one's
+   *  caret was (editor/keepCaret.ts). */
+  caretKey?: string;
 }
 
 /** Scrolls the nearest scrolling ancestor of `el` (a pane) so that `el`'s top is in view. */
@@ -48,12 +52,14 @@ export function Editor(p: Props) {
       parent: host.current!,
       state: EditorState.create({
         doc: p.value,
+        selection: keptSelection(p.caretKey, Text.of(p.value.split(/\r\n?|\n/))),
         extensions: [
           lineNumbers(),
           history(),
           drawSelection(),
           highlightActiveLine(),
           bracketMatching(),
+          p.caretKey === undefined ? [] : keepCaret(p.caretKey),
           keymap.of([...defaultKeymap, ...historyKeymap]),
           // Tooltips (an error's message on hover) live in the body: the panes have strict containment
           // (style.css), which would clip them at the pane's edge.

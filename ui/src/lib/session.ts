@@ -278,6 +278,11 @@ export class Session {
     this.fileError = null;
     this.changed();
   }
+  /** A passing notice (the banner fades it after a few seconds). */
+  showNotice(message: string) {
+    this.notice = message;
+    this.changed();
+  }
   /** Clears the notice, or only `which` when given (a fading notice must not clear a newer one). */
   dismissNotice(which?: string) {
     if (which !== undefined && this.notice !== which) return;

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { pieceColor } from '../lib/colors';
+import { TypeAhead, keeps, listboxKeyDown } from '../lib/listbox';
 import {
   addConfiguredPrompt,
   configuredPrompt,
@@ -117,6 +118,16 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
     if (!current && (list.length || selected)) onSelect(list.length ? { segment: list[0].segment, index: list[0].index } : null);
   });
   const [addTo, setAddTo] = useState(promptSegmentsOf('chat')[0]);
+  const [filter, setFilter] = useState('');
+  const listsRef = useRef<HTMLDivElement>(null);
+  const typeahead = useRef(new TypeAhead());
+  const shown = list.filter((x) => {
+    const spec = promptTemplate(x.prompt);
+    return keeps(filter, x.segment, `#${x.index}`, FAMILY_LABEL[x.family], templateText(spec, renderedLocale(spec) ?? 'default'));
+  });
+  // One Tab stop in the two lists (roving tabindex): the selected prompt, else the first one shown.
+  const tabStop = shown.find((x) => same(x, current)) ?? shown[0] ?? null;
+  const pick = (o: HTMLElement) => onSelect({ segment: o.dataset.segment ?? '', index: Number(o.dataset.index) });
   const add = () => {
     let index = 0;
     session.edit((s) => {
@@ -131,27 +142,65 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
         The LLMs' own segment prompts, in assembly order: “configured prompt n of a segment”, as the board and the diagnostics name them.
       </p>
       {!list.length && <div class="empty-seg">This scene has no configured prompts.</div>}
-      {(['chat', 'desk'] as const).map((family) => {
-        const rows = list.filter((x) => x.family === family);
-        if (!rows.length) return null;
-        return (
-          <section key={family} aria-label={`${FAMILY_LABEL[family]} prompts`}>
-            <h3 class="family-label">{FAMILY_LABEL[family]}</h3>
-            <ol class="prompt-list">
-              {rows.map((x) => {
-                const spec = promptTemplate(x.prompt);
-                const text = templateText(spec, renderedLocale(spec) ?? 'default');
-                const error = localesWithErrors(validate, x.path).size > 0;
-                const warn = diags.some((d) => !d.tool && d.segment === x.segment && d.prompt === x.index);
-                const on = same(x, current);
-                return (
-                  <li key={`${x.segment}:${x.index}`} class={on ? 'selected' : ''}>
-                    <button
-                      type="button"
-                      class="prompt-row"
+      {list.length > 0 && (
+        <input
+          type="search"
+          class="list-filter"
+          placeholder="Filter prompts"
+          aria-label="Filter the configured prompts by segment or text"
+          data-testid="prompt-filter"
+          value={filter}
+          onInput={(e) => setFilter((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            // ↓ or Enter goes to the list, on the first prompt the filter keeps.
+            if (e.key !== 'ArrowDown' && e.key !== 'Enter') return;
+            const first = listsRef.current?.querySelector<HTMLElement>('[role="option"]');
+            if (!first) return;
+            e.preventDefault();
+            pick(first);
+            first.focus();
+          }}
+        />
+      )}
+      {filter && !shown.length && list.length > 0 && <div class="empty-seg">No configured prompt matches “{filter.trim()}”.</div>}
+      <div ref={listsRef}>
+        {(['chat', 'desk'] as const).map((family) => {
+          const rows = shown.filter((x) => x.family === family);
+          if (!rows.length) return null;
+          return (
+            <section key={family} aria-label={`${FAMILY_LABEL[family]} prompts`}>
+              <h3 class="family-label" id={`prompt-family-${family}`}>
+                {FAMILY_LABEL[family]}
+              </h3>
+              <div
+                class="prompt-list"
+                role="listbox"
+                aria-labelledby={`prompt-family-${family}`}
+                onKeyDown={(e) => {
+                  if (listsRef.current) listboxKeyDown(e, listsRef.current, typeahead.current, pick);
+                }}
+                onClick={(e) => {
+                  const o = (e.target as HTMLElement).closest<HTMLElement>('[role="option"]');
+                  if (o) pick(o);
+                }}
+              >
+                {rows.map((x) => {
+                  const spec = promptTemplate(x.prompt);
+                  const text = templateText(spec, renderedLocale(spec) ?? 'default');
+                  const error = localesWithErrors(validate, x.path).size > 0;
+                  const warn = diags.some((d) => !d.tool && d.segment === x.segment && d.prompt === x.index);
+                  const on = same(x, current);
+                  return (
+                    <div
+                      key={`${x.segment}:${x.index}`}
+                      role="option"
+                      class={on ? 'prompt-row selected' : 'prompt-row'}
+                      aria-selected={on}
+                      tabIndex={same(x, tabStop) ? 0 : -1}
+                      data-label={x.segment}
+                      data-segment={x.segment}
+                      data-index={x.index}
                       data-testid={`prompt-${x.segment}-${x.index}`}
-                      aria-pressed={on}
-                      onClick={() => onSelect({ segment: x.segment, index: x.index })}
                     >
                       <span class="swatch" style={{ background: pieceColor({ source: 'config', index: x.index }, palette) }} />
                       <span class="prompt-seg">
@@ -172,14 +221,14 @@ export function PromptsPanel({ session, selected, onSelect, palette, onSegment }
                         )}
                       </span>
                       <span class="prompt-excerpt">{text.trim() ? text : <i>empty</i>}</span>
-                    </button>
-                  </li>
-                );
-              })}
-            </ol>
-          </section>
-        );
-      })}
+                    </div>
+                  );
+                })}
+              </div>
+            </section>
+          );
+        })}
+      </div>
       <div class="add-prompt">
         <select
           value={addTo}

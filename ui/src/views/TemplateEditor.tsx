@@ -303,6 +303,7 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
         key={locale}
         label={`${label} (${locale})`}
         testId={testId}
+        caretKey={path ? `${path}|${locale}` : undefined}
         value={templateText(spec, locale)}
         language={lang}
         lint={lint}

@@ -1,11 +1,12 @@
 import { Component } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { json } from '@codemirror/lang-json';
 
 const JSON_LANG = json();
 import type { Rules, ToolStatus, ValidateResponse } from '../api/types';
 import { Editor } from '../editor/Editor';
 import { costOf, fmtUsd } from '../lib/costs';
+import { TypeAhead, keeps, listboxKeyDown } from '../lib/listbox';
 import { JObject, parseJson, stringifyJson, type JValue } from '../lib/json';
 import {
   RETURNS_KINDS,
@@ -87,6 +88,12 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
     [r?.chat.diagnostics, r?.desk.diagnostics],
   );
   const declaring = r?.chat.metrics.tools_total;
+  const [filter, setFilter] = useState('');
+  const listRef = useRef<HTMLDivElement>(null);
+  const typeahead = useRef(new TypeAhead());
+  const shown = list.map((t, i) => ({ name: String(t.get('name') ?? `#${i}`), i })).filter((x) => keeps(filter, x.name));
+  // One Tab stop in the list (roving tabindex): the selected tool, else the first one shown.
+  const tabStop = shown.some((x) => x.name === selected) ? selected : (shown[0]?.name ?? null);
   return (
     <div class="tools">
       <p class="muted pane-hint" data-testid="tools-hint">
@@ -94,25 +101,59 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
         {declaring !== undefined ? `; ${declaring} valid one${declaring === 1 ? '' : 's'} declaring a position` : ''}.
       </p>
       {!list.length && <div class="empty-seg">This scene has no tools.</div>}
-      <ol class="tool-list">
-        {list.map((t, i) => {
-          const name = String(t.get('name') ?? `#${i}`);
+      {list.length > 0 && (
+        <input
+          type="search"
+          class="list-filter"
+          placeholder="Filter tools"
+          aria-label="Filter the tools by name"
+          aria-controls="tool-list"
+          data-testid="tool-filter"
+          value={filter}
+          onInput={(e) => setFilter((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            // ↓ or Enter goes to the list, on the first tool the filter keeps.
+            if (e.key !== 'ArrowDown' && e.key !== 'Enter') return;
+            const first = listRef.current?.querySelector<HTMLElement>('[role="option"]');
+            if (!first) return;
+            e.preventDefault();
+            onSelect(first.dataset.label ?? '');
+            first.focus();
+          }}
+        />
+      )}
+      {filter && !shown.length && list.length > 0 && <div class="empty-seg">No tool name contains “{filter.trim()}”.</div>}
+      <div
+        class="tool-list"
+        id="tool-list"
+        role="listbox"
+        aria-label="Tools, in call order"
+        ref={listRef}
+        onKeyDown={(e) => {
+          if (listRef.current) listboxKeyDown(e, listRef.current, typeahead.current, (o) => onSelect(o.dataset.label ?? ''));
+        }}
+        onClick={(e) => {
+          const o = (e.target as HTMLElement).closest<HTMLElement>('[role="option"]');
+          if (o) onSelect(o.dataset.label ?? '');
+        }}
+      >
+        {shown.map(({ name, i }) => {
           return (
             <ToolRow
               key={i}
               name={name}
               selected={name === selected}
+              tabbable={name === tabStop}
               color={palette.get(name)}
               chat={chatStatus.get(name)}
               desk={deskStatus.get(name)}
               definition={definitions.get(name) ?? null}
               why={why.get(name) ?? null}
               whyDetail={whyDetail.get(name) ?? null}
-              onSelect={onSelect}
             />
           );
         })}
-      </ol>
+      </div>
       {selected && toolByName(s, selected) && <ToolDetail key={`${selected}:${session.path}`} session={session} name={selected} />}
     </div>
   );
@@ -121,6 +162,8 @@ export function ToolsPanel({ session, selected, onSelect, palette }: Props) {
 interface RowProps {
   name: string;
   selected: boolean;
+  /** The list's one Tab stop. */
+  tabbable: boolean;
   color: string | undefined;
   chat: ToolStatus | undefined;
   desk: ToolStatus | undefined;
@@ -128,7 +171,6 @@ interface RowProps {
   definition: string | null;
   why: string | null;
   whyDetail: string | null;
-  onSelect: (n: string) => void;
 }
 
 /** "definition 296 B · 70 tokens · $0.000088": what a tool's schema adds to every request, and
@@ -146,6 +188,7 @@ class ToolRow extends Component<RowProps> {
     return (
       p.name !== n.name ||
       p.selected !== n.selected ||
+      p.tabbable !== n.tabbable ||
       p.color !== n.color ||
       p.chat !== n.chat ||
       p.desk !== n.desk ||
@@ -154,32 +197,38 @@ class ToolRow extends Component<RowProps> {
       p.whyDetail !== n.whyDetail
     );
   }
-  render({ name, selected, color, chat, desk, definition, why, whyDetail, onSelect }: RowProps) {
+  render({ name, selected, tabbable, color, chat, desk, definition, why, whyDetail }: RowProps) {
     return (
-      <li class={selected ? 'selected' : ''}>
-        <button type="button" class="tool-row" onClick={() => onSelect(name)} data-testid={`tool-${name}`} aria-pressed={selected}>
-          <span class="swatch" style={{ background: color }} />
-          <span class="tool-name">{name}</span>
-          <span class="chips">
-            <StatusChip family="chat" status={chat} why={why} />
-            <StatusChip family="desk" status={desk} why={why} />
+      <div
+        role="option"
+        id={`tool-option-${name}`}
+        class={selected ? 'tool-row selected' : 'tool-row'}
+        aria-selected={selected}
+        tabIndex={tabbable ? 0 : -1}
+        data-label={name}
+        data-testid={`tool-${name}`}
+      >
+        <span class="swatch" style={{ background: color }} />
+        <span class="tool-name">{name}</span>
+        <span class="chips">
+          <StatusChip family="chat" status={chat} why={why} />
+          <StatusChip family="desk" status={desk} why={why} />
+        </span>
+        {definition && (
+          <span
+            class="tool-def"
+            data-testid={`definition-${name}`}
+            title="The tool's parameters schema, sent as its definition in every request (and its cost on the picked model, as a first call)"
+          >
+            {definition}
           </span>
-          {definition && (
-            <span
-              class="tool-def"
-              data-testid={`definition-${name}`}
-              title="The tool's parameters schema, sent as its definition in every request (and its cost on the picked model, as a first call)"
-            >
-              {definition}
-            </span>
-          )}
-          {why && (
-            <span class="tool-why" data-testid={`why-${name}`} title={whyDetail ?? undefined}>
-              {why}
-            </span>
-          )}
-        </button>
-      </li>
+        )}
+        {why && (
+          <span class="tool-why" data-testid={`why-${name}`} title={whyDetail ?? undefined}>
+            {why}
+          </span>
+        )}
+      </div>
     );
   }
 }
