@@ -81,21 +81,16 @@ pub fn findings(
 fn definition_changes(before: &[(String, String)], now: &[(String, String)]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let diagnostic = |tool: &str, what: &str| Diagnostic {
-        level: Level::Warning,
-        code: DiagnosticCode::CachePrefixChanged,
-        message: format!(
+        tool: Some(tool.to_owned()),
+        ..Diagnostic::new(
+            Level::Warning,
+            DiagnosticCode::CachePrefixChanged,
+            format!(
             "{tool}'s definition {what} since the call before: the tool definitions come first in \
              the cached prefix, so the cache serves at most the definitions before it and none of \
              the messages"
         ),
-        tool: Some(tool.to_owned()),
-        segment: None,
-        prompt: None,
-        line: None,
-        column: None,
-        range: None,
-        locale: None,
-        suggestions: Vec::new(),
+        )
     };
     for (i, (name, text)) in now.iter().enumerate() {
         match before.iter().position(|(n, _)| n == name) {
@@ -153,20 +148,15 @@ fn prefix_changes(before: &Call, was: &Report, now: &Call, is: &Report) -> Vec<D
         if !named {
             // Same pieces with the same texts, so only the joining changed; say so at least.
             out.push(Diagnostic {
-                level: Level::Warning,
-                code: DiagnosticCode::CachePrefixChanged,
-                message: format!(
-                    "{} changed since the call before, in the cached prefix",
-                    seg.name
-                ),
-                tool: None,
                 segment: Some(seg.name),
-                prompt: None,
-                line: None,
-                column: None,
-                range: None,
-                locale: None,
-                suggestions: Vec::new(),
+                ..Diagnostic::new(
+                    Level::Warning,
+                    DiagnosticCode::CachePrefixChanged,
+                    format!(
+                        "{} changed since the call before, in the cached prefix",
+                        seg.name
+                    ),
+                )
             });
         }
     }
@@ -182,20 +172,18 @@ fn changed(
 ) -> Diagnostic {
     let by = written_by(segment, piece, line);
     Diagnostic {
-        level: Level::Warning,
-        code: DiagnosticCode::CachePrefixChanged,
-        message: format!(
-            "{by} {what} since the call before, in the cached prefix: from byte {byte} of \
-             {segment} on, the cache serves nothing and everything after is billed again"
-        ),
         tool: piece.tool.clone(),
         segment: Some(segment),
         prompt: piece.index,
         line,
-        column: None,
-        range: None,
-        locale: None,
-        suggestions: Vec::new(),
+        ..Diagnostic::new(
+            Level::Warning,
+            DiagnosticCode::CachePrefixChanged,
+            format!(
+                "{by} {what} since the call before, in the cached prefix: from byte {byte} of \
+             {segment} on, the cache serves nothing and everything after is billed again"
+            ),
+        )
     }
 }
 

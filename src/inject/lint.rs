@@ -42,23 +42,19 @@ pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Dia
             "its text".to_owned()
         };
         out.push(Diagnostic {
-            level: Level::Info,
-            code: DiagnosticCode::CachePrefixInjection,
-            message: format!(
-                "{} writes {size} into {position}, in the cached prefix: whenever that text \
+            tool: Some(tool.name.clone()),
+            segment: segments::find(family, position).map(|s| s.name),
+            ..Diagnostic::new(
+                Level::Info,
+                DiagnosticCode::CachePrefixInjection,
+                format!(
+                    "{} writes {size} into {position}, in the cached prefix: whenever that text \
                  changes from one call to the next, everything after it is billed again. {later} \
                  is the first segment open to tools after the prefix (`prompt-inspector cache` \
                  prices the move)",
-                tool.name
-            ),
-            tool: Some(tool.name.clone()),
-            segment: segments::find(family, position).map(|s| s.name),
-            prompt: None,
-            line: None,
-            column: None,
-            range: None,
-            locale: None,
-            suggestions: Vec::new(),
+                    tool.name
+                ),
+            )
         });
     }
     let context = &scene.context;
@@ -110,22 +106,20 @@ fn volatile(
 ) -> Diagnostic {
     let by = written_by(segment, piece, line);
     Diagnostic {
-        level: Level::Warning,
-        code: DiagnosticCode::CacheVolatileValue,
-        message: format!(
-            "{by}, in the cached prefix, holds {} `{value}`, which changes on every call: \
-             no call can reuse the cache past it. Move it to a segment after the prefix, or \
-             leave it out",
-            article(kind)
-        ),
         tool: piece.tool.clone(),
         segment: Some(segment),
         prompt: piece.index,
         line,
-        column: None,
-        range: None,
-        locale: None,
-        suggestions: Vec::new(),
+        ..Diagnostic::new(
+            Level::Warning,
+            DiagnosticCode::CacheVolatileValue,
+            format!(
+                "{by}, in the cached prefix, holds {} `{value}`, which changes on every call: \
+             no call can reuse the cache past it. Move it to a segment after the prefix, or \
+             leave it out",
+                article(kind)
+            ),
+        )
     }
 }
 

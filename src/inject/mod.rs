@@ -278,17 +278,9 @@ impl Renderer<'_> {
         segment: Option<&'static str>,
     ) {
         self.diagnostics.push(Diagnostic {
-            level: code.level(),
-            code,
-            message,
             tool: tool.map(str::to_owned),
             segment,
-            prompt: None,
-            line: None,
-            column: None,
-            range: None,
-            locale: None,
-            suggestions: Vec::new(),
+            ..Diagnostic::new(code.level(), code, message)
         });
     }
 }

@@ -29,24 +29,16 @@ pub fn below_minimum(row: &Row, calls: &[(String, usize)]) -> Option<Diagnostic>
     } else {
         format!("{} of {} below it", short.len(), calls.len())
     };
-    Some(Diagnostic {
-        level: Level::Info,
-        code: DiagnosticCode::CacheBelowMinimum,
-        message: format!(
+    Some(Diagnostic::new(
+        Level::Info,
+        DiagnosticCode::CacheBelowMinimum,
+        format!(
             "{}'s cache needs {} tokens, {which} ({listed}{more}): such a call is billed in full \
              however stable its prefix",
             row.id,
             thousands(min)
         ),
-        tool: None,
-        segment: None,
-        prompt: None,
-        line: None,
-        column: None,
-        range: None,
-        locale: None,
-        suggestions: Vec::new(),
-    })
+    ))
 }
 
 /// The findings for one call priced for `rows` (`render --model`, the app's picker): each model
@@ -55,24 +47,18 @@ pub fn below_minimum(row: &Row, calls: &[(String, usize)]) -> Option<Diagnostic>
 pub fn call_below_minimum(rows: &[&Row], input_tokens: usize) -> Vec<Diagnostic> {
     rows.iter()
         .filter(|row| input_tokens < row.cache.min_tokens)
-        .map(|row| Diagnostic {
-            level: Level::Info,
-            code: DiagnosticCode::CacheBelowMinimum,
-            message: format!(
+        .map(|row| {
+            Diagnostic::new(
+                Level::Info,
+                DiagnosticCode::CacheBelowMinimum,
+                format!(
                 "{}'s cache needs {} tokens, this request has {}: it is billed in full however \
                  stable its prefix",
                 row.id,
                 thousands(row.cache.min_tokens),
                 thousands(input_tokens)
             ),
-            tool: None,
-            segment: None,
-            prompt: None,
-            line: None,
-            column: None,
-            range: None,
-            locale: None,
-            suggestions: Vec::new(),
+            )
         })
         .collect()
 }

@@ -181,17 +181,9 @@ impl Sink<'_> {
     ) {
         tracing::warn!(code = code.as_str(), "{message}");
         self.out.push(Diagnostic {
-            level: code.level(),
-            code,
-            message,
             tool: tool.map(str::to_owned),
             segment,
-            prompt: None,
-            line: None,
-            column: None,
-            range: None,
-            locale: None,
-            suggestions: Vec::new(),
+            ..Diagnostic::new(code.level(), code, message)
         });
     }
 }
