@@ -7,7 +7,13 @@ use prompt_inspector::api::{Live, LiveEditRequest, LiveOpenRequest, LiveOptions,
 fn main() {
     let path = std::env::args().nth(1).unwrap_or_default();
     let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let Some(at) = text.rfind("\"templates\": {") else {
+    // `FIRST=1` edits the first tool's template (as the page probe does), else the last one's.
+    let found = if std::env::var("FIRST").is_ok() {
+        text.find("\"templates\": {")
+    } else {
+        text.rfind("\"templates\": {")
+    };
+    let Some(at) = found else {
         return;
     };
     let at = at + text[at..].find(": \"").map_or(0, |i| i + 3) + 14;
@@ -33,7 +39,8 @@ fn main() {
     eprintln!("open {:?}", t.elapsed());
     let (doc, mut rev) = (u.doc, u.revision);
     let gap = std::env::var("GAP_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
-    for i in 0..10u32 {
+    let edits: u32 = std::env::var("EDITS").ok().and_then(|v| v.parse().ok()).unwrap_or(10);
+    for i in 0..edits {
         std::thread::sleep(std::time::Duration::from_millis(gap));
         let t = Instant::now();
         let edit = TextEdit {
@@ -46,11 +53,30 @@ fn main() {
             revision: rev,
             edit: Some(edit),
             options: None,
+            defer_costs: std::env::var("DEFER").is_ok(),
         }) else {
             return;
         };
         let json = serde_json::to_string(&u).unwrap_or_default();
         rev = u.revision;
+        if u.costs_pending {
+            // `DEFER=1`: the page's settle, right after the keystroke's answer.
+            let t = Instant::now();
+            let Ok(s) = live.edit(LiveEditRequest {
+                doc,
+                revision: rev,
+                edit: None,
+                options: None,
+                defer_costs: false,
+            }) else {
+                return;
+            };
+            rev = s.revision;
+            eprintln!("settle {:?}, {} ops", t.elapsed(), s.patch.len());
+            if std::env::var("OPS").is_ok() {
+                eprintln!("{}", serde_json::to_string(&u.patch).unwrap_or_default());
+            }
+        }
         eprintln!(
             "edit {:?} core {:.2} ms, {} ops, {} bytes",
             t.elapsed(),

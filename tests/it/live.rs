@@ -8,10 +8,10 @@ use prompt_inspector::api::{
 use serde_json::Value;
 
 // The benchmarks' deterministic generator (xorshift): a failure names a seed that reproduces it.
-#[allow(dead_code)] // Only its `Rng` is used here.
+#[allow(dead_code)] // Only its `Rng`, `Params` and `scene` are used here.
 #[path = "../../benches/support/scene_gen.rs"]
 mod scene_gen;
-use scene_gen::Rng;
+use scene_gen::{Params, Rng};
 
 fn tree_of(update: &LiveUpdate) -> Value {
     let mut tree = Value::Null;
@@ -128,6 +128,7 @@ fn patched_trees_equal_fresh_renders_after_random_edits() {
                         revision,
                         edit: Some(edit.clone()),
                         options: new_options,
+                        defer_costs: step % 3 == 1,
                     })
                     .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: {e}"));
                 revision = u.revision;
@@ -137,6 +138,20 @@ fn patched_trees_equal_fresh_renders_after_random_edits() {
                 }
                 api::apply_patch(&mut tree, &u.patch)
                     .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: {e}"));
+                if u.costs_pending {
+                    let settled = live
+                        .edit(LiveEditRequest {
+                            doc,
+                            revision,
+                            edit: None,
+                            options: None,
+                            defer_costs: false,
+                        })
+                        .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: {e}"));
+                    revision = settled.revision;
+                    api::apply_patch(&mut tree, &settled.patch)
+                        .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: {e}"));
+                }
                 let (expected, error) = fresh(&text, &opts);
                 assert_eq!(
                     u.load_error.map(|e| e.code),
@@ -166,6 +181,7 @@ fn patched_trees_equal_fresh_renders_after_random_edits() {
                             revision,
                             edit: Some(back),
                             options: None,
+                            defer_costs: false,
                         })
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
                     revision = u.revision;
@@ -214,6 +230,7 @@ fn an_edit_inside_the_context_is_seen() {
                 insert: "EDITED ".into(),
             }),
             options: None,
+            defer_costs: false,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
@@ -246,6 +263,7 @@ fn stale_revisions_and_unknown_documents_are_refused() {
             insert: " ".into(),
         }),
         options: None,
+        defer_costs: false,
     };
     let stale = live.edit(edit(u.doc, u.revision + 1, 0)).err();
     assert_eq!(stale.map(|e| e.code), Some(ErrorCode::StaleDocument));
@@ -328,6 +346,7 @@ fn costs_follow_the_models_option_and_an_unknown_model_is_refused() {
         revision,
         edit: None,
         options,
+        defer_costs: false,
     };
     let u2 = live
         .edit(step(Some(other.clone()), u.revision))
@@ -361,4 +380,121 @@ fn costs_follow_the_models_option_and_an_unknown_model_is_refused() {
     api::apply_patch(&mut tree, &u3.patch).unwrap_or_else(|e| panic!("{e}"));
     assert!(tree["chat"].get("costs").is_none(), "no models, no costs");
     assert_eq!(tree, fresh(&text, &LiveOptions::default()).0);
+}
+
+/// The costs of a tree's chat and desk reports.
+fn costs_of(tree: &Value) -> (Value, Value) {
+    (tree["chat"]["costs"].clone(), tree["desk"]["costs"].clone())
+}
+
+#[test]
+fn a_keystroke_on_a_large_scene_leaves_pricing_to_a_settle() {
+    // Pricing a thousand messages takes milliseconds: more than the core waits for when asked.
+    let text = scene_gen::scene(&Params {
+        tools: 40,
+        messages: 1000,
+    });
+    let options = LiveOptions {
+        models: vec!["openai/gpt-5".into()],
+        ..LiveOptions::default()
+    };
+    let live = Live::new();
+    let first = live
+        .open(LiveOpenRequest {
+            text: text.clone(),
+            options: options.clone(),
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut tree = tree_of(&first);
+    let priced_before = costs_of(&tree);
+    assert!(
+        priced_before.0.is_array(),
+        "the open is priced: {:?}",
+        priced_before.0
+    );
+    let (doc, mut revision) = (first.doc, first.revision);
+    // Two keystrokes at the end of the first template's text.
+    let at = text
+        .find("\"templates\": {")
+        .unwrap_or_else(|| panic!("no templates"));
+    let at = at
+        + text[at..]
+            .find(": \"")
+            .unwrap_or_else(|| panic!("no template"))
+        + 3;
+    let mut text_now = text.clone();
+    for (i, insert) in ["tokens ", "更多 "].iter().enumerate() {
+        let edit = TextEdit {
+            start: text_now[..at].encode_utf16().count() as u32,
+            delete: 0,
+            insert: (*insert).to_owned(),
+        };
+        text_now = apply_utf16(&text_now, &edit);
+        let u = live
+            .edit(LiveEditRequest {
+                doc,
+                revision,
+                edit: Some(edit),
+                options: None,
+                defer_costs: true,
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        revision = u.revision;
+        assert!(u.costs_pending, "keystroke {i} was priced at once");
+        api::apply_patch(&mut tree, &u.patch).unwrap_or_else(|e| panic!("{e}"));
+        let (expected, _) = fresh(&text_now, &options);
+        // Everything but the costs is the new text's; the costs are still the open's.
+        assert_eq!(costs_of(&tree), priced_before, "keystroke {i}");
+        assert_ne!(
+            costs_of(&expected),
+            priced_before,
+            "the edit changes the price"
+        );
+        let mut unpriced = tree.clone();
+        let mut expected_unpriced = expected.clone();
+        for t in [&mut unpriced, &mut expected_unpriced] {
+            t["chat"]["costs"] = Value::Null;
+            t["desk"]["costs"] = Value::Null;
+        }
+        assert!(
+            unpriced == expected_unpriced,
+            "keystroke {i}: the rest differs"
+        );
+    }
+    // The settle: no edit, no options, no deferral.
+    let u = live
+        .edit(LiveEditRequest {
+            doc,
+            revision,
+            edit: None,
+            options: None,
+            defer_costs: false,
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!u.costs_pending);
+    assert_eq!(u.revision, revision + 1);
+    let ops = u.patch.len();
+    api::apply_patch(&mut tree, &u.patch).unwrap_or_else(|e| panic!("{e}"));
+    assert!(tree == fresh(&text_now, &options).0, "settled tree differs");
+    assert!(
+        ops > 0 && ops <= 8,
+        "the settle changes only the costs: {ops} ops"
+    );
+    // A keystroke that does not ask to defer is priced at once.
+    let u = live
+        .edit(LiveEditRequest {
+            doc,
+            revision: u.revision,
+            edit: Some(TextEdit {
+                start: 0,
+                delete: 0,
+                insert: " ".into(),
+            }),
+            options: None,
+            defer_costs: false,
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!u.costs_pending);
+    api::apply_patch(&mut tree, &u.patch).unwrap_or_else(|e| panic!("{e}"));
+    assert!(tree == fresh(&format!(" {text_now}"), &options).0);
 }

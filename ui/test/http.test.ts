@@ -77,7 +77,7 @@ describe('transport error mapping', () => {
     expect(bodies).toEqual([
       { options: { base_dir: null, provider: null, tokenizer: null, tokens: true, models: [] }, text },
       { path: '/x/a.json', text },
-      { doc: 1, revision: 1, edit: null, options: null },
+      { doc: 1, revision: 1, edit: null, options: null, defer_costs: false },
       {},
     ]);
   });

@@ -168,8 +168,12 @@ describe('text edits for the live document', () => {
   });
 });
 
-/** A core double: the document's tree is `{chat: {text}}` of the text it holds; it answers in the order asked. */
-function liveCore(delays: number[] = []) {
+/**
+ * A core double: the document's tree is `{chat: {text}}` of the text it holds; it answers in the
+ * order asked. With `slowPricing`, an edit that may defer its costs leaves them pending, as the
+ * core does when pricing the document takes long.
+ */
+function liveCore(delays: number[] = [], slowPricing = false) {
   const calls: string[] = [];
   const docs = new Map<number, { text: string; revision: number }>();
   let next = 0;
@@ -178,6 +182,7 @@ function liveCore(delays: number[] = []) {
     revision,
     load_error: text.includes('BAD') ? { code: 'load_error', message: 'bad', line: 1, column: 1 } : null,
     core_ms: 1,
+    costs_pending: false,
     patch: text.includes('BAD')
       ? []
       : first
@@ -193,14 +198,20 @@ function liveCore(delays: number[] = []) {
       docs.set(next, { text, revision: 1 });
       return update(next, text, 1, true);
     },
-    liveEdit: async (doc: number, revision: number, edit: { start: number; delete: number; insert: string } | null) => {
-      calls.push(`edit ${edit ? JSON.stringify(edit) : '-'}`);
+    liveEdit: async (
+      doc: number,
+      revision: number,
+      edit: { start: number; delete: number; insert: string } | null,
+      options: unknown,
+      deferCosts?: boolean,
+    ) => {
+      calls.push(`edit ${edit ? JSON.stringify(edit) : '-'}${options ? ' options' : ''}${deferCosts ? ' defer' : ''}`);
       await wait();
       const d = docs.get(doc);
       if (!d || d.revision !== revision) throw { code: 'stale_document', message: 'gone' };
       if (edit) d.text = applyTextEdit(d.text, edit);
       d.revision++;
-      return update(doc, d.text, d.revision, false);
+      return { ...update(doc, d.text, d.revision, false), costs_pending: slowPricing && !!deferCosts };
     },
     liveClose: async (doc: number) => {
       docs.delete(doc);
@@ -225,7 +236,11 @@ describe('live client: edits go out at once, later ones together, in order', () 
     c.push('abcde', opts);
     c.push('abcdef', opts);
     await c.idle();
-    expect(core.calls).toEqual(['open abc', 'edit {"start":3,"delete":0,"insert":"d"}', 'edit {"start":4,"delete":0,"insert":"ef"}']);
+    expect(core.calls).toEqual([
+      'open abc',
+      'edit {"start":3,"delete":0,"insert":"d"} defer',
+      'edit {"start":4,"delete":0,"insert":"ef"} defer',
+    ]);
     expect(got).toEqual(['abc', 'abcd', 'abcdef']);
   });
   it('a text that does not load reports its error and keeps the last tree; the next good one patches it', async () => {
@@ -275,8 +290,55 @@ describe('live client: edits go out at once, later ones together, in order', () 
     core.docs.clear();
     c.push('one two', opts);
     await c.idle();
-    expect(core.calls).toEqual(['open one', 'edit {"start":3,"delete":0,"insert":" two"}', 'open one two']);
+    expect(core.calls).toEqual(['open one', 'edit {"start":3,"delete":0,"insert":" two"} defer', 'open one two']);
     expect(got).toEqual(['one', 'one two']);
+  });
+});
+
+describe('live client: pricing left for later', () => {
+  const opts = { base_dir: null, provider: null, tokenizer: null, tokens: true, models: ['openai/gpt-5'] };
+  it('a keystroke may defer its costs; once nothing else is typed the client asks for them', async () => {
+    const core = liveCore([], true);
+    const got: string[] = [];
+    const c = new LiveClient(
+      core.api,
+      (r) =>
+        got.push(
+          `${(r.tree as unknown as { chat: { text: string } }).chat.text}${r.costsPending ? ' pending' : ''}${r.settle ? ' settle' : ''}`,
+        ),
+      () => {},
+    );
+    c.push('ab', opts);
+    await c.idle();
+    c.push('abc', opts);
+    await c.idle();
+    // A change of options is priced at once: no deferral, no settle.
+    c.push('abc', { ...opts, models: ['openai/gpt-4.1'] });
+    await c.idle();
+    expect(core.calls).toEqual(['open ab', 'edit {"start":2,"delete":0,"insert":"c"} defer', 'edit -', 'edit - options']);
+    expect(got).toEqual(['ab', 'abc pending', 'abc settle', 'abc']);
+  });
+  it('keystrokes typed before the settle go out first; the settle follows the last one', async () => {
+    const core = liveCore([0, 20, 0, 0], true);
+    const calls: string[] = [];
+    const c = new LiveClient(
+      core.api,
+      () => {},
+      () => {},
+    );
+    c.push('a', opts);
+    await c.idle();
+    c.push('ab', opts);
+    await new Promise((r) => setTimeout(r, 5));
+    c.push('abc', opts);
+    await c.idle();
+    calls.push(...core.calls);
+    expect(calls).toEqual([
+      'open a',
+      'edit {"start":1,"delete":0,"insert":"b"} defer',
+      'edit {"start":2,"delete":0,"insert":"c"} defer',
+      'edit -',
+    ]);
   });
 });
 

@@ -53,6 +53,7 @@ function fakeApi(files: Record<string, string>): Api {
       revision: 1,
       load_error: null,
       core_ms: 0,
+      costs_pending: false,
       patch: [
         {
           op: 'set',
@@ -61,7 +62,7 @@ function fakeApi(files: Record<string, string>): Api {
         },
       ],
     }),
-    liveEdit: async (doc, revision) => ({ doc, revision: revision + 1, load_error: null, core_ms: 0, patch: [] }),
+    liveEdit: async (doc, revision) => ({ doc, revision: revision + 1, load_error: null, core_ms: 0, costs_pending: false, patch: [] }),
     liveClose: async () => {},
   };
 }

@@ -67,7 +67,7 @@ describe('TauriApi', () => {
     expect(await api.check('/dir')).toEqual({ passed: 0, failed: 0, scenes: [] });
     expect(await api.approve('/a')).toEqual({ golden_path: '/a.golden.json' });
     expect(await api.liveOpen('A', options)).toMatchObject({ doc: 1, revision: 1 });
-    expect(await api.liveEdit(1, 1, { start: 0, delete: 1, insert: 'B' }, null)).toMatchObject({ doc: 1, revision: 2 });
+    expect(await api.liveEdit(1, 1, { start: 0, delete: 1, insert: 'B' }, null, true)).toMatchObject({ doc: 1, revision: 2 });
     expect(await api.liveClose(1)).toBeUndefined();
     expect(calls).toEqual([
       { cmd: 'default_scene', args: {} },
@@ -81,7 +81,10 @@ describe('TauriApi', () => {
       { cmd: 'check', args: { req: { folder: '/dir' } } },
       { cmd: 'approve', args: { req: { scene_path: '/a' } } },
       { cmd: 'live_open', args: { req: { text: 'A', options } } },
-      { cmd: 'live_edit', args: { req: { doc: 1, revision: 1, edit: { start: 0, delete: 1, insert: 'B' }, options: null } } },
+      {
+        cmd: 'live_edit',
+        args: { req: { doc: 1, revision: 1, edit: { start: 0, delete: 1, insert: 'B' }, options: null, defer_costs: true } },
+      },
       { cmd: 'live_close', args: { req: { doc: 1 } } },
     ]);
   });

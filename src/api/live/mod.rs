@@ -100,6 +100,10 @@ pub struct LiveEditRequest {
     /// New options, when they changed.
     #[serde(default)]
     pub options: Option<LiveOptions>,
+    /// A keystroke: the answer may leave pricing for later (see [`LiveUpdate::costs_pending`])
+    /// when pricing this document takes long, so the board shows the edit sooner.
+    #[serde(default)]
+    pub defer_costs: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,6 +125,11 @@ pub struct LiveUpdate {
     pub patch: Vec<PatchOp>,
     /// Time spent in the core, for the performance panel.
     pub core_ms: f64,
+    /// The reports' `costs` (and their cache-minimum findings) are the previous revision's: the
+    /// edit asked to defer pricing and pricing this document takes long. An edit with no text
+    /// change and no `defer_costs` (a settle) prices the current text.
+    #[serde(default)]
+    pub costs_pending: bool,
 }
 
 /// A document: its text and the tree the page holds.
@@ -138,7 +147,16 @@ struct Doc {
     /// Template renders of the last refresh: a keystroke usually changes one template, and the
     /// two families render the same tool prompts (inject::RenderMemo).
     memo: inject::RenderMemo,
+    /// The scene the shown reports were rendered from, while their costs are pending.
+    unpriced: Option<scene::Scene>,
+    /// How long pricing both reports took last time, in milliseconds.
+    price_ms: f64,
 }
+
+/// Pricing that takes longer than this is left out of a keystroke's answer when the page asks
+/// (`defer_costs`): on a scene of thousands of messages it is most of an edit's core time, and
+/// a frame is 16 ms.
+const DEFER_PRICING_OVER_MS: f64 = 2.0;
 
 /// The live documents of one process (the Tauri app's state, or `serve`'s). At most
 /// [`Live::MAX_DOCS`] are kept: a page that reloads opens a new one and never closes the old.
@@ -175,8 +193,10 @@ impl Live {
             shown: None,
             context: None,
             memo: inject::RenderMemo::default(),
+            unpriced: None,
+            price_ms: 0.0,
         };
-        let mut update = doc.refresh(started)?;
+        let mut update = doc.refresh(started, false)?;
         let mut docs = self.docs.lock().unwrap_or_else(PoisonError::into_inner);
         docs.next = docs.next.wrapping_add(1).max(1);
         doc.id = docs.next;
@@ -213,11 +233,16 @@ impl Live {
                 }
             });
         }
+        let settle = req.edit.is_none() && req.options.is_none();
         if let (Some(options), Some(rows)) = (req.options, rows) {
             doc.options = options;
             doc.rows = rows;
         }
-        doc.refresh(started)
+        if settle && doc.unpriced.is_some() {
+            return doc.settle(started);
+        }
+        let defer = req.defer_costs && doc.price_ms > DEFER_PRICING_OVER_MS && !doc.rows.is_empty();
+        doc.refresh(started, defer)
     }
 
     /// Forgets a document (closing an unknown one is not an error).
@@ -241,8 +266,9 @@ fn stale(message: String) -> ApiError {
 }
 
 impl Doc {
-    /// Renders the text, diffs against what the page has, and moves to the next revision.
-    fn refresh(&mut self, started: Instant) -> Result<LiveUpdate, ApiError> {
+    /// Renders the text, diffs against what the page has, and moves to the next revision. With
+    /// `defer`, the reports keep the shown costs and the scene is kept for [`Doc::settle`].
+    fn refresh(&mut self, started: Instant, defer: bool) -> Result<LiveUpdate, ApiError> {
         self.revision = self.revision.wrapping_add(1);
         let span = tracing::info_span!("live", doc = self.id, revision = self.revision);
         let _entered = span.enter();
@@ -252,7 +278,17 @@ impl Doc {
             Ok((scene, context)) => {
                 self.context = context;
                 self.memo.next_refresh();
-                let next = self.render(&scene);
+                let mut next = self.render(&scene);
+                if defer {
+                    if let Some(prev) = &self.shown {
+                        keep_costs(&prev.chat, &mut next.chat);
+                        keep_costs(&prev.desk, &mut next.desk);
+                    }
+                    self.unpriced = Some(scene);
+                } else {
+                    self.price(&scene, &mut next);
+                    self.unpriced = None;
+                }
                 let patch = match &self.shown {
                     None => vec![PatchOp::Set {
                         path: Vec::new(),
@@ -276,7 +312,43 @@ impl Doc {
             load_error,
             patch,
             core_ms,
+            costs_pending: self.unpriced.is_some(),
         })
+    }
+
+    /// Prices the reports an earlier answer left unpriced: only `costs` and the cache-minimum
+    /// findings change.
+    fn settle(&mut self, started: Instant) -> Result<LiveUpdate, ApiError> {
+        let (Some(scene), Some(mut shown)) = (self.unpriced.take(), self.shown.take()) else {
+            return self.refresh(started, false);
+        };
+        self.revision = self.revision.wrapping_add(1);
+        let before = (priced_parts(&shown.chat), priced_parts(&shown.desk));
+        for report in [&mut shown.chat, &mut shown.desk] {
+            report.costs.clear();
+            report.diagnostics.retain(|d| !is_pricing_finding(d));
+        }
+        self.price(&scene, &mut shown);
+        let patch = typed::costs_patch(&before.0, &shown.chat, &before.1, &shown.desk);
+        self.shown = Some(shown);
+        let core_ms = started.elapsed().as_secs_f64() * 1000.0;
+        Ok(LiveUpdate {
+            doc: self.id,
+            revision: self.revision,
+            load_error: None,
+            patch: patch?,
+            core_ms,
+            costs_pending: false,
+        })
+    }
+
+    /// Prices both reports for the document's models, timing it.
+    fn price(&mut self, scene: &scene::Scene, shown: &mut Shown) {
+        let at = Instant::now();
+        let base_dir = self.options.base_dir.as_deref().map(std::path::Path::new);
+        priced(&mut shown.chat, scene, base_dir, &self.rows);
+        priced(&mut shown.desk, scene, base_dir, &self.rows);
+        self.price_ms = at.elapsed().as_secs_f64() * 1000.0;
     }
 
     /// `{chat, desk, validate}` for the scene: what the page shows.
@@ -284,14 +356,35 @@ impl Doc {
         let o = &self.options;
         let chat = options_of(o.base_dir.as_deref(), o.provider, o.tokenizer, o.tokens);
         let desk = options_of(o.base_dir.as_deref(), None, o.tokenizer, o.tokens);
-        let mut shown = Shown {
+        Shown {
             chat: inject::render_with_memo(scene, Family::Chat, &chat, &mut self.memo),
             desk: inject::render_with_memo(scene, Family::Desk, &desk, &mut self.memo),
             validate: super::validate::validate_scene(scene),
-        };
-        let base_dir = o.base_dir.as_deref().map(std::path::Path::new);
-        priced(&mut shown.chat, scene, base_dir, &self.rows);
-        priced(&mut shown.desk, scene, base_dir, &self.rows);
-        shown
+        }
     }
+}
+
+/// A finding that pricing adds (`priced`): the call is below a provider's caching minimum.
+fn is_pricing_finding(d: &crate::report::Diagnostic) -> bool {
+    d.code == crate::report::DiagnosticCode::CacheBelowMinimum
+}
+
+/// A report's priced parts: its costs and the findings pricing added.
+fn priced_parts(report: &inject::Report) -> typed::Priced {
+    typed::Priced {
+        costs: report.costs.clone(),
+        diagnostics: report.diagnostics.clone(),
+    }
+}
+
+/// Gives an unpriced render the costs and pricing findings of the one shown before it, so a
+/// deferred answer changes none of them (they are marked pending instead).
+fn keep_costs(prev: &inject::Report, next: &mut inject::Report) {
+    next.costs.clone_from(&prev.costs);
+    next.diagnostics.extend(
+        prev.diagnostics
+            .iter()
+            .filter(|d| is_pricing_finding(d))
+            .cloned(),
+    );
 }

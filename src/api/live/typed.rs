@@ -64,6 +64,34 @@ impl Shown {
     }
 }
 
+/// The parts of a report that pricing sets: its `costs`, and its findings (pricing adds the
+/// cache-minimum ones).
+pub struct Priced {
+    pub costs: Vec<crate::report::InputCost>,
+    pub diagnostics: Vec<crate::report::Diagnostic>,
+}
+
+/// The ops that turn the shown reports' priced parts `chat` and `desk` into those of the
+/// reports priced since (nothing else of a report changes when it is priced).
+pub fn costs_patch(
+    chat: &Priced,
+    priced_chat: &Report,
+    desk: &Priced,
+    priced_desk: &Report,
+) -> Result<Vec<PatchOp>, ApiError> {
+    let mut d = Diff {
+        path: Vec::new(),
+        ops: Vec::new(),
+    };
+    for (key, a, b) in [("chat", chat, priced_chat), ("desk", desk, priced_desk)] {
+        d.at(key, |d| {
+            d.at("diagnostics", |d| d.list(&a.diagnostics, &b.diagnostics))?;
+            d.at("costs", |d| d.costs(&a.costs, &b.costs))
+        })?;
+    }
+    Ok(d.ops)
+}
+
 fn value<T: Serialize + ?Sized>(v: &T) -> Result<Value, ApiError> {
     serde_json::to_value(v)
         .map_err(|e| ApiError::new(ErrorCode::Internal, format!("serialising: {e}")))
@@ -102,15 +130,18 @@ impl Diff {
         self.at("tools", |d| d.list(&a.tools, &b.tools))?;
         self.at("diagnostics", |d| d.list(&a.diagnostics, &b.diagnostics))?;
         self.at("metrics", |d| d.field(&a.metrics, &b.metrics))?;
-        // Left out of the JSON when empty (no models asked for, or no tokens counted).
-        self.at("costs", |d| {
-            match (a.costs.is_empty(), b.costs.is_empty()) {
-                (false, false) => d.list(&a.costs, &b.costs),
-                (true, true) => Ok(()),
-                (false, true) => d.option(&Some(&a.costs), &None, false),
-                (true, false) => d.option(&None, &Some(&b.costs), false),
-            }
-        })
+        self.at("costs", |d| d.costs(&a.costs, &b.costs))
+    }
+
+    /// A report's `costs`, left out of the JSON when empty (no models asked for, or no tokens
+    /// counted).
+    fn costs(&mut self, a: &[crate::report::InputCost], b: &[crate::report::InputCost]) -> Step {
+        match (a.is_empty(), b.is_empty()) {
+            (false, false) => self.list(a, b),
+            (true, true) => Ok(()),
+            (false, true) => self.option(&Some(a), &None, false),
+            (true, false) => self.option(&None, &Some(b), false),
+        }
     }
 
     /// A field serialised only when present (`skip_serializing_if`), or as `null` when `nulls`.

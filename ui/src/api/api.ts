@@ -74,8 +74,12 @@ export interface Api {
   approve(scenePath: string): Promise<{ golden_path: string }>;
   /** Open a live document: the core keeps the text; the update's patch sets the whole tree. */
   liveOpen(text: string, options: LiveOptions): Promise<LiveUpdate>;
-  /** Apply an edit made on `revision`; rejects with code `stale_document` when the core disagrees. */
-  liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null): Promise<LiveUpdate>;
+  /**
+   * Apply an edit made on `revision`; rejects with code `stale_document` when the core disagrees.
+   * `deferCosts` lets the core leave pricing to a later call with no edit and no options (the
+   * update says `costs_pending`).
+   */
+  liveEdit(doc: number, revision: number, edit: TextEdit | null, options: LiveOptions | null, deferCosts?: boolean): Promise<LiveUpdate>;
   liveClose(doc: number): Promise<void>;
 }
 
@@ -127,7 +131,8 @@ export function createApi(t: Transport): Api {
     check: (folder) => t.call('check', { folder }),
     approve: (scenePath) => t.call('approve', { scene_path: scenePath }),
     liveOpen: (text, options) => t.call('live_open', { text, options }),
-    liveEdit: (doc, revision, edit, options) => t.call('live_edit', { doc, revision, edit, options }),
+    liveEdit: (doc, revision, edit, options, deferCosts) =>
+      t.call('live_edit', { doc, revision, edit, options, defer_costs: deferCosts ?? false }),
     liveClose: async (doc) => {
       await t.call('live_close', { doc });
     },

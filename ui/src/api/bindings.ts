@@ -1198,6 +1198,11 @@ export type LiveEditRequest_Deserialize = {
 	edit?: TextEdit | null,
 	/**  New options, when they changed. */
 	options?: LiveOptions_Deserialize | null,
+	/**
+	 *  A keystroke: the answer may leave pricing for later (see [`LiveUpdate::costs_pending`])
+	 *  when pricing this document takes long, so the board shows the edit sooner.
+	 */
+	defer_costs?: boolean,
 };
 
 export type LiveEditRequest_Serialize = {
@@ -1207,6 +1212,11 @@ export type LiveEditRequest_Serialize = {
 	edit: TextEdit | null,
 	/**  New options, when they changed. */
 	options: LiveOptions_Serialize | null,
+	/**
+	 *  A keystroke: the answer may leave pricing for later (see [`LiveUpdate::costs_pending`])
+	 *  when pricing this document takes long, so the board shows the edit sooner.
+	 */
+	defer_costs: boolean,
 };
 
 export type LiveOpenRequest = LiveOpenRequest_Serialize | LiveOpenRequest_Deserialize;
@@ -1272,6 +1282,12 @@ export type LiveUpdate_Deserialize = {
 	patch: PatchOp[],
 	/**  Time spent in the core, for the performance panel. */
 	core_ms: number | null,
+	/**
+	 *  The reports' `costs` (and their cache-minimum findings) are the previous revision's: the
+	 *  edit asked to defer pricing and pricing this document takes long. An edit with no text
+	 *  change and no `defer_costs` (a settle) prices the current text.
+	 */
+	costs_pending?: boolean,
 };
 
 /**  The answer to an open or an edit. */
@@ -1287,6 +1303,12 @@ export type LiveUpdate_Serialize = {
 	patch: PatchOp[],
 	/**  Time spent in the core, for the performance panel. */
 	core_ms: number | null,
+	/**
+	 *  The reports' `costs` (and their cache-minimum findings) are the previous revision's: the
+	 *  edit asked to defer pricing and pricing this document takes long. An edit with no text
+	 *  change and no `defer_costs` (a settle) prices the current text.
+	 */
+	costs_pending: boolean,
 };
 
 /**

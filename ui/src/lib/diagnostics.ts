@@ -59,7 +59,27 @@ export function bySeverity<T extends { d: Pick<Diagnostic, 'level'> }>(items: T[
  *  moot cache-prefix findings apart. A finding is moot when every family that has it also has
  *  `cache_below_minimum`: the request is under the picked model's minimum cacheable length, so
  *  it is billed in full whatever its prefix holds. */
+/** The last few lists, by the reports' diagnostics (a live patch keeps an unchanged list's array):
+ *  the panel, the Tools view and the Prompts view ask on every render, a large scene has hundreds. */
+const recentLists: { chat: Diagnostic[] | undefined; desk: Diagnostic[] | undefined; unused: string; lists: DiagnosticLists }[] = [];
+
 export function diagnosticLists(
+  reports: { chat?: Report | null; desk?: Report | null },
+  /** The families the scene does not use: their own diagnostics are folded apart. */
+  unusedFamilies: Family[] = [],
+): DiagnosticLists {
+  const chat = reports.chat?.diagnostics;
+  const desk = reports.desk?.diagnostics;
+  const unused = unusedFamilies.join(',');
+  const hit = recentLists.find((e) => e.chat === chat && e.desk === desk && e.unused === unused);
+  if (hit) return hit.lists;
+  const lists = computeDiagnosticLists(reports, unusedFamilies);
+  recentLists.unshift({ chat, desk, unused, lists });
+  recentLists.length = Math.min(recentLists.length, 4);
+  return lists;
+}
+
+function computeDiagnosticLists(
   reports: { chat?: Report | null; desk?: Report | null },
   /** The families the scene does not use: their own diagnostics are folded apart. */
   unusedFamilies: Family[] = [],
@@ -121,6 +141,18 @@ const VIEW_OF: Record<string, AppView> = { cache: 'conversation', run: 'run' };
 /** The core's message in plain words: backtick spans become code parts (no backticks shown), and
  *  a "run `prompt-inspector …`" aside becomes a link to the view that shows the answer. */
 export function plainMessage(message: string): PlainMessage {
+  const known = plainMessages.get(message);
+  if (known) return known;
+  const plain = computePlainMessage(message);
+  // Bounded: a long session of edits sees many messages; the board shows a few hundred at most.
+  if (plainMessages.size >= 4096) plainMessages.clear();
+  plainMessages.set(message, plain);
+  return plain;
+}
+
+const plainMessages = new Map<string, PlainMessage>();
+
+function computePlainMessage(message: string): PlainMessage {
   let view: AppView | null = null;
   const text = message.replace(COMMAND_HINT, (_, cmd: string) => {
     view = VIEW_OF[cmd] ?? view;
@@ -166,8 +198,18 @@ export function diagnosticsOf(lists: DiagnosticLists, t: { tool: string } | { se
 }
 
 /** The id of a diagnostic's row in the panel (the editors' links scroll to it). */
+const ids = new WeakMap<Diagnostic, string>();
+
 export function diagnosticId(x: ShownDiagnostic): string {
   const d = x.d;
+  const known = ids.get(d);
+  if (known !== undefined) return known;
+  const id = computeDiagnosticId(d);
+  ids.set(d, id);
+  return id;
+}
+
+function computeDiagnosticId(d: Diagnostic): string {
   const key = [d.level, d.code, d.tool ?? '', d.segment ?? '', d.prompt ?? '', d.line ?? '', d.message].join('|');
   let h = 0;
   for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;

@@ -23,6 +23,10 @@ export interface LiveResult {
   roundTripMs: number;
   /** The options the reports were rendered with (the chat body's provider among them). */
   options: LiveOptions;
+  /** The costs are the previous text's: the core prices this one next (a settle follows). */
+  costsPending: boolean;
+  /** This result only priced the text shown already: nothing was typed. */
+  settle: boolean;
 }
 
 export class LiveClient {
@@ -31,10 +35,13 @@ export class LiveClient {
   /** The text and options the core's document has. */
   private coreText = '';
   private coreOptions = '';
+  private coreOptionsValue: LiveOptions | null = null;
   private coreOrigin: TextOrigin | null = null;
   private tree: LiveTree | null = null;
   private wanted: { text: string; options: LiveOptions; origin?: TextOrigin } | null = null;
   private busy = false;
+  /** The core left the last edit unpriced: once nothing is wanted, ask it to price. */
+  private unpriced = false;
   /** Bumped by `reset`: an answer about an earlier document is dropped. */
   private epoch = 0;
 
@@ -60,20 +67,28 @@ export class LiveClient {
     }
     this.doc = null;
     this.tree = null;
+    this.unpriced = false;
     this.epoch++;
   }
 
   /** Resolves when every pushed text has been rendered (or failed). */
   async idle(): Promise<void> {
-    while (this.busy || this.wanted) await new Promise((r) => setTimeout(r, 1));
+    while (this.busy || this.wanted || (this.unpriced && this.doc !== null)) await new Promise((r) => setTimeout(r, 1));
   }
 
   private async pump() {
     this.busy = true;
     try {
-      while (this.wanted) {
-        const { text, options, origin } = this.wanted;
+      while (this.wanted || (this.unpriced && this.doc !== null && this.tree)) {
+        // Nothing typed since the last answer, which left pricing for later: price now.
+        const settle = !this.wanted;
+        const { text, options, origin } = this.wanted ?? {
+          text: this.coreText,
+          options: this.coreOptionsValue as LiveOptions,
+          origin: this.coreOrigin ?? undefined,
+        };
         this.wanted = null;
+        this.unpriced = false;
         const optionsKey = JSON.stringify(options);
         const t0 = performance.now();
         let epoch = this.epoch;
@@ -88,8 +103,9 @@ export class LiveClient {
             const from = c && origin && c.base === origin.base ? Math.min(c.stable, origin.stable) : 0;
             const edit = textEdit(this.coreText, text, from);
             const opts = optionsKey === this.coreOptions ? null : options;
-            if (!edit && !opts) continue;
-            u = await this.api.liveEdit(this.doc, this.revision, edit, opts);
+            if (!edit && !opts && !settle) continue;
+            // A keystroke may leave pricing for later; a change of options is priced at once.
+            u = await this.api.liveEdit(this.doc, this.revision, edit, opts, edit !== null && opts === null);
           }
         } catch (e) {
           if (epoch !== this.epoch) continue;
@@ -119,6 +135,8 @@ export class LiveClient {
         this.revision = u.revision;
         this.coreText = text;
         this.coreOptions = optionsKey;
+        this.coreOptionsValue = options;
+        this.unpriced = u.costs_pending ?? false;
         this.coreOrigin = origin ?? null;
         if (u.patch.length) {
           try {
@@ -135,7 +153,16 @@ export class LiveClient {
           this.onError(u.load_error, text);
           continue;
         }
-        if (this.tree) this.onResult({ tree: this.tree, text, coreMs: u.core_ms ?? 0, roundTripMs: performance.now() - t0, options });
+        if (this.tree)
+          this.onResult({
+            tree: this.tree,
+            text,
+            coreMs: u.core_ms ?? 0,
+            roundTripMs: performance.now() - t0,
+            options,
+            costsPending: this.unpriced,
+            settle,
+          });
       }
     } finally {
       this.busy = false;

@@ -65,6 +65,8 @@ export class Session {
    * of the template at `path` takes it when it is on screen. `seq` tells two requests apart.
    */
   reveal: { path: string; line: number | null; seq: number } | null = null;
+  /** The reports' costs are the previous text's while the core prices the new one. */
+  costsPending = false;
   /** Bumped on every change; the UI re-renders on it. */
   version = 0;
   /** Bumped when the context may have changed (a load, a re-parse, a context edit): the tree view re-renders on it only. */
@@ -90,10 +92,14 @@ export class Session {
       (r) => {
         this.reports = { ...r.tree, text: r.text };
         this.reportsProvider = r.options.provider ?? null;
+        this.costsPending = r.costsPending;
         this.renderError = null;
-        this.perf.resultAt = performance.now();
-        this.perf.renderMs = r.roundTripMs;
-        this.perf.coreMs = r.coreMs;
+        // A settle only prices what is shown: it is not the answer to a keystroke.
+        if (!r.settle) {
+          this.perf.resultAt = performance.now();
+          this.perf.renderMs = r.roundTripMs;
+          this.perf.coreMs = r.coreMs;
+        }
         this.changed();
       },
       (e) => {

@@ -216,57 +216,63 @@ const VIEW_LINK: Record<AppView, string> = {
   run: 'See it in the Run view',
 };
 
-function DiagnosticItem({
-  x,
-  onTemplate,
-  onSegment,
-  onView,
-}: {
+interface DiagnosticItemProps {
   x: ShownDiagnostic;
   onTemplate: (t: TemplateTarget) => void;
   onSegment: (family: Family, s: string) => void;
   onView?: (v: AppView) => void;
-}) {
-  const { d, families } = x;
-  const target = templateTarget(d);
-  const msg = plainMessage(d.message);
-  return (
-    <li class={`diag diag-${d.level}`} id={diagnosticId(x)} data-code={d.code} tabIndex={-1}>
-      <div>
-        <LevelTag level={d.level} /> {isLintCode(d.code) && <span class="diag-kind">cache safety</span>}{' '}
-        <span class="muted diag-code" title="The diagnostic's code (docs/diagnostics.md)">
-          {d.code}
-        </span>{' '}
-        <span class="muted">{families.join(' + ')}</span>
-      </div>
-      <div class="diag-msg">
-        <PlainText message={d.message} />
-      </div>
-      <div class="links">
-        {target && (
-          <button
-            type="button"
-            class="link"
-            data-testid="diag-template"
-            title={`Open this template in the editor${target.line ? `, the cursor on line ${target.line}` : ''}`}
-            onClick={() => onTemplate(target)}
-          >
-            {targetLabel(target)}
-          </button>
-        )}
-        {d.segment && (
-          <button type="button" class="link" onClick={() => onSegment(families[0], d.segment!)}>
-            segment {d.segment} on the board
-          </button>
-        )}
-        {msg.view && onView && (
-          <button type="button" class="link" data-testid="diag-view" onClick={() => onView(msg.view!)}>
-            {VIEW_LINK[msg.view]}
-          </button>
-        )}
-      </div>
-    </li>
-  );
+}
+
+// A large scene lists hundreds of diagnostics and a keystroke changes a few: an item re-renders
+// only when its diagnostic (the object a live patch keeps when unchanged) or its families changed.
+// The handlers are read from the props when clicked, so the latest ones always run.
+class DiagnosticItem extends Component<DiagnosticItemProps> {
+  shouldComponentUpdate(b: DiagnosticItemProps) {
+    const a = this.props;
+    return !(a.x.d === b.x.d && a.x.families.join() === b.x.families.join() && !a.onView === !b.onView);
+  }
+  render() {
+    const { d, families } = this.props.x;
+    const target = templateTarget(d);
+    const msg = plainMessage(d.message);
+    return (
+      <li class={`diag diag-${d.level}`} id={diagnosticId(this.props.x)} data-code={d.code} tabIndex={-1}>
+        <div>
+          <LevelTag level={d.level} /> {isLintCode(d.code) && <span class="diag-kind">cache safety</span>}{' '}
+          <span class="muted diag-code" title="The diagnostic's code (docs/diagnostics.md)">
+            {d.code}
+          </span>{' '}
+          <span class="muted">{families.join(' + ')}</span>
+        </div>
+        <div class="diag-msg">
+          <PlainText message={d.message} />
+        </div>
+        <div class="links">
+          {target && (
+            <button
+              type="button"
+              class="link"
+              data-testid="diag-template"
+              title={`Open this template in the editor${target.line ? `, the cursor on line ${target.line}` : ''}`}
+              onClick={() => this.props.onTemplate(target)}
+            >
+              {targetLabel(target)}
+            </button>
+          )}
+          {d.segment && (
+            <button type="button" class="link" onClick={() => this.props.onSegment(families[0], d.segment!)}>
+              segment {d.segment} on the board
+            </button>
+          )}
+          {msg.view && this.props.onView && (
+            <button type="button" class="link" data-testid="diag-view" onClick={() => this.props.onView?.(msg.view!)}>
+              {VIEW_LINK[msg.view]}
+            </button>
+          )}
+        </div>
+      </li>
+    );
+  }
 }
 
 /**

@@ -284,7 +284,7 @@ function SegmentCardView({
 }
 
 /** The family's whole input on the picked model, as a first call: what the cards add up to. */
-export function CallCostNote({ cost, family }: { cost: InputCost; family: Llm }) {
+export function CallCostNote({ cost, family, pending = false }: { cost: InputCost; family: Llm; pending?: boolean }) {
   const what = family === 'chat' ? 'messages' : 'segments';
   // How the count was made (exact, an estimate with its bound, or calibrated), when the core says.
   const provenance = cost.provenance;
@@ -295,7 +295,10 @@ export function CallCostNote({ cost, family }: { cost: InputCost; family: Llm })
       class="call-cost"
       data-testid={`call-cost-${family}`}
       data-model={cost.model}
-      title={`This call's input on ${cost.model} as a first call, nothing cached: ${cost.content_tokens} tokens of ${what} and ${cost.definition_tokens} of tool definitions, at $${cost.usd_per_mtok_input ?? 0} per million input tokens`}
+      // Between a keystroke's answer and its pricing (a large scene): the figure is the last
+      // text's. Dimmed only if that lasts (style.css), so typing does not flicker.
+      aria-busy={pending ? 'true' : undefined}
+      title={`${pending ? 'Pricing the edit: this figure is the text before it. ' : ''}This call's input on ${cost.model} as a first call, nothing cached: ${cost.content_tokens} tokens of ${what} and ${cost.definition_tokens} of tool definitions, at $${cost.usd_per_mtok_input ?? 0} per million input tokens`}
     >
       This call's input: {cost.input_tokens} tokens · {fmtUsd(cost.cost_usd)} <span class="muted-figure">on {cost.model}, first call</span>
       {counted && (
@@ -669,7 +672,7 @@ export function Segments(p: Props) {
   const fam = (family: Llm, r: Report | null, cost: InputCost | null) => {
     const content = (
       <>
-        {cost && <CallCostNote cost={cost} family={family} />}
+        {cost && <CallCostNote cost={cost} family={family} pending={session?.costsPending ?? false} />}
         {family === 'chat' && chatView === 'messages' && chatBodyBar}
         {!r ? (
           <div class="empty-seg">rendering…</div>

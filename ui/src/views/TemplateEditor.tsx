@@ -76,7 +76,9 @@ function familyOf(owner: TemplateOwner | null): 'chat' | 'desk' | null {
 function useLocalePreview(session: Session, spec: JObject, owner: TemplateOwner | null, locale: string, active: boolean) {
   const [out, setOut] = useState<{ key: string; text: string | null; error: string | null } | null>(null);
   const family = familyOf(owner);
-  const key = `${locale}|${session.text}`;
+  // Only while previewing: building (and comparing) a key that holds the whole scene text costs a
+  // large scene milliseconds on every keystroke.
+  const key = active ? `${locale}|${session.text}` : '';
   useEffect(() => {
     if (!active || !family) return;
     let gone = false;
