@@ -219,7 +219,7 @@ export function App({ session }: { session: Session }) {
   const [recent, setRecent] = useState<string[]>([]);
   useEffect(() => {
     void recentFiles().then(setRecent);
-  }, [s.path, s.version]);
+  }, [s.path, s.recentVersion]);
   const openClick = async () => {
     const d = await dialogs();
     if (d.openDialog) {

@@ -65,6 +65,9 @@ export class Session {
    * of the template at `path` takes it when it is on screen. `seq` tells two requests apart.
    */
   reveal: { path: string; line: number | null; seq: number } | null = null;
+  /** Bumped when the recent-files list may have changed (an open, a save, the menu's Clear): the
+   *  header reads the list again then, not on every keystroke's answer. */
+  recentVersion = 0;
   /** The reports' costs are the previous text's while the core prices the new one. */
   costsPending = false;
   /** Bumped on every change; the UI re-renders on it. */
@@ -115,6 +118,7 @@ export class Session {
   }
   /** The recent-files list changed outside the session (cleared from the menu): the header re-reads it. */
   recentFilesChanged() {
+    this.recentVersion++;
     this.changed();
   }
   /** Views change the session through its actions; each action tells the subscribers here. */
@@ -171,7 +175,7 @@ export class Session {
     this.fileError = null;
     this.diskConflict = false;
     if (text.length > TOKENS_UP_TO) this.tokens = false;
-    if (path) void rememberRecent(path);
+    if (path) void rememberRecent(path).then(() => this.recentFilesChanged());
     if (path) {
       try {
         this.diskModified = (await this.api.stat(path)).modified_ms ?? 0;
@@ -218,7 +222,7 @@ export class Session {
       this.fileError = null;
       this.diskConflict = false;
       this.notice = `Saved ${path}`;
-      void rememberRecent(path);
+      void rememberRecent(path).then(() => this.recentFilesChanged());
       this.changed();
       return true;
     } catch (e) {
