@@ -124,3 +124,19 @@ fn the_new_fields_are_added_to_the_json_and_left_out_when_unknown() {
         .collect();
     assert_eq!(keys, ["level", "code", "message", "tool"]);
 }
+
+#[test]
+fn the_command_line_says_what_exists_under_the_finding() {
+    let dir = crate::support::tempdir("render_errors", "cli");
+    let path = dir.join("errors.scene.json");
+    std::fs::write(&path, SCENE).expect("write");
+    let out = crate::support::run(&["render", &path.to_string_lossy(), "--llm", "chat"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Under each finding with suggestions, in the template's own syntax.
+    assert!(
+        text.contains("did you mean `ctx[user_input][input]`?"),
+        "{text}"
+    );
+    assert!(text.contains("did you mean `user_input.input`?"), "{text}");
+    assert!(text.contains("did you mean `deadline`?"), "{text}");
+}

@@ -319,6 +319,10 @@ pub fn text(name: &str, r: &Report, st: Style) -> String {
             Level::Info => st.dim("info"),
         };
         let _ = writeln!(out, "  {level} [{}] {}", d.code, d.message);
+        if !d.suggestions.is_empty() {
+            let names: Vec<String> = d.suggestions.iter().map(|s| format!("`{s}`")).collect();
+            let _ = writeln!(out, "    did you mean {}?", names.join(" or "));
+        }
     }
     out.push('\n');
     if let Some(request) = &r.request {
