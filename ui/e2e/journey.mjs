@@ -936,6 +936,7 @@ try {
   const bed = page.getByTestId('template-editor').locator('.cm-content');
   await bed.click();
   await page.keyboard.press('Control+End');
+  const costBefore = await page.getByTestId('call-cost-chat').textContent();
   const samples = [];
   for (let i = 0; i < 12; i++) {
     const before = await page.evaluate(() => window.__pi.perf.paints);
@@ -953,6 +954,15 @@ try {
     );
     await page.waitForTimeout(50);
   }
+  // Keystrokes on a scene this large are answered before they are priced; the page then asks
+  // for the costs (a settle), so once typing stops the figure is the new text's.
+  await page.evaluate(() => window.__pi.settled());
+  const costAfter = await page.getByTestId('call-cost-chat').textContent();
+  const tokensOf = (t) => Number(/input: (\d+) tokens/.exec(t ?? '')?.[1]);
+  check(
+    !(await page.evaluate(() => window.__pi.costsPending)) && tokensOf(costAfter) > tokensOf(costBefore),
+    `the call's price follows the typed digits once typing stops (${tokensOf(costBefore)} → ${tokensOf(costAfter)} tokens)`,
+  );
   const paint = samples.map((x) => x[0]).sort((a, b) => a - b);
   const api = samples.map((x) => x[1]).sort((a, b) => a - b);
   const core = samples.map((x) => x[2]).sort((a, b) => a - b);
