@@ -13,6 +13,7 @@ use serde_json::{json, Value as Json};
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
 use super::openai_chat;
+use super::otel_flat;
 use super::otel_recorded::Recording;
 use super::otel_usage;
 use super::time;
@@ -43,9 +44,52 @@ pub(crate) struct SpanDraft {
 pub(crate) fn looks_like(root: &Node<'_>) -> bool {
     root.get("resourceSpans").is_some()
         || root.get("attributes").is_some()
-        || root
-            .members()
-            .is_ok_and(|m| m.iter().any(|(k, _)| k.starts_with("gen_ai.")))
+        || root.members().is_ok_and(|m| {
+            m.iter().any(|(k, _)| {
+                k.starts_with("gen_ai.") || k.starts_with("llm.") || k.starts_with("openinference.")
+            })
+        })
+}
+
+/// Operations of the conventions' `gen_ai.operation.name` that are not a chat or generation
+/// call, and what each is.
+const NOT_CHAT: [(&str, &str); 5] = [
+    ("embeddings", "an embeddings call"),
+    ("execute_tool", "a tool's execution"),
+    ("retrieval", "a retrieval"),
+    ("create_agent", "an agent's creation"),
+    ("moderation", "a moderation call"),
+];
+
+/// Why a span is not an LLM call this reads, by its `gen_ai.operation.name` (or OpenInference's
+/// `openinference.span.kind`), with the attribute to point at.
+fn not_chat<'n, 'a>(pairs: &'n [(&'a str, Node<'a>)]) -> Option<(&'n Node<'a>, String)> {
+    for (key, v) in pairs {
+        let value = match &v.json.kind {
+            Kind::Str(s) => s.as_str(),
+            _ => v.get("stringValue").and_then(|s| s.as_str()).unwrap_or(""),
+        };
+        let what = match *key {
+            "gen_ai.operation.name" => NOT_CHAT
+                .iter()
+                .find(|(op, _)| *op == value)
+                .map(|(_, w)| *w),
+            "openinference.span.kind" => match value {
+                "EMBEDDING" => Some("an embeddings call"),
+                "TOOL" => Some("a tool's execution"),
+                "RETRIEVER" | "RERANKER" => Some("a retrieval"),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Some((
+                v,
+                format!("{key} = {value:?}: {what}, not a chat or generation request, which is all this command reads"),
+            ));
+        }
+    }
+    None
 }
 
 /// The spans with a GenAI request in the document, in file order; `skipped` gets the others.
@@ -58,6 +102,15 @@ pub(crate) fn read(
         for rs in resource_spans.items()? {
             for ss in rs.req("scopeSpans")?.items()? {
                 for span in ss.req("spans")?.items()? {
+                    let pairs = key_values(&span.req("attributes")?)?;
+                    if let Some((_, why)) = not_chat(&pairs) {
+                        skipped.push(format!(
+                            "{} (span {:?}): {why}",
+                            span.ptr,
+                            span.opt_str("name")?.unwrap_or("")
+                        ));
+                        continue;
+                    }
                     match read_span(&span)? {
                         Some(d) => out.push(d),
                         None => skipped.push(format!(
@@ -73,6 +126,13 @@ pub(crate) fn read(
             return Err(root.err("no span of this export has a GenAI request (gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions or gen_ai.*.message events)"));
         }
         return Ok(out);
+    }
+    let pairs = match root.get("attributes") {
+        Some(a) => key_values(&a)?,
+        None => root.members()?,
+    };
+    if let Some((at, why)) = not_chat(&pairs) {
+        return Err(at.err(why));
     }
     let span = if root.get("attributes").is_some() {
         read_span(root)?
@@ -249,6 +309,18 @@ fn structured<T>(
     f(&Node::root(&inner, &doc))
 }
 
+/// Runs `f` on an attribute's JSON (a plain value): the value itself, or the JSON text of a
+/// string, errors inside which name the attribute and the position within it.
+pub(super) fn json_text<T>(
+    key: &str,
+    value: &Node<'_>,
+    f: impl FnOnce(&Node<'_>) -> Result<T, ImportError>,
+) -> Result<T, ImportError> {
+    structured(key, value, false, f)
+}
+
+const OUTPUT: &str = "gen_ai.output.messages";
+
 fn read_attributes(
     holder: &Node<'_>,
     pairs: &[(&str, Node<'_>)],
@@ -256,7 +328,27 @@ fn read_attributes(
     start: Option<&str>,
 ) -> Result<Option<SpanDraft>, ImportError> {
     let otlp = holder.is_array();
-    let has = |k: &str| pairs.iter().any(|(key, _)| *key == k);
+    // Every value as plain JSON, each still pointing at its attribute.
+    let trees = pairs
+        .iter()
+        .map(|(_, v)| any_value(v, otlp))
+        .collect::<Result<Vec<_>, _>>()?;
+    let attrs: Vec<(&str, Node<'_>)> = pairs
+        .iter()
+        .zip(&trees)
+        .map(|((k, v), t)| {
+            (
+                *k,
+                Node {
+                    json: t,
+                    doc: v.doc,
+                    ptr: v.ptr.clone(),
+                },
+            )
+        })
+        .collect();
+    let flat: Vec<otel_flat::Attr<'_, '_>> = attrs.iter().map(|(k, v)| (*k, v)).collect();
+    let find = |k: &str| attrs.iter().find(|(key, _)| *key == k).map(|(_, v)| v);
     let event_messages = match events {
         Some(e) => e.items()?.iter().any(|ev| {
             ev.opt_str("name")
@@ -266,15 +358,23 @@ fn read_attributes(
         }),
         None => false,
     };
-    if !(has(INPUT) || has(SYSTEM) || has(TOOLS) || event_messages) {
+    let flat_request = otel_flat::has_request(&flat);
+    if !(find(INPUT).is_some()
+        || find(SYSTEM).is_some()
+        || find(TOOLS).is_some()
+        || event_messages
+        || flat_request)
+    {
         return Ok(None);
     }
     let mut draft = Draft::default();
-    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == SYSTEM) {
-        structured(SYSTEM, v, otlp, |n| system_instructions(n, &mut draft))?;
+    let mut used: Vec<&str> = vec![INPUT, SYSTEM, TOOLS];
+    let mut invocation = serde_json::Map::new();
+    if let Some(v) = find(SYSTEM) {
+        json_text(SYSTEM, v, |n| system_instructions(n, &mut draft))?;
     }
-    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == INPUT) {
-        structured(INPUT, v, otlp, |n| input_messages(n, &mut draft))?;
+    if let Some(v) = find(INPUT) {
+        json_text(INPUT, v, |n| input_messages(n, INPUT, &mut draft))?;
         if let Some(e) = events {
             if event_messages {
                 draft.unmapped_because(
@@ -283,14 +383,23 @@ fn read_attributes(
                 )?;
             }
         }
+    } else if flat_request {
+        used.extend(otel_flat::read(&flat, &mut draft, &mut invocation)?);
     } else if let Some(e) = events {
         for ev in e.items()? {
             event(&ev, &mut draft)?;
         }
     }
-    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
-        structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
+    if let Some(v) = find(OUTPUT) {
+        let mut out = Draft::default();
+        json_text(OUTPUT, v, |n| input_messages(n, OUTPUT, &mut out))?;
+        otel_flat::keep_reply(&mut draft, out);
+        used.push(OUTPUT);
     }
+    if let Some(v) = find(TOOLS) {
+        json_text(TOOLS, v, |n| tool_definitions(n, &mut draft))?;
+    }
+    used.extend(prompt_template(&attrs, &mut draft)?);
     // The conventions' provider, else the older `gen_ai.system`, else OpenInference's.
     let provider = [
         "gen_ai.provider.name",
@@ -299,20 +408,18 @@ fn read_attributes(
         "llm.system",
     ]
     .iter()
-    .find_map(|name| pairs.iter().find(|(k, _)| k == name))
-    .map(|(_, v)| any_value(v, otlp).map(|t| node::tree_to_json(&t, v.doc.text).ok()))
-    .transpose()?
-    .flatten();
+    .find_map(|name| find(name))
+    .and_then(|v| node::tree_to_json(v.json, v.doc.text).ok());
     let mut recording = Recording::new(provider.as_ref());
     // The usage counts go into `recorded` when the provider says which API the call was (Anthropic
     // counts cached tokens apart from `input_tokens`, the others within it); they are listed as
     // not mapped otherwise.
     let mut facts = Vec::new();
-    for (key, v) in pairs {
-        if [INPUT, SYSTEM, TOOLS].contains(key) {
+    for (key, v) in &attrs {
+        if used.contains(key) {
             continue;
         }
-        let tree = any_value(v, otlp)?;
+        let tree = v.json.clone();
         let usage_key = otel_usage::is_usage_key(key);
         if usage_key || otel_usage::is_provider_key(key) {
             facts.push((*key, tree.clone(), v.clone()));
@@ -328,6 +435,15 @@ fn read_attributes(
         draft
             .unmapped
             .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
+    }
+    if !invocation.is_empty() {
+        match &mut recording {
+            Some(r) => r.invocation_parameters(invocation),
+            None => draft.unmapped.push(format!(
+                "llm.invocation_parameters = {}",
+                node::excerpt(&Json::Object(invocation))
+            )),
+        }
     }
     let usage = match &recording {
         Some(_) => otel_usage::read(&facts)?,
@@ -357,6 +473,54 @@ fn read_attributes(
     }))
 }
 
+/// The prompt template the span names: the conventions' `gen_ai.prompt.name`, `.version` and
+/// `.variable.<name>`, or OpenInference's `llm.prompt_template.template`, `.version` and
+/// `.variables` (a JSON object); returns the keys read.
+fn prompt_template<'a>(
+    attrs: &[(&'a str, Node<'_>)],
+    draft: &mut Draft,
+) -> Result<Vec<&'a str>, ImportError> {
+    let mut used = Vec::new();
+    let mut variables = serde_json::Map::new();
+    for (key, v) in attrs {
+        let slot = match *key {
+            "gen_ai.prompt.name" => "name",
+            "gen_ai.prompt.version" | "llm.prompt_template.version" => "version",
+            "llm.prompt_template.template" => "template",
+            "llm.prompt_template.variables" => {
+                json_text(key, v, |n| {
+                    for (name, value) in n.members()? {
+                        variables.insert(name.to_owned(), value.to_json()?);
+                    }
+                    Ok(())
+                })?;
+                used.push(*key);
+                continue;
+            }
+            _ => match key.strip_prefix("gen_ai.prompt.variable.") {
+                Some(name) => {
+                    variables.insert(name.to_owned(), v.to_json()?);
+                    used.push(*key);
+                    continue;
+                }
+                None => continue,
+            },
+        };
+        let text = match v.as_str() {
+            Some(s) => s.to_owned(),
+            None => v.to_json()?.to_string(),
+        };
+        draft.prompt.insert(slot.to_owned(), json!(text));
+        used.push(*key);
+    }
+    if !variables.is_empty() {
+        draft
+            .prompt
+            .insert("variables".to_owned(), Json::Object(variables));
+    }
+    Ok(used)
+}
+
 fn system_instructions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     for p in n.items()? {
         match p.req_str("type")? {
@@ -375,7 +539,13 @@ fn system_instructions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportErro
     Ok(())
 }
 
-fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
+/// Messages in the conventions' parts shape (`gen_ai.input.messages`, `gen_ai.output.messages`,
+/// the deprecated `gen_ai.prompt` text), read from the attribute `key`.
+pub(super) fn input_messages(
+    n: &Node<'_>,
+    key: &str,
+    draft: &mut Draft,
+) -> Result<(), ImportError> {
     for m in n.items()? {
         let role_node = m.req("role")?;
         let role = match role_node.str()? {
@@ -389,7 +559,7 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                 )))
             }
         };
-        let origin = format!("{INPUT}{} ({})", m.ptr, role.as_str());
+        let origin = format!("{key}{} ({})", m.ptr, role.as_str());
         let mut parts = Vec::new();
         let mut calls = Vec::new();
         let mut responses = 0;
@@ -417,7 +587,7 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     };
                     let as_text = result.as_ref().is_some_and(|r| r.as_str().is_none());
                     let origin = format!(
-                        "{INPUT}{} (tool_call_response{})",
+                        "{key}{} (tool_call_response{})",
                         p.ptr,
                         if as_text { ", its JSON result as text" } else { "" }
                     );
@@ -437,12 +607,12 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     };
                     match part {
                         Some(part) => parts.push(part),
-                        None => draft.unmapped.push(format!("{INPUT}{}: a data: URI that is not base64", p.ptr)),
+                        None => draft.unmapped.push(format!("{key}{}: a data: URI that is not base64", p.ptr)),
                     }
                     draft.rest(&p, &["type", "modality", "mime_type", "content", "uri"])?;
                 }
                 other => draft.unmapped.push(format!(
-                    "{INPUT}{}: a {other:?} part (a scene message holds text, images, tool calls and results)",
+                    "{key}{}: a {other:?} part (a scene message holds text, images, tool calls and results)",
                     p.ptr
                 )),
             }
@@ -455,28 +625,52 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
             msg.tool_calls = calls;
             msg.name = name;
         }
-        draft.rest(&m, &["role", "parts", "name"])?;
+        // A reply's `finish_reason` says why the model stopped, not what it said.
+        draft.rest(&m, &["role", "parts", "name", "finish_reason"])?;
     }
     Ok(())
 }
 
 fn tool_definitions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     for t in n.items()? {
-        let ty = t.opt_str("type")?.unwrap_or("function");
-        if ty != "function" {
-            draft.unmapped.push(format!(
-                "{TOOLS}{}: a {ty:?} tool (scenes hold function tools)",
-                t.ptr
-            ));
-            continue;
-        }
-        draft.tools.push(ToolDraft {
-            name: t.req_str("name")?.to_owned(),
-            description: t.opt_str("description")?.map(str::to_owned),
-            parameters: t.get("parameters").map(|p| p.to_json()).transpose()?,
-            origin: format!("{TOOLS}{}", t.ptr),
-        });
-        draft.rest(&t, &["type", "name", "description", "parameters"])?;
+        tool_definition(&t, &format!("{TOOLS}{}", t.ptr), draft)?;
+    }
+    Ok(())
+}
+
+/// One tool definition: the conventions' `{type, name, description, parameters}`, chat
+/// completions' nested `{type: "function", function: {name, ...}}` (as the Microsoft Agent
+/// Framework and OpenInference record them), or Anthropic's `{name, input_schema}`.
+pub(super) fn tool_definition(
+    t: &Node<'_>,
+    origin: &str,
+    draft: &mut Draft,
+) -> Result<(), ImportError> {
+    let ty = t.opt_str("type")?.unwrap_or("function");
+    if ty != "function" && ty != "custom" {
+        draft.unmapped.push(format!(
+            "{origin}: a {ty:?} tool (scenes hold function tools)"
+        ));
+        return Ok(());
+    }
+    let (f, outer) = match t.get("function").filter(|f| f.is_object()) {
+        Some(f) => (f, true),
+        None => (t.clone(), false),
+    };
+    let schema_key = if f.get("input_schema").is_some() {
+        "input_schema"
+    } else {
+        "parameters"
+    };
+    draft.tools.push(ToolDraft {
+        name: f.req_str("name")?.to_owned(),
+        description: f.opt_str("description")?.map(str::to_owned),
+        parameters: f.get(schema_key).map(|p| p.to_json()).transpose()?,
+        origin: origin.to_owned(),
+    });
+    draft.rest(&f, &["type", "name", "description", schema_key])?;
+    if outer {
+        draft.rest(t, &["type", "function"])?;
     }
     Ok(())
 }
@@ -487,10 +681,39 @@ fn tool_definitions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> 
 fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     let name_node = ev.req("name")?;
     let name = name_node.str()?;
-    let Some((_, role)) = EVENTS.iter().find(|(e, _)| *e == name) else {
-        draft.unmapped_because(ev, &format!("the event {name:?}"))?;
-        return Ok(());
+    // `gen_ai.choice` records the response: the assistant's reply.
+    let choice = name == CHOICE;
+    let role = match EVENTS.iter().find(|(e, _)| *e == name) {
+        Some((_, role)) => *role,
+        None if choice => Role::Assistant,
+        None => {
+            draft.unmapped_because(ev, &format!("the event {name:?}"))?;
+            return Ok(());
+        }
     };
+    if !choice {
+        return event_into(ev, &name_node, role, false, draft);
+    }
+    // The reply is not the request: one that cannot be read is listed, not refused.
+    let mut reply = Draft::default();
+    match event_into(ev, &name_node, role, true, &mut reply) {
+        Ok(()) => otel_flat::keep_reply(draft, reply),
+        Err(e) => draft
+            .unmapped
+            .push(format!("{}: the reply, unread: {e}", ev.ptr)),
+    }
+    Ok(())
+}
+
+/// An event's message read into `target` (a choice's: its reply).
+fn event_into(
+    ev: &Node<'_>,
+    name_node: &Node<'_>,
+    role: Role,
+    choice: bool,
+    target: &mut Draft,
+) -> Result<(), ImportError> {
+    let name = name_node.str()?;
     let attributes = match ev.get("attributes") {
         Some(a) => a,
         None => {
@@ -507,12 +730,16 @@ fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
         Some((_, v)) => {
             structured("gen_ai.event.content", v, otlp, |body| {
                 body.object()?;
-                event_message(body, *role, &name_node, origin, draft)
+                if choice {
+                    choice_message(body, name_node, origin, target)
+                } else {
+                    event_message(body, role, name_node, origin, target)
+                }
             })?;
             for (key, v) in &pairs {
                 if *key != "gen_ai.event.content" {
                     let tree = any_value(v, otlp)?;
-                    draft.unmapped.push(format!(
+                    target.unmapped.push(format!(
                         "{}: {key} = {}",
                         ev.ptr,
                         node::tree_excerpt(&tree, v.doc.text)
@@ -521,13 +748,21 @@ fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
             }
         }
         None => {
-            // The attributes themselves are the body: build it as one object.
+            // The attributes themselves are the body: build it as one object. `tool_calls` and
+            // a choice's `message` may be JSON text, read apart so that errors in it point
+            // into it.
             let mut members = Vec::with_capacity(pairs.len());
+            let mut texts = Vec::new();
             for (key, v) in &pairs {
+                let value = any_value(v, otlp)?;
+                if matches!(*key, "tool_calls" | "message") && matches!(value.kind, Kind::Str(_)) {
+                    texts.push((*key, v, value));
+                    continue;
+                }
                 members.push(Member {
                     key: (*key).to_owned(),
                     key_span: v.json.span.clone(),
-                    value: any_value(v, otlp)?,
+                    value,
                 });
             }
             let tree = Tree {
@@ -539,10 +774,69 @@ fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                 doc: attributes.doc,
                 ptr: attributes.ptr.clone(),
             };
-            event_message(&body, *role, &name_node, origin, draft)?;
+            let message_text = texts.iter().find(|(k, _, _)| *k == "message");
+            match (choice, message_text) {
+                (true, Some((key, v, value))) => {
+                    let text = Node {
+                        json: value,
+                        doc: v.doc,
+                        ptr: v.ptr.clone(),
+                    };
+                    json_text(key, &text, |m| {
+                        m.object()?;
+                        event_message(m, role, name_node, origin, target)
+                    })?;
+                    target.rest(&body, &["index", "finish_reason"])?;
+                }
+                (true, None) => choice_message(&body, name_node, origin, target)?,
+                (false, _) => event_message(&body, role, name_node, origin, target)?,
+            }
+            if let Some((key, v, value)) = texts.iter().find(|(k, _, _)| *k == "tool_calls") {
+                let text = Node {
+                    json: value,
+                    doc: v.doc,
+                    ptr: v.ptr.clone(),
+                };
+                let mut calls = Vec::new();
+                json_text(key, &text, |n| {
+                    for c in n.items()? {
+                        calls.extend(openai_chat::call(&c, target)?);
+                    }
+                    Ok(())
+                })?;
+                match target.messages.last_mut() {
+                    Some(m) if m.role == Role::Assistant => m.tool_calls.extend(calls),
+                    _ => target
+                        .unmapped
+                        .push(format!("{}: tool calls on a {name} event", v.ptr)),
+                }
+            }
         }
     }
     Ok(())
+}
+
+const CHOICE: &str = "gen_ai.choice";
+
+/// A `gen_ai.choice` body: `{index, finish_reason, message: {content, tool_calls}}`.
+fn choice_message(
+    body: &Node<'_>,
+    name_node: &Node<'_>,
+    origin: String,
+    out: &mut Draft,
+) -> Result<(), ImportError> {
+    match body.get("message") {
+        Some(m) => {
+            m.object()?;
+            event_message(&m, Role::Assistant, name_node, origin, out)?;
+            out.rest(body, &["index", "finish_reason", "message"])
+        }
+        None => {
+            out.unmapped
+                .push(format!("{origin}: a choice without a message"));
+            Ok(())
+        }
+    }
 }
 
 fn event_message(

@@ -60,6 +60,20 @@ impl Recording {
         }
     }
 
+    /// OpenInference's `llm.invocation_parameters`: the call's own arguments, under the API's
+    /// names already; its `model` is the request's when no attribute named one.
+    pub(super) fn invocation_parameters(&mut self, parameters: Map<String, Json>) {
+        for (name, value) in parameters {
+            if name == "model" {
+                if self.model.is_none() {
+                    self.set_model(&value, false);
+                }
+                continue;
+            }
+            self.params.insert(name, value);
+        }
+    }
+
     fn set_model(&mut self, value: &Json, response: bool) -> bool {
         let Some(m) = value.as_str().filter(|m| !m.trim().is_empty()) else {
             return false;
