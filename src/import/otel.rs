@@ -648,8 +648,10 @@ pub(super) fn tool_definition(
 ) -> Result<(), ImportError> {
     let ty = t.opt_str("type")?.unwrap_or("function");
     if ty != "function" && ty != "custom" {
+        let name = t.opt_str("name")?.unwrap_or("");
         draft.unmapped.push(format!(
-            "{origin}: a {ty:?} tool (scenes hold function tools)"
+            "{origin}: the {ty:?} tool {name:?} (scenes hold function tools) = {}",
+            t.excerpt()
         ));
         return Ok(());
     }
