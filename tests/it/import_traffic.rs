@@ -85,7 +85,7 @@ fn str_of<'j>(v: &'j Json, key: &str) -> &'j str {
     v.get(key).and_then(Json::as_str).unwrap_or("")
 }
 
-fn items<'j>(v: Option<&'j Json>) -> &'j [Json] {
+fn items(v: Option<&Json>) -> &[Json] {
     v.and_then(Json::as_array).map_or(&[], Vec::as_slice)
 }
 
@@ -437,12 +437,11 @@ fn otel_span(span: &Span, want: &mut Want) {
     let message_events = events
         .iter()
         .any(|(n, _)| n.starts_with("gen_ai.") && n.ends_with(".message"));
-    if !(message_events
-        || attrs.keys().any(|k| {
-            content_key(k) && !k.starts_with("gen_ai.prompt.")
-                || k.starts_with("gen_ai.prompt.") && indexed(attrs, "gen_ai.prompt").len() > 0
-        }))
-    {
+    let request_attribute = attrs
+        .keys()
+        .any(|k| content_key(k) && !k.starts_with("gen_ai.prompt."))
+        || !indexed(attrs, "gen_ai.prompt").is_empty();
+    if !(message_events || request_attribute) {
         return;
     }
     let get = |k: &str| attrs.get(k).and_then(parsed);
@@ -687,7 +686,7 @@ fn missing(want: &Want, got: &Got, otel: bool) -> Vec<String> {
     }
     for t in &want.tools {
         // A built-in tool of a span (no body to carry it in) is listed by its name.
-        if !got.has_text(t) && !(otel && got.not_mapped_names(&format!("{t:?}"))) {
+        if !(got.has_text(t) || otel && got.not_mapped_names(&format!("{t:?}"))) {
             out.push(format!("tool definition {t}"));
         }
     }
