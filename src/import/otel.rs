@@ -592,8 +592,12 @@ pub(super) fn input_messages(
                         if as_text { ", its JSON result as text" } else { "" }
                     );
                     let id = p.opt_str("id")?.map(str::to_owned);
-                    draft.message(Role::Tool, content, origin).tool_call_id = id;
-                    draft.rest(&p, &["type", "id", "response", "result"])?;
+                    // pydantic-ai names the tool that answered.
+                    let name = p.opt_str("name")?.map(str::to_owned);
+                    let msg = draft.message(Role::Tool, content, origin);
+                    msg.tool_call_id = id;
+                    msg.name = name;
+                    draft.rest(&p, &["type", "id", "name", "response", "result"])?;
                 }
                 "blob" | "uri" if p.opt_str("modality")? == Some("image") => {
                     let part = if p.opt_str("type")? == Some("blob") {

@@ -61,13 +61,12 @@ impl Recording {
     }
 
     /// OpenInference's `llm.invocation_parameters`: the call's own arguments, under the API's
-    /// names already; its `model` is the request's when no attribute named one.
+    /// names already. Its `model` is the one the request named (`llm.model_name` is often the
+    /// one that answered, `gpt-4-0613` for `gpt-4`).
     pub(super) fn invocation_parameters(&mut self, parameters: Map<String, Json>) {
         for (name, value) in parameters {
             if name == "model" {
-                if self.model.is_none() {
-                    self.set_model(&value, false);
-                }
+                self.set_model(&value, false);
                 continue;
             }
             self.params.insert(name, value);

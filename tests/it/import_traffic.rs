@@ -892,3 +892,110 @@ fn the_fidelity_check_reports_what_a_scene_lacks() {
     want.calls[0].1 = Json::String("{\"city\":\"Lyon\"}".into());
     assert_eq!(missing(&want, &got(&imported.scenes), false).len(), 1);
 }
+
+/// The scenes of one payload of each newly read form, as written (reviewed by eye): an
+/// OpenInference span, the deprecated `gen_ai.prompt` / `gen_ai.completion` form, a span whose
+/// events hold their tool calls as JSON text, and the Microsoft Agent Framework's nested tool
+/// definitions.
+#[test]
+fn the_new_span_forms_become_these_scenes() {
+    for file in [
+        "openinference/018-openinference-llm-span.json",
+        "openinference/016-otel-flat-deprecated-prompt.json",
+        "semconv/011-span-events-own-attributes.json",
+        "langfuse/002-flat-ms-agent-nested-tool-defs.json",
+    ] {
+        let imported =
+            import::import_file(&corpus().join(file), None).unwrap_or_else(|e| panic!("{e}"));
+        let texts: Vec<&str> = imported.scenes.iter().map(|s| s.text.as_str()).collect();
+        insta::assert_snapshot!(file.replace(['/', '.'], "_"), texts.join("\n"));
+    }
+}
+
+/// Older OpenLLMetry's flat indexed attributes, with its function definitions and a prompt
+/// template's name, version and variables: each lands where docs/cli.md says.
+#[test]
+fn the_flat_deprecated_form_and_a_prompt_template_are_read() {
+    let span = serde_json::json!({
+        "gen_ai.system": "openai",
+        "gen_ai.request.model": "gpt-4o",
+        "gen_ai.prompt.name": "weather-agent",
+        "gen_ai.prompt.version": "3",
+        "gen_ai.prompt.variable.city": "Paris",
+        "gen_ai.prompt.0.role": "system",
+        "gen_ai.prompt.0.content": "You report {weather}.",
+        "gen_ai.prompt.1.role": "user",
+        "gen_ai.prompt.1.content": "Weather in Paris?",
+        "gen_ai.prompt.2.role": "assistant",
+        "gen_ai.prompt.2.tool_calls.0.id": "c1",
+        "gen_ai.prompt.2.tool_calls.0.name": "get_weather",
+        "gen_ai.prompt.2.tool_calls.0.arguments": "{\"city\": \"Paris\"}",
+        "gen_ai.prompt.3.role": "tool",
+        "gen_ai.prompt.3.tool_call_id": "c1",
+        "gen_ai.prompt.3.content": "rainy",
+        "gen_ai.completion.0.role": "assistant",
+        "gen_ai.completion.0.content": "It is rainy.",
+        "gen_ai.completion.0.finish_reason": "stop",
+        "llm.request.functions.0.name": "get_weather",
+        "llm.request.functions.0.description": "The weather in a city.",
+        "llm.request.functions.0.parameters": "{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}"
+    });
+    let imported = import::import_str(&span.to_string(), "span.json", false, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let scene: Json = serde_json::from_str(&imported.scenes[0].text).expect("scene");
+    assert_eq!(
+        scene["chat_llm"]["system_msg_prompt"][0]["template"]["templates"]["default"],
+        "You report {{weather}}."
+    );
+    assert_eq!(scene["context"]["user_input"]["input"], "Weather in Paris?");
+    assert_eq!(
+        scene["intermediate_msgs"][0]["tool_calls"][0],
+        serde_json::json!({"id": "c1", "name": "get_weather", "arguments": "{\"city\": \"Paris\"}"})
+    );
+    assert_eq!(
+        scene["intermediate_msgs"][1],
+        serde_json::json!({"role": "tool", "content": "rainy", "tool_call_id": "c1"})
+    );
+    assert_eq!(
+        scene["tools"][0],
+        serde_json::json!({"name": "get_weather", "description": "The weather in a city.",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}})
+    );
+    let recorded = &scene["recorded"];
+    assert_eq!(recorded["model"], "gpt-4o");
+    assert_eq!(
+        recorded["prompt"],
+        serde_json::json!({"name": "weather-agent", "version": "3", "variables": {"city": "Paris"}})
+    );
+    assert_eq!(
+        recorded["reply"],
+        serde_json::json!([{"role": "assistant", "content": "It is rainy."}])
+    );
+    assert!(
+        imported.scenes[0].unmapped.is_empty(),
+        "{:?}",
+        imported.scenes[0].unmapped
+    );
+    // The loaded scene keeps them too.
+    let loaded = imported.scenes[0].recorded.as_ref().expect("recorded");
+    let prompt = loaded.prompt.as_ref().expect("prompt");
+    assert_eq!(
+        (prompt.name.as_deref(), prompt.version.as_deref()),
+        (Some("weather-agent"), Some("3"))
+    );
+    assert_eq!(loaded.reply.len(), 1);
+
+    // Bad JSON text inside an attribute is pointed at by the attribute.
+    let bad = "{\"gen_ai.system\": \"openai\",\n \"gen_ai.prompt.0.role\": \"user\", \"gen_ai.prompt.0.content\": \"hi\",\n \"llm.request.functions.0.name\": \"f\", \"llm.request.functions.0.parameters\": \"{oops\"}";
+    let e = import::import_str(bad, "bad.json", false, None).expect_err("bad JSON");
+    assert_eq!(
+        (e.line, e.pointer.as_str()),
+        (3, "/llm.request.functions.0.parameters"),
+        "{e}"
+    );
+    assert!(
+        e.message
+            .starts_with("in the JSON text of the llm.request.functions.0.parameters attribute"),
+        "{e}"
+    );
+}
