@@ -36,7 +36,7 @@ pub(crate) fn detect_with_usage(
     if otel::looks_like(root) {
         return Ok((
             Source::Otel,
-            "OpenTelemetry data (resourceSpans, a span's attributes or gen_ai.* keys)".to_owned(),
+            "OpenTelemetry data (resourceSpans, a span's attributes, or gen_ai.*, llm.* or openinference.* keys)".to_owned(),
         ));
     }
     if let Some(refusal) = not_a_chat_request(root) {
@@ -56,7 +56,7 @@ pub(crate) fn detect_with_usage(
             ));
         }
         return Err(root.err(
-            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses), \"contents\" (Gemini), a recorded call {\"request\", \"response\"}, OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys), a VCR cassette (interactions) or a HAR file (log.entries)",
+            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses), \"contents\" (Gemini), a recorded call {\"request\", \"response\"}, OpenTelemetry data (resourceSpans, attributes, gen_ai.*, llm.* or openinference.* keys), a VCR cassette (interactions) or a HAR file (log.entries)",
         ));
     }
     let anthropic = evidence(root, true);

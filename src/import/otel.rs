@@ -141,7 +141,7 @@ pub(crate) fn read(
     };
     match span {
         Some(d) => Ok(vec![d]),
-        None => Err(root.err("no GenAI request here: expected gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions or gen_ai.*.message events")),
+        None => Err(root.err("no GenAI request here: expected gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions, gen_ai.*.message events, OpenInference's llm.input_messages.* or the deprecated gen_ai.prompt")),
     }
 }
 
@@ -363,7 +363,8 @@ fn read_attributes(
         || find(SYSTEM).is_some()
         || find(TOOLS).is_some()
         || event_messages
-        || flat_request)
+        || flat_request
+        || find(EVENTS_ATTRIBUTE).is_some())
     {
         return Ok(None);
     }
@@ -385,6 +386,15 @@ fn read_attributes(
         }
     } else if flat_request {
         used.extend(otel_flat::read(&flat, &mut draft, &mut invocation)?);
+    } else if let Some(e) = events.filter(|_| event_messages) {
+        for ev in e.items()? {
+            event(&ev, &mut draft)?;
+        }
+    } else if let Some(v) = find(EVENTS_ATTRIBUTE) {
+        json_text(EVENTS_ATTRIBUTE, v, |list| {
+            events_attribute(list, &mut draft)
+        })?;
+        used.push(EVENTS_ATTRIBUTE);
     } else if let Some(e) = events {
         for ev in e.items()? {
             event(&ev, &mut draft)?;
@@ -823,6 +833,31 @@ fn event_into(
 }
 
 const CHOICE: &str = "gen_ai.choice";
+
+/// Older pydantic-ai records the message events as one JSON text in an `events` attribute.
+const EVENTS_ATTRIBUTE: &str = "events";
+
+/// The bodies of an `events` attribute, each naming its event in `event.name`.
+fn events_attribute(list: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
+    for body in list.items()? {
+        let name_node = body.req("event.name")?;
+        let name = name_node.str()?;
+        let origin = format!("{EVENTS_ATTRIBUTE}{} ({name})", body.ptr);
+        if name == CHOICE {
+            let mut reply = Draft::default();
+            choice_message(&body, &name_node, origin, &mut reply)?;
+            otel_flat::keep_reply(draft, reply);
+        } else if let Some((_, role)) = EVENTS.iter().find(|(e, _)| *e == name) {
+            event_message(&body, *role, &name_node, origin, draft)?;
+        } else {
+            draft.unmapped.push(format!(
+                "{EVENTS_ATTRIBUTE}{}: the event {name:?}",
+                body.ptr
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// A `gen_ai.choice` body: `{index, finish_reason, message: {content, tool_calls}}`.
 fn choice_message(
