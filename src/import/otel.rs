@@ -369,7 +369,8 @@ fn read_attributes(
         return Ok(None);
     }
     let mut draft = Draft::default();
-    let mut used: Vec<&str> = vec![INPUT, SYSTEM, TOOLS];
+    // A set: a flattened span has an attribute per field, each looked up once below.
+    let mut used: std::collections::HashSet<&str> = [INPUT, SYSTEM, TOOLS].into_iter().collect();
     let mut invocation = serde_json::Map::new();
     if let Some(v) = find(SYSTEM) {
         json_text(SYSTEM, v, |n| system_instructions(n, &mut draft))?;
@@ -394,7 +395,7 @@ fn read_attributes(
         json_text(EVENTS_ATTRIBUTE, v, |list| {
             events_attribute(list, &mut draft)
         })?;
-        used.push(EVENTS_ATTRIBUTE);
+        used.insert(EVENTS_ATTRIBUTE);
     } else if let Some(e) = events {
         for ev in e.items()? {
             event(&ev, &mut draft)?;
@@ -404,7 +405,7 @@ fn read_attributes(
         let mut out = Draft::default();
         json_text(OUTPUT, v, |n| input_messages(n, OUTPUT, &mut out))?;
         otel_flat::keep_reply(&mut draft, out);
-        used.push(OUTPUT);
+        used.insert(OUTPUT);
     }
     if let Some(v) = find(TOOLS) {
         json_text(TOOLS, v, |n| tool_definitions(n, &mut draft))?;

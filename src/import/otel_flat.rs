@@ -112,8 +112,7 @@ pub(super) fn read<'a>(
         )?);
         keep_reply(draft, out);
         for (i, group) in indexed(attrs, "llm.tools") {
-            for (tail, v) in group {
-                let key = leak_key(attrs, "llm.tools", i, tail);
+            for (tail, v, key) in group {
                 if tail == "tool.json_schema" {
                     otel::json_text(key, v, |n| {
                         otel::tool_definition(n, &format!("llm.tools.{i}"), draft)
@@ -138,21 +137,13 @@ pub(super) fn read<'a>(
     Ok(used)
 }
 
-/// The attribute key of `prefix.{i}.tail`, borrowed from the attributes.
-fn leak_key<'a>(attrs: &[Attr<'_, 'a>], prefix: &str, i: usize, tail: &str) -> &'a str {
-    let want = format!("{prefix}.{i}.{tail}");
-    attrs
-        .iter()
-        .find(|(k, _)| **k == want)
-        .map_or("", |(k, _)| *k)
-}
+/// An attribute below an index: the key's tail after `prefix.{i}.`, the value, the whole key.
+type Entry<'n, 'a> = (&'a str, &'n Node<'a>, &'a str);
 
-/// The entries below `prefix.{i}.`, grouped by `i` in ascending order, each with the key's tail.
-fn indexed<'n, 'a>(
-    attrs: &[Attr<'n, 'a>],
-    prefix: &str,
-) -> Vec<(usize, Vec<(&'a str, &'n Node<'a>)>)> {
-    let mut groups: BTreeMap<usize, Vec<(&'a str, &'n Node<'a>)>> = BTreeMap::new();
+/// The entries below `prefix.{i}.`, grouped by `i` in ascending order (one pass, no allocation
+/// by index: an index is only a key).
+fn indexed<'n, 'a>(attrs: &[Attr<'n, 'a>], prefix: &str) -> Vec<(usize, Vec<Entry<'n, 'a>>)> {
+    let mut groups: BTreeMap<usize, Vec<Entry<'n, 'a>>> = BTreeMap::new();
     for (k, v) in attrs {
         let Some(rest) = k.strip_prefix(prefix).and_then(|r| r.strip_prefix('.')) else {
             continue;
@@ -161,14 +152,17 @@ fn indexed<'n, 'a>(
             continue;
         };
         if let Ok(i) = index.parse::<usize>() {
-            groups.entry(i).or_default().push((tail, v));
+            groups.entry(i).or_default().push((tail, v, k));
         }
     }
     groups.into_iter().collect()
 }
 
-fn field<'n, 'a>(entries: &[(&'a str, &'n Node<'a>)], key: &str) -> Option<&'n Node<'a>> {
-    entries.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+fn field<'n, 'a>(entries: &[Entry<'n, 'a>], tail: &str) -> Option<&'n Node<'a>> {
+    entries
+        .iter()
+        .find(|(t, _, _)| *t == tail)
+        .map(|(_, v, _)| *v)
 }
 
 /// `prefix.{i}.*` messages in order; returns the keys read.
@@ -200,11 +194,8 @@ fn messages<'a>(
         let mut parts = BTreeMap::new();
         let mut text = None;
         let mut calls: BTreeMap<usize, Map<String, Json>> = BTreeMap::new();
-        for (tail, v) in &entries {
-            let key = format!("{prefix}.{i}.{tail}");
-            if let Some(k) = attrs.iter().map(|(k, _)| *k).find(|k| *k == key) {
-                used.push(k);
-            }
+        for (tail, v, key) in &entries {
+            used.push(*key);
             if [names.role, names.name, names.tool_call_id].contains(tail)
                 || names.ignored.contains(tail)
             {
@@ -326,7 +317,10 @@ fn functions<'a>(attrs: &[Attr<'_, 'a>], draft: &mut Draft) -> Result<Vec<&'a st
         };
         let parameters = match field(&entries, "parameters") {
             Some(p) if p.as_str().is_some() => {
-                let key = leak_key(attrs, "llm.request.functions", i, "parameters");
+                let key = entries
+                    .iter()
+                    .find(|(t, _, _)| *t == "parameters")
+                    .map_or("parameters", |(_, _, k)| *k);
                 Some(otel::json_text(key, p, |n| n.to_json())?)
             }
             Some(p) => Some(p.to_json()?),
@@ -340,9 +334,9 @@ fn functions<'a>(attrs: &[Attr<'_, 'a>], draft: &mut Draft) -> Result<Vec<&'a st
             parameters,
             origin: format!("llm.request.functions.{i}"),
         });
-        for (tail, _) in &entries {
+        for (tail, _, key) in &entries {
             if ["name", "description", "parameters"].contains(tail) {
-                used.push(leak_key(attrs, "llm.request.functions", i, tail));
+                used.push(*key);
             }
         }
     }
