@@ -208,7 +208,7 @@ fn messages<'a>(
                 .and_then(|c| tail.strip_prefix(c))
                 .and_then(|r| r.strip_prefix('.'))
             {
-                part(rest, v, &key, &mut parts, draft)?;
+                part(rest, v, key, &mut parts, draft)?;
             } else if let Some((k, call_field)) = tail
                 .strip_prefix(names.tool_calls)
                 .and_then(|r| r.strip_prefix('.'))
