@@ -1016,3 +1016,52 @@ fn the_flat_deprecated_form_and_a_prompt_template_are_read() {
         "{e}"
     );
 }
+
+/// The reply is shown, never sent: the request rebuilt from an imported OpenInference span is the
+/// recorded turns, with the request's model, and without the reply's text.
+#[test]
+fn a_recorded_reply_is_not_part_of_the_rebuilt_request() {
+    use prompt_inspector::inject::{self, Options};
+    use prompt_inspector::provider::ChatProvider;
+    use prompt_inspector::segments::Family;
+
+    let file = corpus().join("openinference/018-openinference-llm-span.json");
+    let imported = import::import_file(&file, None).unwrap_or_else(|e| panic!("{e}"));
+    let s = prompt_inspector::scene::load_str(&imported.scenes[0].text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let options = Options {
+        chat_provider: Some(ChatProvider::Openai),
+        ..Default::default()
+    };
+    let report = inject::render_with(&s, Family::Chat, &options);
+    let sent = serde_json::to_value(&report.request).expect("request");
+    let text = sent.to_string();
+    // The span's values (corpora/traffic/openinference/018-openinference-llm-span.json).
+    assert_eq!(sent["model"], "gpt-4", "{text}");
+    assert!(text.contains("Weather in Paris?"), "{text}");
+    assert!(text.contains("rainy, 57°F"), "{text}");
+    assert!(
+        !text.contains("currently rainy"),
+        "the reply was sent: {text}"
+    );
+    assert_eq!(sent["messages"].as_array().map(Vec::len), Some(3), "{text}");
+}
+
+/// An event attribute holding broken JSON text is refused at that attribute, with the position
+/// inside the text.
+#[test]
+fn broken_json_in_an_event_attribute_is_pointed_at() {
+    let span = "{\"name\": \"chat\", \"attributes\": {\"gen_ai.system\": \"openai\"},\n \"events\": [{\"name\": \"gen_ai.user.message\", \"attributes\": {\"content\": \"hi\"}},\n  {\"name\": \"gen_ai.assistant.message\", \"attributes\": {\"tool_calls\": \"[{\\\"id\\\": 1,\"}}]}";
+    let e = import::import_str(span, "span.json", false, None).expect_err("broken JSON");
+    assert_eq!(
+        (e.line, e.pointer.as_str()),
+        (3, "/events/1/attributes/tool_calls"),
+        "{e}"
+    );
+    assert!(
+        e.message.starts_with(
+            "in the JSON text of the tool_calls attribute, at the top (its line 1, column 11)"
+        ),
+        "{e}"
+    );
+}
