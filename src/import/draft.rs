@@ -79,7 +79,7 @@ impl Draft {
     /// Lists `node` as not mapped, with its value.
     pub fn unmapped(&mut self, node: &Node<'_>) {
         self.unmapped
-            .push(format!("{} = {}", node.ptr, node.excerpt()));
+            .push(format!("{} = {}", place(node), node.excerpt()));
     }
 
     /// A value the scene has no place for: carried at its pointer when the draft is a body's
@@ -92,7 +92,7 @@ impl Draft {
         if self.carries {
             self.carry(node, why)
         } else {
-            self.unmapped.push(format!("{}: {why}", node.ptr));
+            self.unmapped.push(format!("{}: {why}", place(node)));
             Ok(())
         }
     }
@@ -196,6 +196,17 @@ impl Draft {
         });
         let last = self.messages.len() - 1;
         &mut self.messages[last]
+    }
+}
+
+/// Where a node is, for the lists of what was not mapped (span attributes: a body's values are
+/// carried instead): its pointer, and inside the JSON text of a span attribute, which attribute
+/// (`/3/parts/0/name in the gen_ai.input.messages attribute`).
+fn place(node: &Node<'_>) -> String {
+    match &node.doc.host {
+        Some(host) => format!("{} in {}", node.ptr, host.what),
+        // A structured attribute value: its pointers are below the attribute's.
+        None => format!("{}{}", node.doc.prefix, node.ptr),
     }
 }
 
