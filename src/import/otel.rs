@@ -123,7 +123,10 @@ pub(crate) fn read(
             }
         }
         if out.is_empty() {
-            return Err(root.err("no span of this export has a GenAI request (gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions or gen_ai.*.message events)"));
+            return Err(root.err(format!(
+                "no span of this export has a GenAI request (gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions, gen_ai.*.message events, llm.input_messages.* or gen_ai.prompt): {}",
+                skipped.join("; ")
+            )));
         }
         return Ok(out);
     }

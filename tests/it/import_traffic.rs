@@ -1065,3 +1065,46 @@ fn broken_json_in_an_event_attribute_is_pointed_at() {
         "{e}"
     );
 }
+
+/// An export whose only span is an embeddings call is refused, saying so; beside a chat span it
+/// is skipped and named.
+#[test]
+fn an_embeddings_span_is_refused_or_skipped_with_why() {
+    let span = |name: &str, op: &str| {
+        serde_json::json!({"name": name, "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": op}},
+            {"key": "gen_ai.input.messages", "value": {"stringValue": "[{\"role\": \"user\", \"parts\": [{\"type\": \"text\", \"content\": \"hi\"}]}]"}}
+        ]})
+    };
+    let export = |spans: Vec<Json>| {
+        serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).to_string()
+    };
+    let e = import::import_str(
+        &export(vec![span("embeddings m", "embeddings")]),
+        "t.json",
+        false,
+        None,
+    )
+    .expect_err("only an embeddings span");
+    assert!(
+        e.message.contains("gen_ai.operation.name = \"embeddings\": an embeddings call, not a chat or generation request"),
+        "{e}"
+    );
+    let got = import::import_str(
+        &export(vec![
+            span("embeddings m", "embeddings"),
+            span("chat m", "chat"),
+        ]),
+        "t.json",
+        false,
+        None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.scenes.len(), 1);
+    assert_eq!(got.skipped.len(), 1, "{:?}", got.skipped);
+    assert!(
+        got.skipped[0].contains("(span \"embeddings m\"): gen_ai.operation.name = \"embeddings\""),
+        "{:?}",
+        got.skipped
+    );
+}
