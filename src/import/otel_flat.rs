@@ -74,7 +74,9 @@ pub(super) fn read<'a>(
     params: &mut Map<String, Json>,
 ) -> Result<Vec<&'a str>, ImportError> {
     let mut used = Vec::new();
-    let deprecated = attrs.iter().any(|(k, _)| k.starts_with("gen_ai.prompt"));
+    // `gen_ai.prompt.name` and its like name a prompt template, not the deprecated messages.
+    let deprecated = attrs.iter().any(|(k, _)| *k == "gen_ai.prompt")
+        || !indexed(attrs, "gen_ai.prompt").is_empty();
     if deprecated {
         if let Some((k, v)) = attrs.iter().find(|(k, _)| *k == "gen_ai.prompt") {
             used.push(*k);

@@ -1108,3 +1108,46 @@ fn an_embeddings_span_is_refused_or_skipped_with_why() {
         got.skipped
     );
 }
+
+/// An OpenInference span with a prompt template (its own `llm.prompt_template.*`, and the
+/// conventions' `gen_ai.prompt.name`, which is not the deprecated messages).
+#[test]
+fn an_openinference_prompt_template_is_kept() {
+    let span = serde_json::json!({
+        "llm.provider": "anthropic",
+        "llm.model_name": "claude-sonnet-4-5",
+        "gen_ai.prompt.name": "greeter",
+        "llm.prompt_template.template": "Greet {name}.",
+        "llm.prompt_template.version": "v2",
+        "llm.prompt_template.variables": "{\"name\": \"Ada\"}",
+        "llm.input_messages.0.message.role": "system",
+        "llm.input_messages.0.message.content": "Be kind.",
+        "llm.input_messages.1.message.role": "user",
+        "llm.input_messages.1.message.contents.0.message_content.type": "text",
+        "llm.input_messages.1.message.contents.0.message_content.text": "Greet Ada.",
+        "llm.tools.0.tool.json_schema": "{\"name\": \"wave\", \"input_schema\": {\"type\": \"object\"}}"
+    });
+    let imported = import::import_str(&span.to_string(), "span.json", false, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let scene: Json = serde_json::from_str(&imported.scenes[0].text).expect("scene");
+    assert_eq!(scene["context"]["user_input"]["input"], "Greet Ada.");
+    assert_eq!(
+        scene["chat_llm"]["system_msg_prompt"][0]["template"]["templates"]["default"],
+        "Be kind."
+    );
+    assert_eq!(
+        scene["tools"],
+        serde_json::json!([{"name": "wave", "parameters": {"type": "object"}}])
+    );
+    assert_eq!(scene["recorded"]["api"], "anthropic");
+    assert_eq!(
+        scene["recorded"]["prompt"],
+        serde_json::json!({"name": "greeter", "version": "v2", "template": "Greet {name}.",
+            "variables": {"name": "Ada"}})
+    );
+    assert!(
+        imported.scenes[0].unmapped.is_empty(),
+        "{:?}",
+        imported.scenes[0].unmapped
+    );
+}
