@@ -22,6 +22,7 @@ mod node;
 mod openai_chat;
 mod openai_responses;
 mod otel;
+mod otel_events;
 mod otel_flat;
 mod otel_recorded;
 mod otel_usage;
