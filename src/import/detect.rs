@@ -36,8 +36,11 @@ pub(crate) fn detect_with_usage(
     if otel::looks_like(root) {
         return Ok((
             Source::Otel,
-            "OpenTelemetry data (resourceSpans, a span's attributes or gen_ai.* keys)".to_owned(),
+            "OpenTelemetry data (resourceSpans, a span's attributes, or gen_ai.*, llm.* or openinference.* keys)".to_owned(),
         ));
+    }
+    if let Some(refusal) = not_a_chat_request(root) {
+        return Err(refusal);
     }
     if root.get("messages").is_none() {
         if let Some(n) = root.get("contents") {
@@ -53,7 +56,7 @@ pub(crate) fn detect_with_usage(
             ));
         }
         return Err(root.err(
-            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses), \"contents\" (Gemini), a recorded call {\"request\", \"response\"}, OpenTelemetry data (resourceSpans, attributes, gen_ai.* keys), a VCR cassette (interactions) or a HAR file (log.entries)",
+            "not a request this command knows: expected \"messages\" (OpenAI chat completions, Anthropic Messages), \"input\" (OpenAI Responses), \"contents\" (Gemini), a recorded call {\"request\", \"response\"}, OpenTelemetry data (resourceSpans, attributes, gen_ai.*, llm.* or openinference.* keys), a VCR cassette (interactions) or a HAR file (log.entries)",
         ));
     }
     let anthropic = evidence(root, true);
@@ -86,6 +89,52 @@ pub(crate) fn detect_with_usage(
             "\"messages\" with nothing only Anthropic has (both APIs read such a body alike)".to_owned(),
         )),
     }
+}
+
+/// A body of a request that is neither chat nor generation, refused at the field that tells:
+/// an embeddings or moderation body (`input` with `encoding_format` or `dimensions`, a model
+/// named for embedding or moderation, or `input` as a list of strings or token ids, which no
+/// Responses request sends), or a legacy completions body (`prompt`, no `messages`). Their
+/// `input` would otherwise read as a Responses request.
+pub(crate) fn not_a_chat_request(root: &Node<'_>) -> Option<ImportError> {
+    if root.get("messages").is_some() || root.get("contents").is_some() {
+        return None;
+    }
+    let refuse = |n: &Node<'_>, what: &str| {
+        Some(n.err(format!(
+            "{what}: not a chat or generation request, which is all this command reads"
+        )))
+    };
+    if let Some(prompt) = root.get("prompt").filter(|_| root.get("input").is_none()) {
+        return refuse(
+            &prompt,
+            "a legacy completions request (\"prompt\", no \"messages\")",
+        );
+    }
+    let input = root.get("input")?;
+    for key in ["encoding_format", "dimensions"] {
+        if let Some(n) = root.get(key) {
+            return refuse(&n, &format!("an embeddings request ({key:?})"));
+        }
+    }
+    if let Some(model) = root.get("model") {
+        let name = model.as_str().unwrap_or("").to_ascii_lowercase();
+        if name.contains("embed") {
+            return refuse(&model, "an embeddings request (an embedding model)");
+        }
+        if name.contains("moderation") {
+            return refuse(&model, "a moderation request (a moderation model)");
+        }
+    }
+    let items = input.array()?;
+    let bare = |n: &Node<'_>| !(n.is_object() || n.is_null());
+    if !items.is_empty() && items.iter().all(bare) {
+        return refuse(
+            &input,
+            "an embeddings or moderation request (\"input\" is a list of texts or token ids, not Responses items)",
+        );
+    }
+    None
 }
 
 /// The pointer of the first field that only Anthropic's (or only OpenAI's) chat body has.

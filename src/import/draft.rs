@@ -34,6 +34,11 @@ pub(crate) struct Draft {
     pub carried: Vec<Json>,
     /// `pointer: what` for each carried value, for the description.
     pub carried_notes: Vec<String>,
+    /// The response's messages as recorded with the request (`recorded.reply`).
+    pub reply: Vec<Msg>,
+    /// The prompt template the request was made from (`recorded.prompt`: name, version,
+    /// variables), as an instrumentation recorded it.
+    pub prompt: Map<String, Json>,
 }
 
 /// A system text and where it came from (`/messages/0`).
@@ -74,7 +79,7 @@ impl Draft {
     /// Lists `node` as not mapped, with its value.
     pub fn unmapped(&mut self, node: &Node<'_>) {
         self.unmapped
-            .push(format!("{} = {}", node.ptr, node.excerpt()));
+            .push(format!("{} = {}", place(node), node.excerpt()));
     }
 
     /// A value the scene has no place for: carried at its pointer when the draft is a body's
@@ -87,7 +92,7 @@ impl Draft {
         if self.carries {
             self.carry(node, why)
         } else {
-            self.unmapped.push(format!("{}: {why}", node.ptr));
+            self.unmapped.push(format!("{}: {why}", place(node)));
             Ok(())
         }
     }
@@ -194,6 +199,17 @@ impl Draft {
     }
 }
 
+/// Where a node is, for the lists of what was not mapped (span attributes: a body's values are
+/// carried instead): its pointer, and inside the JSON text of a span attribute, which attribute
+/// (`/3/parts/0/name in the gen_ai.input.messages attribute`).
+fn place(node: &Node<'_>) -> String {
+    match &node.doc.host {
+        Some(host) => format!("{} in {}", node.ptr, host.what),
+        // A structured attribute value: its pointers are below the attribute's.
+        None => format!("{}{}", node.doc.prefix, node.ptr),
+    }
+}
+
 /// A text part of a scene message.
 pub(crate) fn text_part(text: &str) -> Json {
     json!({"type": "text", "text": text})
@@ -269,6 +285,8 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         cache_control,
         mut carried,
         mut carried_notes,
+        reply,
+        prompt,
     } = draft;
     let mut origins = Vec::new();
 
@@ -368,6 +386,37 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         })
         .collect();
 
+    let mut recorded = recorded;
+    // `recorded` names its API; a span without one keeps the reply and the prompt nowhere.
+    let has_api = recorded.contains_key("api");
+    for (i, m) in reply.iter().enumerate() {
+        if has_api {
+            origins.push(format!("recorded.reply[{i}] ← {}", m.origin));
+        } else {
+            unmapped.push(format!(
+                "{}: the reply ({} message): {}",
+                m.origin,
+                m.role.as_str(),
+                super::node::excerpt(&message_json(m))
+            ));
+        }
+    }
+    if !reply.is_empty() && has_api {
+        recorded.insert(
+            "reply".into(),
+            Json::Array(reply.iter().map(message_json).collect()),
+        );
+    }
+    if !prompt.is_empty() {
+        if has_api {
+            recorded.insert("prompt".into(), Json::Object(prompt));
+        } else {
+            unmapped.push(format!(
+                "the prompt template: {}",
+                super::node::excerpt(&Json::Object(prompt))
+            ));
+        }
+    }
     let mut description = format!("Imported from {} ({}", from.what, from.file);
     if let Some(line) = from.line {
         description.push_str(&format!(", line {line}"));
@@ -425,7 +474,6 @@ pub(crate) fn scene(draft: Draft, name: &str, from: &Provenance<'_>) -> Json {
         doc.insert("chat_llm".into(), Json::Object(chat));
     }
     doc.insert("tools".into(), Json::Array(tools));
-    let mut recorded = recorded;
     if let (Some(form), true) = (input_form, carries) {
         if let Json::Object(layout) = recorded
             .entry("layout")

@@ -22,6 +22,8 @@ mod node;
 mod openai_chat;
 mod openai_responses;
 mod otel;
+mod otel_events;
+mod otel_flat;
 mod otel_recorded;
 mod otel_usage;
 pub(crate) mod time;
@@ -376,6 +378,12 @@ pub fn import_calls(
 
 /// A request body read by its source's reader (OpenTelemetry data is read by `otel`).
 pub(crate) fn read_body(source: Source, body: &Node<'_>) -> Result<Draft, ImportError> {
+    // Told the source or not, an embeddings or completions body is never read as a request.
+    if matches!(source, Source::OpenaiResponses | Source::OpenaiChat) {
+        if let Some(refusal) = detect::not_a_chat_request(body) {
+            return Err(refusal);
+        }
+    }
     match source {
         Source::OpenaiChat => openai_chat::read(body),
         Source::OpenaiResponses => openai_responses::read(body),

@@ -210,7 +210,7 @@ pub(crate) fn content(c: &Node<'_>, draft: &mut Draft) -> Result<Json, ImportErr
 }
 
 /// A `tool_calls` entry; a call that is not a function call is listed and left out.
-fn call(c: &Node<'_>, draft: &mut Draft) -> Result<Option<Json>, ImportError> {
+pub(crate) fn call(c: &Node<'_>, draft: &mut Draft) -> Result<Option<Json>, ImportError> {
     let ty = c.opt_str("type")?.unwrap_or("function");
     if ty != "function" {
         draft.unmapped_because(

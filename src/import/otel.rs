@@ -2,17 +2,21 @@
 //! export (`resourceSpans`), one span (`attributes` as OTLP key-values or a map), or a flat
 //! attribute map. `gen_ai.system_instructions`, `gen_ai.input.messages` and
 //! `gen_ai.tool.definitions` are read as their JSON schemas in the conventions describe them;
-//! without `gen_ai.input.messages`, the older message events (`gen_ai.system.message`,
-//! `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`) are. When the span
-//! names its provider, the API, model, usage counts (`otel_usage.rs`) and the span's start time
-//! go into the scene's `recorded` object.
-//! Every other attribute and event is listed as not mapped.
+//! without `gen_ai.input.messages`, OpenInference's or older OpenLLMetry's flattened attributes
+//! (`otel_flat.rs`) or the older message events (`otel_events.rs`) are. `gen_ai.output.messages`
+//! is the reply, `gen_ai.prompt.name` / `.version` / `.variable.*` the prompt template. When the
+//! span names its provider, the API, model, usage counts (`otel_usage.rs`), the reply, the
+//! template and the span's start time go into the scene's `recorded` object. A span whose
+//! operation is not chat or generation (embeddings, a tool's execution) is refused, or skipped in
+//! an export. Every other attribute and event is listed as not mapped.
 
 use serde_json::{json, Value as Json};
 
 use super::draft::{image_part_from_url, text_part, tool_call, Draft, Piece, ToolDraft};
 use super::node::{self, Doc, Host, Node};
 use super::openai_chat;
+use super::otel_events::{self, EVENTS, EVENTS_ATTRIBUTE};
+use super::otel_flat;
 use super::otel_recorded::Recording;
 use super::otel_usage;
 use super::time;
@@ -25,14 +29,6 @@ const INPUT: &str = "gen_ai.input.messages";
 const SYSTEM: &str = "gen_ai.system_instructions";
 const TOOLS: &str = "gen_ai.tool.definitions";
 
-/// The event names of the older conventions and the role of the message each records.
-const EVENTS: [(&str, Role); 4] = [
-    ("gen_ai.system.message", Role::System),
-    ("gen_ai.user.message", Role::User),
-    ("gen_ai.assistant.message", Role::Assistant),
-    ("gen_ai.tool.message", Role::Tool),
-];
-
 /// One span's request, and a label for it (`span "chat gpt-4o" at /resourceSpans/0/...`).
 pub(crate) struct SpanDraft {
     pub draft: Draft,
@@ -43,9 +39,52 @@ pub(crate) struct SpanDraft {
 pub(crate) fn looks_like(root: &Node<'_>) -> bool {
     root.get("resourceSpans").is_some()
         || root.get("attributes").is_some()
-        || root
-            .members()
-            .is_ok_and(|m| m.iter().any(|(k, _)| k.starts_with("gen_ai.")))
+        || root.members().is_ok_and(|m| {
+            m.iter().any(|(k, _)| {
+                k.starts_with("gen_ai.") || k.starts_with("llm.") || k.starts_with("openinference.")
+            })
+        })
+}
+
+/// Operations of the conventions' `gen_ai.operation.name` that are not a chat or generation
+/// call, and what each is.
+const NOT_CHAT: [(&str, &str); 5] = [
+    ("embeddings", "an embeddings call"),
+    ("execute_tool", "a tool's execution"),
+    ("retrieval", "a retrieval"),
+    ("create_agent", "an agent's creation"),
+    ("moderation", "a moderation call"),
+];
+
+/// Why a span is not an LLM call this reads, by its `gen_ai.operation.name` (or OpenInference's
+/// `openinference.span.kind`), with the attribute to point at.
+fn not_chat<'n, 'a>(pairs: &'n [(&'a str, Node<'a>)]) -> Option<(&'n Node<'a>, String)> {
+    for (key, v) in pairs {
+        let value = match &v.json.kind {
+            Kind::Str(s) => s.as_str(),
+            _ => v.get("stringValue").and_then(|s| s.as_str()).unwrap_or(""),
+        };
+        let what = match *key {
+            "gen_ai.operation.name" => NOT_CHAT
+                .iter()
+                .find(|(op, _)| *op == value)
+                .map(|(_, w)| *w),
+            "openinference.span.kind" => match value {
+                "EMBEDDING" => Some("an embeddings call"),
+                "TOOL" => Some("a tool's execution"),
+                "RETRIEVER" | "RERANKER" => Some("a retrieval"),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Some((
+                v,
+                format!("{key} = {value:?}: {what}, not a chat or generation request, which is all this command reads"),
+            ));
+        }
+    }
+    None
 }
 
 /// The spans with a GenAI request in the document, in file order; `skipped` gets the others.
@@ -58,6 +97,15 @@ pub(crate) fn read(
         for rs in resource_spans.items()? {
             for ss in rs.req("scopeSpans")?.items()? {
                 for span in ss.req("spans")?.items()? {
+                    let pairs = key_values(&span.req("attributes")?)?;
+                    if let Some((_, why)) = not_chat(&pairs) {
+                        skipped.push(format!(
+                            "{} (span {:?}): {why}",
+                            span.ptr,
+                            span.opt_str("name")?.unwrap_or("")
+                        ));
+                        continue;
+                    }
                     match read_span(&span)? {
                         Some(d) => out.push(d),
                         None => skipped.push(format!(
@@ -70,9 +118,19 @@ pub(crate) fn read(
             }
         }
         if out.is_empty() {
-            return Err(root.err("no span of this export has a GenAI request (gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions or gen_ai.*.message events)"));
+            return Err(root.err(format!(
+                "no span of this export has a GenAI request (gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions, gen_ai.*.message events, llm.input_messages.* or gen_ai.prompt): {}",
+                skipped.join("; ")
+            )));
         }
         return Ok(out);
+    }
+    let pairs = match root.get("attributes") {
+        Some(a) => key_values(&a)?,
+        None => root.members()?,
+    };
+    if let Some((at, why)) = not_chat(&pairs) {
+        return Err(at.err(why));
     }
     let span = if root.get("attributes").is_some() {
         read_span(root)?
@@ -81,7 +139,7 @@ pub(crate) fn read(
     };
     match span {
         Some(d) => Ok(vec![d]),
-        None => Err(root.err("no GenAI request here: expected gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions or gen_ai.*.message events")),
+        None => Err(root.err("no GenAI request here: expected gen_ai.input.messages, gen_ai.system_instructions, gen_ai.tool.definitions, gen_ai.*.message events, OpenInference's llm.input_messages.* or the deprecated gen_ai.prompt")),
     }
 }
 
@@ -133,7 +191,9 @@ fn start_time(span: &Node<'_>) -> Result<Option<String>, ImportError> {
 
 /// The attributes as (key, value) pairs: OTLP's `[{key, value: AnyValue}]` with each value
 /// converted to JSON, or a map as it is.
-fn key_values<'a>(attributes: &Node<'a>) -> Result<Vec<(&'a str, Node<'a>)>, ImportError> {
+pub(super) fn key_values<'a>(
+    attributes: &Node<'a>,
+) -> Result<Vec<(&'a str, Node<'a>)>, ImportError> {
     if attributes.is_object() {
         return attributes.members();
     }
@@ -212,7 +272,7 @@ pub(super) fn any_value(v: &Node<'_>, otlp: bool) -> Result<Tree, ImportError> {
 
 /// Runs `f` on a structured attribute's JSON: the value itself, or the JSON text of a string
 /// (errors inside that text name the attribute and the position within it).
-fn structured<T>(
+pub(super) fn structured<T>(
     key: &str,
     value: &Node<'_>,
     otlp: bool,
@@ -249,6 +309,18 @@ fn structured<T>(
     f(&Node::root(&inner, &doc))
 }
 
+/// Runs `f` on an attribute's JSON (a plain value): the value itself, or the JSON text of a
+/// string, errors inside which name the attribute and the position within it.
+pub(super) fn json_text<T>(
+    key: &str,
+    value: &Node<'_>,
+    f: impl FnOnce(&Node<'_>) -> Result<T, ImportError>,
+) -> Result<T, ImportError> {
+    structured(key, value, false, f)
+}
+
+const OUTPUT: &str = "gen_ai.output.messages";
+
 fn read_attributes(
     holder: &Node<'_>,
     pairs: &[(&str, Node<'_>)],
@@ -256,7 +328,27 @@ fn read_attributes(
     start: Option<&str>,
 ) -> Result<Option<SpanDraft>, ImportError> {
     let otlp = holder.is_array();
-    let has = |k: &str| pairs.iter().any(|(key, _)| *key == k);
+    // Every value as plain JSON, each still pointing at its attribute.
+    let trees = pairs
+        .iter()
+        .map(|(_, v)| any_value(v, otlp))
+        .collect::<Result<Vec<_>, _>>()?;
+    let attrs: Vec<(&str, Node<'_>)> = pairs
+        .iter()
+        .zip(&trees)
+        .map(|((k, v), t)| {
+            (
+                *k,
+                Node {
+                    json: t,
+                    doc: v.doc,
+                    ptr: v.ptr.clone(),
+                },
+            )
+        })
+        .collect();
+    let flat: Vec<otel_flat::Attr<'_, '_>> = attrs.iter().map(|(k, v)| (*k, v)).collect();
+    let find = |k: &str| attrs.iter().find(|(key, _)| *key == k).map(|(_, v)| v);
     let event_messages = match events {
         Some(e) => e.items()?.iter().any(|ev| {
             ev.opt_str("name")
@@ -266,15 +358,25 @@ fn read_attributes(
         }),
         None => false,
     };
-    if !(has(INPUT) || has(SYSTEM) || has(TOOLS) || event_messages) {
+    let flat_request = otel_flat::has_request(&flat);
+    if !(find(INPUT).is_some()
+        || find(SYSTEM).is_some()
+        || find(TOOLS).is_some()
+        || event_messages
+        || flat_request
+        || find(EVENTS_ATTRIBUTE).is_some())
+    {
         return Ok(None);
     }
     let mut draft = Draft::default();
-    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == SYSTEM) {
-        structured(SYSTEM, v, otlp, |n| system_instructions(n, &mut draft))?;
+    // A set: a flattened span has an attribute per field, each looked up once below.
+    let mut used: std::collections::HashSet<&str> = [INPUT, SYSTEM, TOOLS].into_iter().collect();
+    let mut invocation = serde_json::Map::new();
+    if let Some(v) = find(SYSTEM) {
+        json_text(SYSTEM, v, |n| system_instructions(n, &mut draft))?;
     }
-    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == INPUT) {
-        structured(INPUT, v, otlp, |n| input_messages(n, &mut draft))?;
+    if let Some(v) = find(INPUT) {
+        json_text(INPUT, v, |n| input_messages(n, INPUT, &mut draft))?;
         if let Some(e) = events {
             if event_messages {
                 draft.unmapped_because(
@@ -283,14 +385,32 @@ fn read_attributes(
                 )?;
             }
         }
+    } else if flat_request {
+        used.extend(otel_flat::read(&flat, &mut draft, &mut invocation)?);
+    } else if let Some(e) = events.filter(|_| event_messages) {
+        for ev in e.items()? {
+            otel_events::event(&ev, &mut draft)?;
+        }
+    } else if let Some(v) = find(EVENTS_ATTRIBUTE) {
+        json_text(EVENTS_ATTRIBUTE, v, |list| {
+            otel_events::events_attribute(list, &mut draft)
+        })?;
+        used.insert(EVENTS_ATTRIBUTE);
     } else if let Some(e) = events {
         for ev in e.items()? {
-            event(&ev, &mut draft)?;
+            otel_events::event(&ev, &mut draft)?;
         }
     }
-    if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == TOOLS) {
-        structured(TOOLS, v, otlp, |n| tool_definitions(n, &mut draft))?;
+    if let Some(v) = find(OUTPUT) {
+        let mut out = Draft::default();
+        json_text(OUTPUT, v, |n| input_messages(n, OUTPUT, &mut out))?;
+        otel_flat::keep_reply(&mut draft, out);
+        used.insert(OUTPUT);
     }
+    if let Some(v) = find(TOOLS) {
+        json_text(TOOLS, v, |n| tool_definitions(n, &mut draft))?;
+    }
+    used.extend(prompt_template(&attrs, &mut draft)?);
     // The conventions' provider, else the older `gen_ai.system`, else OpenInference's.
     let provider = [
         "gen_ai.provider.name",
@@ -299,20 +419,18 @@ fn read_attributes(
         "llm.system",
     ]
     .iter()
-    .find_map(|name| pairs.iter().find(|(k, _)| k == name))
-    .map(|(_, v)| any_value(v, otlp).map(|t| node::tree_to_json(&t, v.doc.text).ok()))
-    .transpose()?
-    .flatten();
+    .find_map(|name| find(name))
+    .and_then(|v| node::tree_to_json(v.json, v.doc.text).ok());
     let mut recording = Recording::new(provider.as_ref());
     // The usage counts go into `recorded` when the provider says which API the call was (Anthropic
     // counts cached tokens apart from `input_tokens`, the others within it); they are listed as
     // not mapped otherwise.
     let mut facts = Vec::new();
-    for (key, v) in pairs {
-        if [INPUT, SYSTEM, TOOLS].contains(key) {
+    for (key, v) in &attrs {
+        if used.contains(key) {
             continue;
         }
-        let tree = any_value(v, otlp)?;
+        let tree = v.json.clone();
         let usage_key = otel_usage::is_usage_key(key);
         if usage_key || otel_usage::is_provider_key(key) {
             facts.push((*key, tree.clone(), v.clone()));
@@ -328,6 +446,15 @@ fn read_attributes(
         draft
             .unmapped
             .push(format!("{key} = {}", node::tree_excerpt(&tree, v.doc.text)));
+    }
+    if !invocation.is_empty() {
+        match &mut recording {
+            Some(r) => r.invocation_parameters(invocation),
+            None => draft.unmapped.push(format!(
+                "llm.invocation_parameters = {}",
+                node::excerpt(&Json::Object(invocation))
+            )),
+        }
     }
     let usage = match &recording {
         Some(_) => otel_usage::read(&facts)?,
@@ -357,6 +484,54 @@ fn read_attributes(
     }))
 }
 
+/// The prompt template the span names: the conventions' `gen_ai.prompt.name`, `.version` and
+/// `.variable.<name>`, or OpenInference's `llm.prompt_template.template`, `.version` and
+/// `.variables` (a JSON object); returns the keys read.
+fn prompt_template<'a>(
+    attrs: &[(&'a str, Node<'_>)],
+    draft: &mut Draft,
+) -> Result<Vec<&'a str>, ImportError> {
+    let mut used = Vec::new();
+    let mut variables = serde_json::Map::new();
+    for (key, v) in attrs {
+        let slot = match *key {
+            "gen_ai.prompt.name" => "name",
+            "gen_ai.prompt.version" | "llm.prompt_template.version" => "version",
+            "llm.prompt_template.template" => "template",
+            "llm.prompt_template.variables" => {
+                json_text(key, v, |n| {
+                    for (name, value) in n.members()? {
+                        variables.insert(name.to_owned(), value.to_json()?);
+                    }
+                    Ok(())
+                })?;
+                used.push(*key);
+                continue;
+            }
+            _ => match key.strip_prefix("gen_ai.prompt.variable.") {
+                Some(name) => {
+                    variables.insert(name.to_owned(), v.to_json()?);
+                    used.push(*key);
+                    continue;
+                }
+                None => continue,
+            },
+        };
+        let text = match v.as_str() {
+            Some(s) => s.to_owned(),
+            None => v.to_json()?.to_string(),
+        };
+        draft.prompt.insert(slot.to_owned(), json!(text));
+        used.push(*key);
+    }
+    if !variables.is_empty() {
+        draft
+            .prompt
+            .insert("variables".to_owned(), Json::Object(variables));
+    }
+    Ok(used)
+}
+
 fn system_instructions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     for p in n.items()? {
         match p.req_str("type")? {
@@ -375,7 +550,13 @@ fn system_instructions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportErro
     Ok(())
 }
 
-fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
+/// Messages in the conventions' parts shape (`gen_ai.input.messages`, `gen_ai.output.messages`,
+/// the deprecated `gen_ai.prompt` text), read from the attribute `key`.
+pub(super) fn input_messages(
+    n: &Node<'_>,
+    key: &str,
+    draft: &mut Draft,
+) -> Result<(), ImportError> {
     for m in n.items()? {
         let role_node = m.req("role")?;
         let role = match role_node.str()? {
@@ -389,7 +570,7 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                 )))
             }
         };
-        let origin = format!("{INPUT}{} ({})", m.ptr, role.as_str());
+        let origin = format!("{key}{} ({})", m.ptr, role.as_str());
         let mut parts = Vec::new();
         let mut calls = Vec::new();
         let mut responses = 0;
@@ -417,13 +598,17 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     };
                     let as_text = result.as_ref().is_some_and(|r| r.as_str().is_none());
                     let origin = format!(
-                        "{INPUT}{} (tool_call_response{})",
+                        "{key}{} (tool_call_response{})",
                         p.ptr,
                         if as_text { ", its JSON result as text" } else { "" }
                     );
                     let id = p.opt_str("id")?.map(str::to_owned);
-                    draft.message(Role::Tool, content, origin).tool_call_id = id;
-                    draft.rest(&p, &["type", "id", "response", "result"])?;
+                    // pydantic-ai names the tool that answered.
+                    let name = p.opt_str("name")?.map(str::to_owned);
+                    let msg = draft.message(Role::Tool, content, origin);
+                    msg.tool_call_id = id;
+                    msg.name = name;
+                    draft.rest(&p, &["type", "id", "name", "response", "result"])?;
                 }
                 "blob" | "uri" if p.opt_str("modality")? == Some("image") => {
                     let part = if p.opt_str("type")? == Some("blob") {
@@ -437,12 +622,12 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
                     };
                     match part {
                         Some(part) => parts.push(part),
-                        None => draft.unmapped.push(format!("{INPUT}{}: a data: URI that is not base64", p.ptr)),
+                        None => draft.unmapped.push(format!("{key}{}: a data: URI that is not base64", p.ptr)),
                     }
                     draft.rest(&p, &["type", "modality", "mime_type", "content", "uri"])?;
                 }
                 other => draft.unmapped.push(format!(
-                    "{INPUT}{}: a {other:?} part (a scene message holds text, images, tool calls and results)",
+                    "{key}{}: a {other:?} part (a scene message holds text, images, tool calls and results)",
                     p.ptr
                 )),
             }
@@ -455,118 +640,54 @@ fn input_messages(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
             msg.tool_calls = calls;
             msg.name = name;
         }
-        draft.rest(&m, &["role", "parts", "name"])?;
+        // A reply's `finish_reason` says why the model stopped, not what it said.
+        draft.rest(&m, &["role", "parts", "name", "finish_reason"])?;
     }
     Ok(())
 }
 
 fn tool_definitions(n: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
     for t in n.items()? {
-        let ty = t.opt_str("type")?.unwrap_or("function");
-        if ty != "function" {
-            draft.unmapped.push(format!(
-                "{TOOLS}{}: a {ty:?} tool (scenes hold function tools)",
-                t.ptr
-            ));
-            continue;
-        }
-        draft.tools.push(ToolDraft {
-            name: t.req_str("name")?.to_owned(),
-            description: t.opt_str("description")?.map(str::to_owned),
-            parameters: t.get("parameters").map(|p| p.to_json()).transpose()?,
-            origin: format!("{TOOLS}{}", t.ptr),
-        });
-        draft.rest(&t, &["type", "name", "description", "parameters"])?;
+        tool_definition(&t, &format!("{TOOLS}{}", t.ptr), draft)?;
     }
     Ok(())
 }
 
-/// One span event of the older conventions: its body is the `gen_ai.event.content` attribute's
-/// JSON (as Azure's and other instrumentations record it) or the event's own attributes
-/// (`content`, `tool_calls`, `id`), in chat completions' message shape.
-fn event(ev: &Node<'_>, draft: &mut Draft) -> Result<(), ImportError> {
-    let name_node = ev.req("name")?;
-    let name = name_node.str()?;
-    let Some((_, role)) = EVENTS.iter().find(|(e, _)| *e == name) else {
-        draft.unmapped_because(ev, &format!("the event {name:?}"))?;
-        return Ok(());
-    };
-    let attributes = match ev.get("attributes") {
-        Some(a) => a,
-        None => {
-            return Err(ev.err(format!(
-                "the {name} event has no attributes: its message is not recorded"
-            )))
-        }
-    };
-    let otlp = attributes.is_array();
-    let pairs = key_values(&attributes)?;
-    let origin = format!("{} ({name})", ev.ptr);
-    let body_attr = pairs.iter().find(|(k, _)| *k == "gen_ai.event.content");
-    match body_attr {
-        Some((_, v)) => {
-            structured("gen_ai.event.content", v, otlp, |body| {
-                body.object()?;
-                event_message(body, *role, &name_node, origin, draft)
-            })?;
-            for (key, v) in &pairs {
-                if *key != "gen_ai.event.content" {
-                    let tree = any_value(v, otlp)?;
-                    draft.unmapped.push(format!(
-                        "{}: {key} = {}",
-                        ev.ptr,
-                        node::tree_excerpt(&tree, v.doc.text)
-                    ));
-                }
-            }
-        }
-        None => {
-            // The attributes themselves are the body: build it as one object.
-            let mut members = Vec::with_capacity(pairs.len());
-            for (key, v) in &pairs {
-                members.push(Member {
-                    key: (*key).to_owned(),
-                    key_span: v.json.span.clone(),
-                    value: any_value(v, otlp)?,
-                });
-            }
-            let tree = Tree {
-                span: attributes.json.span.clone(),
-                kind: Kind::Object(members),
-            };
-            let body = Node {
-                json: &tree,
-                doc: attributes.doc,
-                ptr: attributes.ptr.clone(),
-            };
-            event_message(&body, *role, &name_node, origin, draft)?;
-        }
-    }
-    Ok(())
-}
-
-fn event_message(
-    body: &Node<'_>,
-    role: Role,
-    name_node: &Node<'_>,
-    origin: String,
+/// One tool definition: the conventions' `{type, name, description, parameters}`, chat
+/// completions' nested `{type: "function", function: {name, ...}}` (as the Microsoft Agent
+/// Framework and OpenInference record them), or Anthropic's `{name, input_schema}`.
+pub(super) fn tool_definition(
+    t: &Node<'_>,
+    origin: &str,
     draft: &mut Draft,
 ) -> Result<(), ImportError> {
-    if role == Role::Tool {
-        let content = match body.get("content") {
-            Some(c) => openai_chat::content(&c, draft)?,
-            None => json!(""),
-        };
-        let id = body
-            .opt_str("id")?
-            .or(body.opt_str("tool_call_id")?)
-            .map(str::to_owned);
-        draft.message(Role::Tool, content, origin).tool_call_id = id;
-        draft.rest(body, &["role", "content", "id", "tool_call_id"])?;
+    let ty = t.opt_str("type")?.unwrap_or("function");
+    if ty != "function" && ty != "custom" {
+        let name = t.opt_str("name")?.unwrap_or("");
+        draft.unmapped.push(format!(
+            "{origin}: the {ty:?} tool {name:?} (scenes hold function tools) = {}",
+            t.excerpt()
+        ));
         return Ok(());
     }
-    if role != Role::Assistant && body.get("content").is_none() {
-        return Err(body.err("missing field \"content\""));
+    let (f, outer) = match t.get("function").filter(|f| f.is_object()) {
+        Some(f) => (f, true),
+        None => (t.clone(), false),
+    };
+    let schema_key = if f.get("input_schema").is_some() {
+        "input_schema"
+    } else {
+        "parameters"
+    };
+    draft.tools.push(ToolDraft {
+        name: f.req_str("name")?.to_owned(),
+        description: f.opt_str("description")?.map(str::to_owned),
+        parameters: f.get(schema_key).map(|p| p.to_json()).transpose()?,
+        origin: origin.to_owned(),
+    });
+    draft.rest(&f, &["type", "name", "description", schema_key])?;
+    if outer {
+        draft.rest(t, &["type", "function"])?;
     }
-    openai_chat::message_as(body, role.as_str(), name_node, origin, draft)
+    Ok(())
 }

@@ -60,6 +60,19 @@ impl Recording {
         }
     }
 
+    /// OpenInference's `llm.invocation_parameters`: the call's own arguments, under the API's
+    /// names already. Its `model` is the one the request named (`llm.model_name` is often the
+    /// one that answered, `gpt-4-0613` for `gpt-4`).
+    pub(super) fn invocation_parameters(&mut self, parameters: Map<String, Json>) {
+        for (name, value) in parameters {
+            if name == "model" {
+                self.set_model(&value, false);
+                continue;
+            }
+            self.params.insert(name, value);
+        }
+    }
+
     fn set_model(&mut self, value: &Json, response: bool) -> bool {
         let Some(m) = value.as_str().filter(|m| !m.trim().is_empty()) else {
             return false;

@@ -109,7 +109,12 @@ pub const RECORDED: &[&str] = &[
     "carried",
     "usage",
     "timestamp",
+    "prompt",
+    "reply",
 ];
+
+/// `recorded.prompt`: the prompt template an instrumentation recorded the call was made from.
+pub const PROMPT_TEMPLATE: &[&str] = &["name", "version", "template", "variables"];
 
 /// `recorded.layout`: the request's form where its API allows several.
 pub const LAYOUT: &[&str] = &["system", "input", "schema", "system_form", "input_form"];
@@ -159,6 +164,7 @@ pub const OBJECTS: &[(&str, &[&str])] = &[
     ("CacheBreakpoint", BREAKPOINT),
     ("CarriedItem", CARRIED),
     ("Usage", USAGE),
+    ("PromptTemplate", PROMPT_TEMPLATE),
 ];
 
 /// A message's `role`.

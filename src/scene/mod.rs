@@ -78,6 +78,24 @@ pub struct Recorded {
     pub usage: Option<crate::usage::Usage>,
     /// When the call was made (RFC 3339).
     pub timestamp: Option<String>,
+    /// The prompt template the call was made from, as an instrumentation recorded it.
+    pub prompt: Option<PromptTemplate>,
+    /// The response's messages as recorded with the call (the assistant's reply); a rebuilt
+    /// request leaves them out.
+    pub reply: Vec<Message>,
+}
+
+/// `recorded.prompt`: the prompt template a call was made from (OpenTelemetry's
+/// `gen_ai.prompt.name`, `.version` and `.variable.<name>`, OpenInference's
+/// `llm.prompt_template.*`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PromptTemplate {
+    pub name: Option<String>,
+    pub version: Option<String>,
+    /// The template's text, when recorded.
+    pub template: Option<String>,
+    /// The values of its variables, by name, in the order recorded.
+    pub variables: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Recorded {
@@ -92,6 +110,8 @@ impl Recorded {
             carried: Vec::new(),
             usage: None,
             timestamp: None,
+            prompt: None,
+            reply: Vec::new(),
         }
     }
 }

@@ -375,11 +375,40 @@ fn bad_input_gets_its_line_column_and_pointer() {
     );
 
     // Something that is no request at all.
-    let e = error_of("{\"prompt\": \"hello\"}", false, None);
+    let e = error_of("{\"greeting\": \"hello\"}", false, None);
     assert!(
         e.message.starts_with("not a request this command knows"),
         "{e}"
     );
+    // A request that is not chat: refused at the field that tells, even when told the source.
+    let e = error_of("{\"prompt\": \"hello\"}", false, None);
+    assert_eq!(e.pointer, "/prompt", "{e}");
+    assert!(e.message.starts_with("a legacy completions request"), "{e}");
+    for from in [None, Some(Source::OpenaiResponses)] {
+        let e = error_of("{\"input\": [\"a\", \"b\"], \"model\": \"m\"}", false, from);
+        assert_eq!(e.pointer, "/input", "{e}");
+        assert!(
+            e.message.contains("not a chat or generation request"),
+            "{e}"
+        );
+    }
+    let e = error_of(
+        "{\"input\": \"hi\", \"model\": \"m\", \"dimensions\": 8}",
+        false,
+        None,
+    );
+    assert_eq!(
+        (e.line, e.column, e.pointer.as_str()),
+        (1, 45, "/dimensions"),
+        "{e}"
+    );
+    let e = error_of(
+        "{\"gen_ai.operation.name\": \"embeddings\", \"gen_ai.input.messages\": []}",
+        false,
+        None,
+    );
+    assert_eq!(e.pointer, "/gen_ai.operation.name", "{e}");
+    assert!(e.message.contains("an embeddings call"), "{e}");
     let e = error_of("[1, 2]", false, None);
     assert_eq!(e.message, "expected an object, found an array");
 

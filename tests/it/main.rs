@@ -22,6 +22,7 @@ mod image_usage;
 mod import;
 mod import_containers;
 mod import_gemini_containers;
+mod import_traffic;
 mod inputs;
 mod json_schema;
 mod layers;

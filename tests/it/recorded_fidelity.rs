@@ -58,7 +58,7 @@ fn name(path: &Path) -> String {
 ///    empty string and an empty list (an Anthropic `tool_result` without content is one);
 /// 4. Gemini's field names in snake_case and in lowerCamelCase (Google's JSON reads both);
 /// 5. Gemini's `functionCall` without `args` and with `args: {}`.
-fn normalise(v: &Json, gemini: bool) -> Json {
+pub(crate) fn normalise(v: &Json, gemini: bool) -> Json {
     canonical(v, gemini, true)
 }
 
@@ -144,7 +144,7 @@ fn camel(name: &str) -> String {
 }
 
 /// The first place two values differ, as a pointer and the two values there.
-fn first_difference(a: &Json, b: &Json, at: &str) -> Option<String> {
+pub(crate) fn first_difference(a: &Json, b: &Json, at: &str) -> Option<String> {
     match (a, b) {
         (Json::Object(x), Json::Object(y)) => {
             for (k, v) in x {

@@ -137,5 +137,18 @@ fn recorded(scene: &import::ImportedScene) -> String {
     if !r.cache_control.is_empty() {
         out.push_str(&format!(", {} cache breakpoint(s)", r.cache_control.len()));
     }
+    if let Some(p) = &r.prompt {
+        out.push_str(&format!(
+            ", prompt template {}{}",
+            p.name.as_deref().unwrap_or("(unnamed)"),
+            p.version
+                .as_deref()
+                .map(|v| format!(" version {v}"))
+                .unwrap_or_default()
+        ));
+    }
+    if !r.reply.is_empty() {
+        out.push_str(&format!(", the reply ({} message(s))", r.reply.len()));
+    }
     out
 }

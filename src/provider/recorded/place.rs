@@ -117,6 +117,13 @@ fn put(body: &mut Json, tokens: &[String], value: Json, api: Api) -> Result<(), 
     let Some((last, parents)) = tokens.split_last() else {
         return Err("the pointer names the whole body".to_owned());
     };
+    // A top-level list the scene holds none of (`tools` of built-in tools only) is made again
+    // for its first carried item.
+    if let ([member], Json::Object(top)) = (parents, &mut *body) {
+        if last == "0" && !top.contains_key(member) {
+            top.insert(member.clone(), Json::Array(Vec::new()));
+        }
+    }
     let parent = walk(body, parents, api)?;
     match parent {
         Json::Array(items) => {

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use super::{join, FieldPath, Reader};
 use crate::json::{Json, Kind};
-use crate::scene::{keys, Breakpoint, Carried, Form, Layout, Recorded, SceneError};
+use crate::scene::{keys, Breakpoint, Carried, Form, Layout, PromptTemplate, Recorded, SceneError};
 use crate::usage::{Api, Usage};
 
 /// RFC 3339's `date-time`, with each field in its range. The schema's `pattern` is this text.
@@ -80,6 +80,28 @@ impl Reader<'_> {
                 .map(|u| self.usage(u, &join(p, "usage")))
                 .transpose()?,
             timestamp,
+            prompt: o
+                .get("prompt")
+                .map(|t| self.prompt_template(t, &join(p, "prompt")))
+                .transpose()?,
+            reply: self.list(&o, p, "reply", Self::message)?,
+        })
+    }
+
+    fn prompt_template(&self, j: &Json, path: &FieldPath) -> Result<PromptTemplate, SceneError> {
+        let o = self.object(j, path, keys::PROMPT_TEMPLATE)?;
+        let variables = match o.get("variables") {
+            None => serde_json::Map::new(),
+            Some(v) => match self.free_json(v, &join(path, "variables"))? {
+                serde_json::Value::Object(map) => map,
+                _ => return Err(self.expected(v, &join(path, "variables"), "an object")),
+            },
+        };
+        Ok(PromptTemplate {
+            name: self.opt_string(&o, path, "name")?,
+            version: self.opt_string(&o, path, "version")?,
+            template: self.opt_string(&o, path, "template")?,
+            variables,
         })
     }
 
