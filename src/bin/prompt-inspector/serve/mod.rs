@@ -156,10 +156,12 @@ async fn serve(
     };
     let received = Arc::new(otlp::CallStore::default());
     let otlp_line = start_receiver(otlp, &received);
-    // Two lines on stdout: the URL the browser (or a test) opens, then the OTLP receiver's.
+    // Two lines on stdout: the URL the browser (or a test) opens, then the OTLP receiver's, in
+    // one write: a reader that takes the first line and closes the pipe must not fail the second.
     let mut stdout = std::io::stdout().lock();
-    if writeln!(stdout, "serving on http://127.0.0.1:{port}/?token={token}")
-        .and_then(|()| writeln!(stdout, "{otlp_line}"))
+    let lines = format!("serving on http://127.0.0.1:{port}/?token={token}\n{otlp_line}\n");
+    if stdout
+        .write_all(lines.as_bytes())
         .and_then(|()| stdout.flush())
         .is_err()
     {
