@@ -96,8 +96,12 @@ fn protobuf(body: &[u8]) -> Result<Decoded, BodyError> {
     })?;
     let mut out = Decoded::default();
     for (i, rs) in request.resource_spans.iter().enumerate() {
+        let at = format!("resource_spans[{i}].resource");
+        shared_attributes(rs.resource.as_ref().map_or(0, |r| r.attributes.len()), &at)?;
         let resource = proto_json::resource(rs.resource.as_ref());
         for (j, ss) in rs.scope_spans.iter().enumerate() {
+            let at = format!("resource_spans[{i}].scope_spans[{j}].scope");
+            shared_attributes(ss.scope.as_ref().map_or(0, |s| s.attributes.len()), &at)?;
             let scope = proto_json::scope(ss.scope.as_ref());
             for (k, span) in ss.spans.iter().enumerate() {
                 let at = format!(
@@ -252,6 +256,17 @@ fn json_id(value: Option<&Json>, len: usize, field: &str) -> Result<String, Stri
     id_bytes(&bytes, len, field).map_err(|_| wrong())
 }
 
+/// A resource or scope goes with each of its spans: more than [`MAX_ATTRIBUTES`] on one refuses
+/// the export.
+fn shared_attributes(count: usize, at: &str) -> Result<(), BodyError> {
+    if count > MAX_ATTRIBUTES {
+        return Err(BodyError::Invalid(format!(
+            "{at}: {count} attributes, more than the {MAX_ATTRIBUTES} a resource or scope may have here"
+        )));
+    }
+    Ok(())
+}
+
 /// A list of the export's structure: absent or null is empty, anything but an array an error.
 fn list<'a>(value: Option<&'a Json>, at: &str) -> Result<&'a [Json], BodyError> {
     match value {
@@ -270,14 +285,141 @@ fn json_list<'a>(value: Option<&'a Json>, field: &str) -> Result<&'a [Json], Str
     }
 }
 
+/// A resource or scope: absent or null is empty; its attributes within [`MAX_ATTRIBUTES`].
 fn object_or_empty(value: Option<&Json>, at: &str) -> Result<Json, BodyError> {
     match value {
         None | Some(Json::Null) => Ok(json!({})),
-        Some(v @ Json::Object(_)) => Ok(v.clone()),
+        Some(v @ Json::Object(_)) => {
+            let count = v
+                .get("attributes")
+                .and_then(Json::as_array)
+                .map_or(0, Vec::len);
+            shared_attributes(count, &format!("{at}/attributes"))?;
+            Ok(v.clone())
+        }
         Some(_) => Err(BodyError::Invalid(format!("{at}: expected an object"))),
     }
 }
 
 fn export_of(resource: &Json, scope: &Json, span: Json) -> Json {
     json!({"resourceSpans": [{"resource": resource, "scopeSpans": [{"scope": scope, "spans": [span]}]}]})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_span(span: Json) -> Vec<u8> {
+        json!({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+            .to_string()
+            .into_bytes()
+    }
+
+    #[test]
+    fn json_ids_in_hex_or_base64_become_hex_and_unknown_fields_pass() {
+        // 16 bytes 0x01..0x10 and 8 bytes 0xff in base64, as some exporters write them.
+        let decoded = decode(
+            &one_span(
+                json!({"traceId": "AQIDBAUGBwgJCgsMDQ4PEA==", "spanId": "//////////8=",
+                "name": "chat", "kind": 3, "futureField": [1, 2]}),
+            ),
+            Encoding::Json,
+        )
+        .expect("decodes");
+        assert!(decoded.rejected.is_empty(), "{:?}", decoded.rejected);
+        let span = &decoded.spans[0];
+        assert_eq!(span.trace_id, "0102030405060708090a0b0c0d0e0f10");
+        assert_eq!(span.span_id, "ffffffffffffffff");
+        let kept = &span.export["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
+        assert_eq!(kept["traceId"], "0102030405060708090a0b0c0d0e0f10");
+        assert_eq!(kept["kind"], 3);
+
+        let upper = decode(
+            &one_span(json!({"traceId": "0102030405060708090A0B0C0D0E0F10", "spanId": "FFFFFFFFFFFFFFFF"})),
+            Encoding::Json,
+        )
+        .expect("decodes");
+        assert_eq!(upper.spans[0].span_id, "ffffffffffffffff");
+    }
+
+    #[test]
+    fn a_bad_or_zero_id_rejects_only_its_span() {
+        for bad in ["", "00000000000000000000000000000000", "xyz", "AQID"] {
+            let decoded = decode(
+                &one_span(json!({"traceId": bad, "spanId": "0102030405060708"})),
+                Encoding::Json,
+            )
+            .expect("the export is read");
+            assert!(decoded.spans.is_empty(), "{bad}");
+            assert!(
+                decoded.rejected[0].contains("traceId: expected 32 hex digits"),
+                "{bad}: {:?}",
+                decoded.rejected
+            );
+            assert!(decoded.rejected[0].starts_with("/resourceSpans/0/scopeSpans/0/spans/0"));
+        }
+    }
+
+    #[test]
+    fn a_structure_that_is_not_an_export_is_refused_whole() {
+        for (body, wanted) in [
+            ("[]", "expected an ExportTraceServiceRequest object"),
+            (
+                r#"{"resourceSpans": {}}"#,
+                "/resourceSpans: expected an array",
+            ),
+            (
+                r#"{"resourceSpans": [{"scopeSpans": [{"spans": 3}]}]}"#,
+                "/resourceSpans/0/scopeSpans/0/spans: expected an array",
+            ),
+        ] {
+            match decode(body.as_bytes(), Encoding::Json) {
+                Err(BodyError::Invalid(m)) => assert!(m.contains(wanted), "{m}"),
+                other => panic!("{body}: {other:?}"),
+            }
+        }
+        let crowded: Vec<Json> = (0..1025)
+            .map(|i| json!({"key": format!("r{i}"), "value": {}}))
+            .collect();
+        let body = json!({"resourceSpans": [{"resource": {"attributes": crowded}}]}).to_string();
+        assert!(
+            matches!(decode(body.as_bytes(), Encoding::Json), Err(BodyError::Invalid(m)) if m.contains("1025 attributes"))
+        );
+    }
+
+    #[test]
+    fn gzip_is_expanded_up_to_the_limit_only() {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&vec![0u8; MAX_DECODED_BYTES]).unwrap();
+        let at_limit = e.finish().unwrap();
+        assert_eq!(gunzip(&at_limit).map(|b| b.len()), Ok(MAX_DECODED_BYTES));
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&vec![0u8; MAX_DECODED_BYTES + 1]).unwrap();
+        assert!(matches!(
+            gunzip(&e.finish().unwrap()),
+            Err(BodyError::TooLarge(_))
+        ));
+        assert!(matches!(gunzip(b"not gzip"), Err(BodyError::Invalid(_))));
+    }
+
+    #[test]
+    fn content_types_are_the_two_of_otlp() {
+        assert_eq!(
+            Encoding::of_content_type("application/x-protobuf"),
+            Some(Encoding::Protobuf)
+        );
+        assert_eq!(
+            Encoding::of_content_type("Application/JSON; charset=utf-8"),
+            Some(Encoding::Json)
+        );
+        for t in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "",
+        ] {
+            assert_eq!(Encoding::of_content_type(t), None, "{t}");
+        }
+    }
 }
