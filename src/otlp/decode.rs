@@ -12,7 +12,7 @@ use prost::Message;
 use serde_json::{json, Value as Json};
 
 use super::calls::SpanIn;
-use super::{proto_json, MAX_ATTRIBUTES, MAX_DECODED_BYTES, MAX_EVENTS};
+use super::{census, proto_json, MAX_ATTRIBUTES, MAX_DECODED_BYTES, MAX_EVENTS, MAX_VALUES};
 
 /// How a body is encoded, from its `Content-Type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,16 @@ pub fn decode(body: &[u8], encoding: Encoding) -> Result<Decoded, BodyError> {
     }
 }
 
+fn too_many_values() -> BodyError {
+    BodyError::TooLarge(format!("the export holds more than {MAX_VALUES} values"))
+}
+
 fn protobuf(body: &[u8]) -> Result<Decoded, BodyError> {
+    // The walk stops descending past the bound; a body it cannot walk is left to prost's own
+    // decoding below, which says why.
+    if census::protobuf(body).is_ok_and(|n| n > MAX_VALUES) {
+        return Err(too_many_values());
+    }
     let request = ExportTraceServiceRequest::decode(body).map_err(|e| {
         BodyError::Invalid(format!(
             "not an OTLP ExportTraceServiceRequest in protobuf: {e}"
@@ -136,7 +145,15 @@ fn protobuf(body: &[u8]) -> Result<Decoded, BodyError> {
 }
 
 fn json_export(body: &[u8]) -> Result<Decoded, BodyError> {
-    // serde_json refuses nesting deeper than 128 with an error, before the stack is at risk.
+    // serde_json refuses nesting deeper than 128 with an error, before the stack is at risk; the
+    // count walks the text once without keeping anything.
+    if let Err(e) = census::json(body) {
+        if e.to_string()
+            .contains(&format!("more than {MAX_VALUES} values"))
+        {
+            return Err(too_many_values());
+        }
+    }
     let root: Json = serde_json::from_slice(body).map_err(|e| {
         BodyError::Invalid(format!(
             "not an OTLP ExportTraceServiceRequest in JSON: {e}"

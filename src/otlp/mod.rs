@@ -9,6 +9,8 @@
 
 pub mod calls;
 #[cfg(feature = "otlp")]
+mod census;
+#[cfg(feature = "otlp")]
 pub mod decode;
 #[cfg(feature = "otlp")]
 mod proto_json;
@@ -27,6 +29,11 @@ pub const MAX_BODY_BYTES: u64 = 20 * 1024 * 1024;
 /// A gzip body may expand to this much at most; more is refused with 413 (a gzip bomb stops here,
 /// not in memory).
 pub const MAX_DECODED_BYTES: usize = 32 * 1024 * 1024;
+
+/// Values in one export (protobuf fields, JSON values), counted before it is decoded: a value
+/// decodes to tens of bytes whatever its size on the wire, so this bounds the memory of an export
+/// of many tiny values (about 100 bytes each at most: some 50 MiB).
+pub const MAX_VALUES: usize = 500_000;
 
 /// Attributes on one span, and on one of its events; a span with more is rejected (counted in
 /// `partial_success`) while the other spans of the export are kept.

@@ -646,6 +646,63 @@ fn values_nested_10000_deep_are_refused_without_overflow() {
     assert_eq!(code, Some(0));
 }
 
+/// The peak resident memory of a process, in KiB.
+fn peak_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .expect("status")
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM")
+}
+
+/// 16 million empty attributes (2 bytes each, 32 KB gzipped; tens of bytes each once decoded)
+/// and a JSON array of 10 million empty objects are counted before they are decoded and refused
+/// with 413, in bounded memory.
+#[test]
+fn exports_of_many_tiny_values_are_refused_before_decoding() {
+    let c = collect("tiny");
+    let count = (32 * 1024 * 1024 - 200) / 2;
+    let mut span = Vec::new();
+    field(&mut span, 1, &[1; 16]);
+    field(&mut span, 2, &[2; 8]);
+    span.extend(std::iter::repeat_n([0x4a, 0x00], count).flatten());
+    let mut scope_spans = Vec::new();
+    field(&mut scope_spans, 2, &span);
+    let mut resource_spans = Vec::new();
+    field(&mut resource_spans, 2, &scope_spans);
+    let mut request = Vec::new();
+    field(&mut request, 1, &resource_spans);
+    let reply = post(
+        c.port,
+        &[PROTOBUF, ("Content-Encoding", "gzip")],
+        &gzip(&request),
+    );
+    assert_eq!(reply.status, 413);
+    // A google.rpc.Status in protobuf: its message is UTF-8 as it is.
+    assert!(String::from_utf8_lossy(&reply.body).contains("more than 500000 values"));
+
+    let objects = format!("{{\"resourceSpans\": [{}{{}}]}}", "{},".repeat(10_000_000));
+    let reply = post(
+        c.port,
+        &[JSON, ("Content-Encoding", "gzip")],
+        &gzip(objects.as_bytes()),
+    );
+    assert_eq!(reply.status, 413);
+    assert!(
+        reply.json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("500000 values"),
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    let peak = peak_kib(c.child.id());
+    assert!(peak < 300 * 1024, "peak {peak} KiB");
+    let (code, _, _) = c.stop();
+    assert_eq!(code, Some(0));
+}
+
 /// A hundred thousand attributes on one protobuf span reject that span, not the receiver.
 #[test]
 fn huge_attribute_counts_are_bounded() {
