@@ -15,6 +15,7 @@ pub mod import;
 pub mod inject;
 pub mod json;
 pub mod json_out;
+pub mod otlp;
 pub mod pricing;
 pub mod provider;
 pub mod py;

@@ -15,6 +15,7 @@ mod guard;
 mod live;
 mod models;
 mod playground;
+mod received;
 mod render;
 mod replay;
 mod rules;
@@ -42,6 +43,7 @@ pub use models::{
     TtlPrice,
 };
 pub use playground::{template, EngineName, TemplateRequest, TemplateResponse};
+pub use received::{live_calls, LiveCallsRequest, LiveCallsResponse};
 pub use render::{render, run, RenderRequest, RenderResponse, RunRequest, RunResponse};
 pub use replay::{
     approve, check, golden, ApproveRequest, ApproveResponse, CheckRequest, CheckResponse,
@@ -193,7 +195,7 @@ mod table {
     fn operations_dispatch_and_op_follow_the_table() {
         let declared = for_each_operation!([names]);
         assert_eq!(super::OPERATIONS, declared);
-        assert_eq!(declared.len(), 19);
+        assert_eq!(declared.len(), 20);
         let live = super::Live::new();
         for op in declared {
             let e = super::dispatch(&live, op, "[]").err();

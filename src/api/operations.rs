@@ -64,6 +64,8 @@ macro_rules! for_each_operation {
                 live.close(&req);
                 Ok(())
             };
+            /// The LLM calls received over OTLP after a sequence number, and the receiver's state.
+            live_calls(LiveCallsRequest) -> LiveCallsResponse = |live, req| $crate::api::live_calls(live, &req);
         }
     };
 }

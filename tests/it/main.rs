@@ -28,6 +28,8 @@ mod json_schema;
 mod layers;
 mod lint;
 mod live;
+#[cfg(feature = "otlp")]
+mod otlp;
 mod provider_limits;
 mod provider_specs;
 mod providers;

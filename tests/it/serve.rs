@@ -30,6 +30,12 @@ fn serve(ui: &std::path::Path) -> Served {
 fn serve_with(ui: &std::path::Path, flags: &[&str], stderr: Stdio) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
         .args(["serve", "--port", "0"])
+        // Never the default 4318: tests run in parallel, beside whatever else listens there.
+        .args(if flags.contains(&"--otlp") {
+            &[][..]
+        } else {
+            &["--otlp", "off"][..]
+        })
         .args(flags)
         .arg("--ui")
         .arg(ui)
@@ -246,7 +252,7 @@ fn serve_without_a_ui_says_so_on_stderr() {
     let cwd = std::env::temp_dir().join(format!("pi-serve-no-ui-{}", std::process::id()));
     std::fs::create_dir_all(&cwd).expect("cwd");
     let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args(["serve", "--port", "0"])
+        .args(["serve", "--port", "0", "--otlp", "off"])
         .current_dir(&cwd)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -279,7 +285,7 @@ fn serve_refuses_a_ui_folder_without_index_html() {
     let empty = std::env::temp_dir().join(format!("pi-serve-empty-ui-{}", std::process::id()));
     std::fs::create_dir_all(&empty).expect("dir");
     let out = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args(["serve", "--port", "0", "--ui"])
+        .args(["serve", "--port", "0", "--otlp", "off", "--ui"])
         .arg(&empty)
         .output()
         .expect("run serve");

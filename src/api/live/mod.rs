@@ -163,6 +163,8 @@ const DEFER_PRICING_OVER_MS: f64 = 2.0;
 #[derive(Default)]
 pub struct Live {
     docs: Mutex<Docs>,
+    /// The LLM calls the OTLP receiver has taken in (`live_calls`).
+    received: Arc<crate::otlp::CallStore>,
 }
 
 #[derive(Default)]
@@ -178,6 +180,19 @@ impl Live {
 
     pub fn new() -> Live {
         Live::default()
+    }
+
+    /// Live documents beside a store of received calls the process's OTLP receiver fills.
+    pub fn with_received(received: Arc<crate::otlp::CallStore>) -> Live {
+        Live {
+            docs: Mutex::default(),
+            received,
+        }
+    }
+
+    /// The store the OTLP receiver's calls go to.
+    pub fn received(&self) -> &Arc<crate::otlp::CallStore> {
+        &self.received
     }
 
     /// Opens a document on a text (which may fail to load: the error is in the update).

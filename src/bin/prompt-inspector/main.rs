@@ -4,6 +4,7 @@
 mod cache_cmd;
 mod calibrate_cmd;
 mod check_cmd;
+mod collect_cmd;
 mod import_cmd;
 mod models_arg;
 mod output;
@@ -283,7 +284,29 @@ enum Command {
         /// Seconds an operation waits for its turn before it is answered `503 busy`.
         #[arg(long, value_name = "SECONDS", default_value_t = 30)]
         queue_timeout: u64,
+        /// The OTLP/HTTP trace receiver: `off`, a port, or a loopback HOST:PORT (0: a free port;
+        /// the second line printed names it). Its calls reach the app through `live_calls`.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:4318", value_parser = parse_otlp)]
+        otlp: OtlpAddr,
     },
+    /// Receive OpenTelemetry traces (OTLP/HTTP) from running agents and write each LLM call as a
+    /// scene, each conversation in a folder of its own; until SIGINT or SIGTERM (docs/cli.md).
+    Collect {
+        /// The folder to write into (created when missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Where to listen: a port, or a loopback HOST:PORT (0: a free port; stderr names it).
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:4318", value_parser = parse_otlp)]
+        otlp: OtlpAddr,
+    },
+}
+
+/// `--otlp ADDR`: an address, or `None` for `off`.
+#[derive(Clone, Copy, Debug)]
+struct OtlpAddr(Option<std::net::SocketAddr>);
+
+fn parse_otlp(s: &str) -> Result<OtlpAddr, String> {
+    prompt_inspector::otlp::receiver::parse_addr(s).map(OtlpAddr)
 }
 
 fn parse_engine(s: &str) -> Result<Engine, String> {
@@ -462,6 +485,13 @@ fn main() -> ExitCode {
             ui,
             max_operations,
             queue_timeout,
-        } => serve::run(port, ui, serve::Limits::new(max_operations, queue_timeout)),
+            otlp,
+        } => serve::run(
+            port,
+            ui,
+            serve::Limits::new(max_operations, queue_timeout),
+            otlp.0,
+        ),
+        Command::Collect { out, otlp } => collect_cmd::run(&out, otlp.0),
     }
 }

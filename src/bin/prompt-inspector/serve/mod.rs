@@ -12,6 +12,7 @@ mod static_files;
 
 use std::convert::Infallible;
 use std::io::{Read, Write};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +25,7 @@ use hyper::header::{HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, HO
 use hyper::{Method, Request, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use prompt_inspector::api::{self, ApiError, ErrorCode};
+use prompt_inspector::otlp::{self, receiver};
 use prompt_inspector::template::budget;
 use serde::Serialize;
 
@@ -97,7 +99,7 @@ impl Limits {
     }
 }
 
-pub fn run(port: u16, ui: Option<PathBuf>, limits: Limits) -> ExitCode {
+pub fn run(port: u16, ui: Option<PathBuf>, limits: Limits, otlp: Option<SocketAddr>) -> ExitCode {
     // Logs go to stderr at `info` unless PROMPT_INSPECTOR_LOG already set up a subscriber.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new("info"))
@@ -128,10 +130,16 @@ pub fn run(port: u16, ui: Option<PathBuf>, limits: Limits) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    runtime.block_on(serve(port, ui, token, limits))
+    runtime.block_on(serve(port, ui, token, limits, otlp))
 }
 
-async fn serve(port: u16, ui: Option<PathBuf>, token: String, limits: Limits) -> ExitCode {
+async fn serve(
+    port: u16,
+    ui: Option<PathBuf>,
+    token: String,
+    limits: Limits,
+    otlp: Option<SocketAddr>,
+) -> ExitCode {
     let listener = match listener(port) {
         Ok(l) => l,
         Err(e) => {
@@ -146,9 +154,14 @@ async fn serve(port: u16, ui: Option<PathBuf>, token: String, limits: Limits) ->
             return ExitCode::from(1);
         }
     };
-    // The one line on stdout: the URL the browser (or a test) opens.
+    let received = Arc::new(otlp::CallStore::default());
+    let otlp_line = start_receiver(otlp, &received);
+    // Two lines on stdout: the URL the browser (or a test) opens, then the OTLP receiver's, in
+    // one write: a reader that takes the first line and closes the pipe must not fail the second.
     let mut stdout = std::io::stdout().lock();
-    if writeln!(stdout, "serving on http://127.0.0.1:{port}/?token={token}")
+    let lines = format!("serving on http://127.0.0.1:{port}/?token={token}\n{otlp_line}\n");
+    if stdout
+        .write_all(lines.as_bytes())
         .and_then(|()| stdout.flush())
         .is_err()
     {
@@ -160,7 +173,7 @@ async fn serve(port: u16, ui: Option<PathBuf>, token: String, limits: Limits) ->
         port,
         token,
         ui,
-        live: Arc::new(api::Live::new()),
+        live: Arc::new(api::Live::with_received(received)),
         operations: Arc::new(tokio::sync::Semaphore::new(limits.operations)),
         queue_timeout: limits.queue_timeout,
     });
@@ -578,6 +591,50 @@ async fn read_body(request: Request<Incoming>) -> Result<String, Reply> {
         Ok(Ok(body)) => body.to_bytes(),
     };
     String::from_utf8(bytes.to_vec()).map_err(|_| bad("the request body is not UTF-8".to_owned()))
+}
+
+/// Starts the OTLP receiver on `addr` (none: turned off), its calls going to `received`; the line
+/// serve prints about it. An address that cannot be bound (another collector on 4318) leaves
+/// serve running without it: a warning, and the `live_calls` answer says why.
+fn start_receiver(addr: Option<SocketAddr>, received: &Arc<otlp::CallStore>) -> String {
+    let Some(addr) = addr else {
+        received.set_receiver(otlp::ReceiverStatus {
+            endpoint: None,
+            error: Some("turned off (--otlp off)".to_owned()),
+        });
+        return "otlp off".to_owned();
+    };
+    let listener = match receiver::bind(addr) {
+        Ok(l) => l,
+        Err(e) => {
+            let why = format!("cannot listen on {addr}: {e}");
+            tracing::warn!("otlp receiver not started: {why}");
+            received.set_receiver(otlp::ReceiverStatus {
+                endpoint: None,
+                error: Some(why.clone()),
+            });
+            return format!("otlp off: {why}");
+        }
+    };
+    let bound = listener.local_addr().unwrap_or(addr);
+    let endpoint = receiver::endpoint(bound);
+    received.set_receiver(otlp::ReceiverStatus {
+        endpoint: Some(endpoint.clone()),
+        error: None,
+    });
+    let store = Arc::clone(received);
+    let sink: receiver::Sink = Arc::new(move |calls| {
+        store.push(calls);
+        Ok(())
+    });
+    // Never told to stop: it ends with the process.
+    let (_stop, shutdown) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        let _keep_sender = _stop;
+        receiver::serve(listener, sink, shutdown).await;
+    });
+    tracing::info!(%endpoint, "otlp receiver listening");
+    format!("otlp on {endpoint}")
 }
 
 /// 32 random bytes from the OS, as 64 hex digits.

@@ -1,0 +1,896 @@
+//! The OTLP/HTTP trace receiver (src/otlp/), over real HTTP against a spawned `collect` or
+//! `serve`: protobuf bodies built with the `opentelemetry-proto` messages, JSON and gzip bodies,
+//! partial success, and what a hostile sender can try (docs/security.md): gzip bombs, bodies over
+//! 20 MiB declared or chunked, 10,000-deep values, huge attribute counts, a byte a second, a web
+//! page's Origin and simple content types. `collect` stops on SIGTERM with every call on disk.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use opentelemetry_proto::tonic::collector::trace::v1::{
+    ExportTraceServiceRequest, ExportTraceServiceResponse,
+};
+use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
+use opentelemetry_proto::tonic::resource::v1::Resource;
+use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+use prost::Message;
+use serde_json::{json, Value as Json};
+
+use crate::support;
+
+/// A running `collect`, killed (by its own process id) if the test ends without stopping it.
+struct Collector {
+    child: Child,
+    port: u16,
+    out: PathBuf,
+}
+
+impl Drop for Collector {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn collect(tag: &str) -> Collector {
+    let out = support::tempdir("otlp", tag);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["collect", "--otlp", "127.0.0.1:0", "--out"])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start collect");
+    let mut line = String::new();
+    BufReader::new(child.stderr.as_mut().expect("stderr"))
+        .read_line(&mut line)
+        .expect("the address line");
+    let port = line
+        .strip_prefix("collecting on http://127.0.0.1:")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    Collector { child, port, out }
+}
+
+impl Collector {
+    /// SIGTERM, then the exit code, stdout and stderr.
+    fn stop(mut self) -> (Option<i32>, String, String) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(s) = self.child.try_wait().expect("wait") {
+                break s;
+            }
+            assert!(Instant::now() < deadline, "collect did not stop on SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut stdout = String::new();
+        let mut stderr = String::new();
+        let _ = self
+            .child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_to_string(&mut stdout);
+        let _ = self
+            .child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut stderr);
+        (status.code(), stdout, stderr)
+    }
+}
+
+struct Reply {
+    status: u16,
+    head: String,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(&self) -> Json {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {}\n{}",
+                self.head,
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+}
+
+/// One `POST /v1/traces` with `Connection: close`; `headers` after the defaults (a `Host` of
+/// theirs instead of this server's).
+fn post(port: u16, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let mut head = format!(
+        "POST /v1/traces HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes()).expect("send head");
+    // The server may answer (and close) before the whole body is in: a refusal is what is read.
+    let _ = s.write_all(body);
+    read_reply(&mut s)
+}
+
+fn read_reply(s: &mut TcpStream) -> Reply {
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no reply head in {:?}", String::from_utf8_lossy(&raw)));
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("status line of {head}"));
+    Reply {
+        status,
+        head,
+        body: raw[split + 4..].to_vec(),
+    }
+}
+
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+const PROTOBUF: (&str, &str) = ("Content-Type", "application/x-protobuf");
+
+fn text(s: &str) -> Option<AnyValue> {
+    Some(AnyValue {
+        value: Some(any_value::Value::StringValue(s.to_owned())),
+    })
+}
+
+fn int(i: i64) -> Option<AnyValue> {
+    Some(AnyValue {
+        value: Some(any_value::Value::IntValue(i)),
+    })
+}
+
+fn kv(key: &str, value: Option<AnyValue>) -> KeyValue {
+    KeyValue {
+        key: key.to_owned(),
+        value,
+        ..KeyValue::default()
+    }
+}
+
+/// A chat span as opentelemetry-instrumentation-openai-v2 records one, in conversation `conv`.
+fn chat_span(span_id: u8, conv: &str, system: &str, user: &str) -> Span {
+    Span {
+        trace_id: vec![0xab; 16],
+        span_id: vec![span_id; 8],
+        name: "chat gpt-4o-mini".to_owned(),
+        kind: 3,
+        start_time_unix_nano: 1_754_384_400_000_000_000,
+        end_time_unix_nano: 1_754_384_400_500_000_000,
+        attributes: vec![
+            kv("gen_ai.operation.name", text("chat")),
+            kv("gen_ai.provider.name", text("openai")),
+            kv("gen_ai.request.model", text("gpt-4o-mini")),
+            kv("gen_ai.conversation.id", text(conv)),
+            kv(
+                "gen_ai.system_instructions",
+                text(&json!([{"type": "text", "content": system}]).to_string()),
+            ),
+            kv(
+                "gen_ai.input.messages",
+                text(
+                    &json!([{"role": "user", "parts": [{"type": "text", "content": user}]}])
+                        .to_string(),
+                ),
+            ),
+            kv("gen_ai.usage.input_tokens", int(41)),
+            kv("gen_ai.usage.output_tokens", int(7)),
+        ],
+        ..Span::default()
+    }
+}
+
+/// A span of no LLM call (an HTTP client's).
+fn http_span() -> Span {
+    Span {
+        trace_id: vec![0xab; 16],
+        span_id: vec![0x99; 8],
+        name: "GET /weather".to_owned(),
+        attributes: vec![kv("http.request.method", text("GET"))],
+        ..Span::default()
+    }
+}
+
+fn export(spans: Vec<Span>) -> ExportTraceServiceRequest {
+    ExportTraceServiceRequest {
+        resource_spans: vec![ResourceSpans {
+            resource: Some(Resource {
+                attributes: vec![kv("service.name", text("weather-agent"))],
+                ..Resource::default()
+            }),
+            scope_spans: vec![ScopeSpans {
+                scope: Some(InstrumentationScope {
+                    name: "opentelemetry.instrumentation.openai_v2".to_owned(),
+                    ..InstrumentationScope::default()
+                }),
+                spans,
+                ..ScopeSpans::default()
+            }],
+            ..ResourceSpans::default()
+        }],
+    }
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).expect("gzip");
+    e.finish().expect("gzip")
+}
+
+/// The scene files of a folder, sorted.
+fn scenes(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".scene.json"))
+        .collect();
+    out.sort();
+    out
+}
+
+fn read_json(p: &Path) -> Json {
+    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Every text of a JSON tree, for "the scene holds what was sent".
+fn texts(v: &Json, out: &mut Vec<String>) {
+    match v {
+        Json::String(s) => out.push(s.clone()),
+        Json::Array(items) => items.iter().for_each(|i| texts(i, out)),
+        Json::Object(m) => m.values().for_each(|i| texts(i, out)),
+        _ => {}
+    }
+}
+
+fn holds_text(scene: &Json, wanted: &str) -> bool {
+    let mut all = Vec::new();
+    texts(scene, &mut all);
+    all.iter().any(|t| t.contains(wanted))
+}
+
+/// Protobuf, JSON and gzip exports of one conversation land as its numbered scenes and its
+/// JSON-lines file, which `import` and `verify` read back; stdout has a line per call; SIGTERM
+/// ends `collect` with exit 0.
+#[test]
+fn collect_writes_each_call_of_protobuf_json_and_gzip_exports() {
+    let c = collect("encodings");
+    let first = export(vec![
+        chat_span(1, "trip-42", "You plan trips.", "Lisbon in May?"),
+        http_span(),
+    ]);
+    let reply = post(c.port, &[PROTOBUF], &first.encode_to_vec());
+    assert_eq!(reply.status, 200, "{}", reply.head);
+    assert!(
+        reply.head.contains("content-type: application/x-protobuf"),
+        "{}",
+        reply.head
+    );
+    let answer = ExportTraceServiceResponse::decode(&reply.body[..]).expect("a protobuf answer");
+    assert_eq!(answer.partial_success, None);
+
+    // The same conversation in JSON, ids in hex, the second call gzip-compressed.
+    let second = json!({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [{
+    "traceId": "abababababababababababababababab", "spanId": "0202020202020202",
+    "name": "chat gpt-4o-mini", "kind": "SPAN_KIND_CLIENT", "someFutureField": {"x": 1},
+    "startTimeUnixNano": "1754384401000000000",
+    "attributes": [
+        {"key": "gen_ai.provider.name", "value": {"stringValue": "openai"}},
+        {"key": "gen_ai.request.model", "value": {"stringValue": "gpt-4o-mini"}},
+        {"key": "gen_ai.conversation.id", "value": {"stringValue": "trip-42"}},
+        {"key": "gen_ai.input.messages", "value": {"stringValue":
+            "[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"And in June?\"}]}]"}},
+        {"key": "gen_ai.usage.input_tokens", "value": {"intValue": "55"}},
+        {"key": "gen_ai.usage.output_tokens", "value": {"intValue": 9}}
+    ]}]}]}]});
+    let reply = post(
+        c.port,
+        &[JSON, ("Content-Encoding", "gzip")],
+        &gzip(second.to_string().as_bytes()),
+    );
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    assert!(reply.head.contains("content-type: application/json"));
+    assert_eq!(reply.json(), json!({}));
+
+    // A trace export without a conversation id is its trace's conversation (base64 ids taken).
+    let fixture =
+        std::fs::read_to_string(support::root().join("fixtures/import/otel/agent-trace.json"))
+            .expect("fixture");
+    let reply = post(c.port, &[JSON], fixture.as_bytes());
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+
+    let out = c.out.clone();
+    let (code, stdout, stderr) = c.stop();
+    assert_eq!(code, Some(0), "stderr: {stderr}");
+    let conversation = out.join("trip-42");
+    let files = scenes(&conversation);
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "0001-chat-gpt-4o-mini.scene.json",
+            "0002-chat-gpt-4o-mini.scene.json"
+        ]
+    );
+    let first_scene = read_json(&files[0]);
+    assert!(holds_text(&first_scene, "You plan trips."), "{first_scene}");
+    assert!(holds_text(&first_scene, "Lisbon in May?"), "{first_scene}");
+    assert_eq!(first_scene["recorded"]["model"], "gpt-4o-mini");
+    assert!(holds_text(&read_json(&files[1]), "And in June?"));
+    let trace = out.join("4bf92f3577b34da6a3ce929d0e0e4736");
+    assert_eq!(scenes(&trace).len(), 2, "the fixture's two chat spans");
+    // No folder for the HTTP span, none for the fixture's tool span.
+    assert_eq!(std::fs::read_dir(&out).expect("out").count(), 2);
+
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(
+        lines[0].starts_with("trip-42/0001-chat-gpt-4o-mini.scene.json")
+            && lines[0].contains("model gpt-4o-mini")
+            && lines[0].contains("provider openai")
+            && lines[0].contains("input 41")
+            && lines[0].contains("output 7"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains("input 55") && lines[1].contains("output 9"),
+        "{}",
+        lines[1]
+    );
+
+    // The JSON-lines file is read back by import (a conversation of two) and by verify.
+    let jsonl = conversation.join("calls.jsonl");
+    let again = support::tempdir("otlp", "encodings-again");
+    let imported = support::run(&[
+        "import",
+        jsonl.to_str().unwrap(),
+        "--out-dir",
+        again.to_str().unwrap(),
+    ]);
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
+    assert_eq!(scenes(&again).len(), 2);
+    let verified = support::run(&["verify", trace.join("calls.jsonl").to_str().unwrap()]);
+    assert_eq!(
+        verified.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
+    assert!(String::from_utf8_lossy(&verified.stdout).contains("2 calls"));
+}
+
+/// Spans that cannot be read are counted in `partial_success` with why, in the request's
+/// encoding, while the readable ones of the same export are written.
+#[test]
+fn unreadable_spans_are_counted_and_the_rest_kept() {
+    let c = collect("partial");
+    let many: Vec<Json> = (0..2000)
+        .map(|i| json!({"key": format!("k{i}"), "value": {"intValue": i}}))
+        .collect();
+    let good = json!({"traceId": "0123456789abcdef0123456789abcdef", "spanId": "0123456789abcdef",
+        "name": "chat", "attributes": [
+            {"key": "gen_ai.provider.name", "value": {"stringValue": "anthropic"}},
+            {"key": "gen_ai.input.messages", "value": {"stringValue":
+                "[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"kept\"}]}]"}}]});
+    let bad_id = json!({"traceId": "not-an-id", "spanId": "0123456789abcdef", "name": "bad id",
+        "attributes": []});
+    let crowded = json!({"traceId": "0123456789abcdef0123456789abcdef", "spanId": "1123456789abcdef",
+        "name": "crowded", "attributes": many});
+    let body = json!({"resourceSpans": [{"scopeSpans": [{"spans": [bad_id, good, crowded]}]}]});
+    let reply = post(c.port, &[JSON], body.to_string().as_bytes());
+    assert_eq!(reply.status, 200);
+    let answer = reply.json();
+    assert_eq!(answer["partialSuccess"]["rejectedSpans"], "2", "{answer}");
+    let message = answer["partialSuccess"]["errorMessage"].as_str().unwrap();
+    assert!(message.contains("traceId"), "{message}");
+    assert!(
+        message.contains("2000 attributes") && message.contains("1024"),
+        "{message}"
+    );
+
+    // In protobuf: a span whose messages are not JSON is rejected by the import, with its id.
+    let mut broken = chat_span(7, "c-1", "sys", "hi");
+    broken
+        .attributes
+        .push(kv("gen_ai.input.messages", text("[{not json")));
+    broken.attributes.swap_remove(5);
+    let reply = post(
+        c.port,
+        &[PROTOBUF],
+        &export(vec![broken, chat_span(8, "c-1", "sys", "fine")]).encode_to_vec(),
+    );
+    assert_eq!(reply.status, 200);
+    let answer = ExportTraceServiceResponse::decode(&reply.body[..]).expect("protobuf");
+    let partial = answer.partial_success.expect("partial success");
+    assert_eq!(partial.rejected_spans, 1);
+    assert!(
+        partial.error_message.contains("0707070707070707"),
+        "{}",
+        partial.error_message
+    );
+
+    let out = c.out.clone();
+    let (code, _, stderr) = c.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+    let kept = scenes(&out.join("0123456789abcdef0123456789abcdef"));
+    assert_eq!(kept.len(), 1);
+    assert!(holds_text(&read_json(&kept[0]), "kept"));
+    let c1 = scenes(&out.join("c-1"));
+    assert_eq!(c1.len(), 1);
+    assert!(holds_text(&read_json(&c1[0]), "fine"));
+}
+
+/// What a browser page or a wrong client sends is refused, each with its status and a
+/// google.rpc.Status body.
+#[test]
+fn browser_requests_and_wrong_types_are_refused() {
+    let c = collect("browser");
+    let body = export(vec![chat_span(1, "x", "s", "u")]).encode_to_vec();
+    let from_page = post(
+        c.port,
+        &[PROTOBUF, ("Origin", "https://example.com")],
+        &body,
+    );
+    assert_eq!(from_page.status, 403);
+    for simple in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+    ] {
+        let reply = post(c.port, &[("Content-Type", simple)], b"{}");
+        assert_eq!(reply.status, 415, "{simple}");
+        assert_eq!(reply.json()["code"], 12, "{simple}");
+    }
+    let rebound = post(
+        c.port,
+        &[PROTOBUF, ("Host", "attacker.example:4318")],
+        &body,
+    );
+    assert_eq!(rebound.status, 403);
+    let brotli = post(c.port, &[PROTOBUF, ("Content-Encoding", "br")], &body);
+    assert_eq!(brotli.status, 415);
+    let garbage = post(c.port, &[PROTOBUF], b"\xff\xff\xff\xff");
+    assert_eq!(garbage.status, 400);
+    let not_json = post(c.port, &[JSON], b"{\"resourceSpans\": [");
+    assert_eq!(not_json.status, 400);
+    assert_eq!(not_json.json()["code"], 3);
+    let out = c.out.clone();
+    let (code, _, _) = c.stop();
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        std::fs::read_dir(&out).expect("out").count(),
+        0,
+        "nothing written"
+    );
+}
+
+/// A small gzip body that expands past the limit, a declared length over 20 MiB and a chunked
+/// body that runs past it are refused with 413, and the receiver goes on.
+#[test]
+fn gzip_bombs_and_bodies_over_20_mib_are_refused() {
+    let c = collect("large");
+    let bomb = gzip(&vec![b' '; 64 * 1024 * 1024]);
+    assert!(bomb.len() < 200 * 1024, "{}", bomb.len());
+    let reply = post(c.port, &[JSON, ("Content-Encoding", "gzip")], &bomb);
+    assert_eq!(
+        reply.status,
+        413,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    assert!(reply.json()["message"]
+        .as_str()
+        .unwrap()
+        .contains("33554432"));
+
+    // Declared: refused on the head, before any of the body is read.
+    let mut s = TcpStream::connect(("127.0.0.1", c.port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        s,
+        "POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        20 * 1024 * 1024 + 1
+    )
+    .unwrap();
+    assert_eq!(read_reply(&mut s).status, 413);
+
+    // Chunked: cut off once 20 MiB have arrived.
+    let mut s = TcpStream::connect(("127.0.0.1", c.port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(
+        b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+          Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    // Read while writing: the answer comes while the body is still being sent.
+    let mut reading = s.try_clone().expect("clone");
+    let reader = std::thread::spawn(move || read_reply(&mut reading).status);
+    let chunk = vec![b' '; 1024 * 1024];
+    for _ in 0..24 {
+        let sent = write!(s, "{:x}\r\n", chunk.len())
+            .and_then(|()| s.write_all(&chunk))
+            .and_then(|()| s.write_all(b"\r\n"));
+        if sent.is_err() {
+            break;
+        }
+    }
+    let _ = s.write_all(b"0\r\n\r\n");
+    assert_eq!(reader.join().expect("reader"), 413);
+
+    let fine = post(
+        c.port,
+        &[PROTOBUF],
+        &export(vec![chat_span(1, "after", "s", "still here")]).encode_to_vec(),
+    );
+    assert_eq!(fine.status, 200);
+    let (code, _, _) = c.stop();
+    assert_eq!(code, Some(0));
+}
+
+/// A protobuf field header and length prefix, for bodies the prost types cannot build (a value
+/// nested deeper than their own encoder recurses comfortably).
+fn field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
+    prost::encoding::encode_key(number, prost::encoding::WireType::LengthDelimited, out);
+    prost::encoding::encode_varint(bytes.len() as u64, out);
+    out.extend_from_slice(bytes);
+}
+
+/// A kvlist inside a kvlist 10,000 deep, in JSON and in protobuf: a 400, no stack overflow,
+/// and the receiver answers the next export.
+#[test]
+fn values_nested_10000_deep_are_refused_without_overflow() {
+    let c = collect("deep");
+    let depth = 10_000;
+    let mut value = String::from("{\"stringValue\":\"bottom\"}");
+    for _ in 0..depth {
+        value = format!("{{\"kvlistValue\":{{\"values\":[{{\"key\":\"k\",\"value\":{value}}}]}}}}");
+    }
+    let body = format!(
+        "{{\"resourceSpans\":[{{\"scopeSpans\":[{{\"spans\":[{{\"traceId\":\"0123456789abcdef0123456789abcdef\",\
+         \"spanId\":\"0123456789abcdef\",\"name\":\"deep\",\"attributes\":[{{\"key\":\"gen_ai.input.messages\",\"value\":{value}}}]}}]}}]}}]}}"
+    );
+    let reply = post(c.port, &[JSON], body.as_bytes());
+    assert_eq!(reply.status, 400);
+    assert!(
+        reply.json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("recursion limit"),
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+
+    // The same in protobuf: AnyValue{kvlist_value(6): KeyValueList{values(1): KeyValue{key(1),
+    // value(2)}}}, wrapped in a span's attribute.
+    let mut any = Vec::new();
+    field(&mut any, 1, b"bottom");
+    for _ in 0..depth {
+        let mut kv_bytes = Vec::new();
+        field(&mut kv_bytes, 1, b"k");
+        field(&mut kv_bytes, 2, &any);
+        let mut list = Vec::new();
+        field(&mut list, 1, &kv_bytes);
+        any.clear();
+        field(&mut any, 6, &list);
+    }
+    let mut attribute = Vec::new();
+    field(&mut attribute, 1, b"gen_ai.input.messages");
+    field(&mut attribute, 2, &any);
+    let mut span = Vec::new();
+    field(&mut span, 1, &[1; 16]);
+    field(&mut span, 2, &[2; 8]);
+    field(&mut span, 9, &attribute);
+    let mut scope_spans = Vec::new();
+    field(&mut scope_spans, 2, &span);
+    let mut resource_spans = Vec::new();
+    field(&mut resource_spans, 2, &scope_spans);
+    let mut request = Vec::new();
+    field(&mut request, 1, &resource_spans);
+    let reply = post(c.port, &[PROTOBUF], &request);
+    assert_eq!(reply.status, 400);
+    assert!(reply.head.contains("application/x-protobuf"));
+
+    let fine = post(
+        c.port,
+        &[PROTOBUF],
+        &export(vec![chat_span(3, "after", "s", "u")]).encode_to_vec(),
+    );
+    assert_eq!(fine.status, 200);
+    let (code, _, _) = c.stop();
+    assert_eq!(code, Some(0));
+}
+
+/// The peak resident memory of a process, in KiB.
+fn peak_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .expect("status")
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM")
+}
+
+/// 16 million empty attributes (2 bytes each, 32 KB gzipped; tens of bytes each once decoded)
+/// and a JSON array of 10 million empty objects are counted before they are decoded and refused
+/// with 413, in bounded memory.
+#[test]
+fn exports_of_many_tiny_values_are_refused_before_decoding() {
+    let c = collect("tiny");
+    let count = (32 * 1024 * 1024 - 200) / 2;
+    let mut span = Vec::new();
+    field(&mut span, 1, &[1; 16]);
+    field(&mut span, 2, &[2; 8]);
+    span.extend(std::iter::repeat_n([0x4a, 0x00], count).flatten());
+    let mut scope_spans = Vec::new();
+    field(&mut scope_spans, 2, &span);
+    let mut resource_spans = Vec::new();
+    field(&mut resource_spans, 2, &scope_spans);
+    let mut request = Vec::new();
+    field(&mut request, 1, &resource_spans);
+    let reply = post(
+        c.port,
+        &[PROTOBUF, ("Content-Encoding", "gzip")],
+        &gzip(&request),
+    );
+    assert_eq!(reply.status, 413);
+    // A google.rpc.Status in protobuf: its message is UTF-8 as it is.
+    assert!(String::from_utf8_lossy(&reply.body).contains("more than 500000 values"));
+
+    let objects = format!("{{\"resourceSpans\": [{}{{}}]}}", "{},".repeat(10_000_000));
+    let reply = post(
+        c.port,
+        &[JSON, ("Content-Encoding", "gzip")],
+        &gzip(objects.as_bytes()),
+    );
+    assert_eq!(reply.status, 413);
+    assert!(
+        reply.json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("500000 values"),
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    let peak = peak_kib(c.child.id());
+    assert!(peak < 300 * 1024, "peak {peak} KiB");
+    let (code, _, _) = c.stop();
+    assert_eq!(code, Some(0));
+}
+
+/// A hundred thousand attributes on one protobuf span reject that span, not the receiver.
+#[test]
+fn huge_attribute_counts_are_bounded() {
+    let c = collect("attributes");
+    let mut crowded = chat_span(4, "crowd", "s", "u");
+    crowded
+        .attributes
+        .extend((0..100_000).map(|i| kv(&format!("a{i}"), int(i))));
+    let reply = post(
+        c.port,
+        &[PROTOBUF],
+        &export(vec![crowded, chat_span(5, "crowd", "s", "calm")]).encode_to_vec(),
+    );
+    assert_eq!(reply.status, 200);
+    let partial = ExportTraceServiceResponse::decode(&reply.body[..])
+        .expect("protobuf")
+        .partial_success
+        .expect("partial");
+    assert_eq!(partial.rejected_spans, 1);
+    assert!(
+        partial.error_message.contains("100008 attributes"),
+        "{}",
+        partial.error_message
+    );
+    let out = c.out.clone();
+    let (code, _, _) = c.stop();
+    assert_eq!(code, Some(0));
+    assert_eq!(scenes(&out.join("crowd")).len(), 1);
+}
+
+/// A sender that trickles a byte a second is cut off by the body timeout (10 s) with 408, and
+/// holds no one else up meanwhile.
+#[test]
+fn a_slow_sender_is_cut_off() {
+    let c = collect("slow");
+    let port = c.port;
+    let started = Instant::now();
+    let slow = std::thread::spawn(move || {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        s.set_read_timeout(Some(Duration::from_millis(900)))
+            .unwrap();
+        s.write_all(
+            b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+              Content-Length: 1000\r\n\r\n",
+        )
+        .unwrap();
+        let mut raw = Vec::new();
+        for _ in 0..40 {
+            if s.write_all(b" ").is_err() {
+                break;
+            }
+            let mut buf = [0u8; 4096];
+            match s.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    raw.extend_from_slice(&buf[..n]);
+                    break;
+                }
+                Err(_) => {}
+            }
+        }
+        String::from_utf8_lossy(&raw).into_owned()
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    let other = post(
+        port,
+        &[PROTOBUF],
+        &export(vec![chat_span(6, "meanwhile", "s", "u")]).encode_to_vec(),
+    );
+    assert_eq!(other.status, 200);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let answer = slow.join().expect("slow sender");
+    let waited = started.elapsed();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
+    assert!(
+        waited >= Duration::from_secs(9) && waited < Duration::from_secs(25),
+        "{waited:?}"
+    );
+    let (code, _, _) = c.stop();
+    assert_eq!(code, Some(0));
+}
+
+/// `serve --otlp 127.0.0.1:0` prints the receiver's address; what it receives reaches the app
+/// through `live_calls`, token-protected, page by page; a taken address leaves serve running and
+/// `live_calls` says why.
+#[test]
+fn serve_receives_calls_for_live_calls() {
+    let (mut child, lines) = start_serve(&["--otlp", "127.0.0.1:0"]);
+    let (api_port, token) = lines[0]
+        .strip_prefix("serving on http://127.0.0.1:")
+        .and_then(|r| r.split_once("/?token="))
+        .expect("URL line");
+    let api_port: u16 = api_port.parse().unwrap();
+    let otlp_port: u16 = lines[1]
+        .strip_prefix("otlp on http://127.0.0.1:")
+        .and_then(|r| r.strip_suffix("/v1/traces"))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("{:?}", lines[1]));
+    let reply = post(
+        otlp_port,
+        &[PROTOBUF],
+        &export(vec![
+            chat_span(1, "s-1", "You help.", "first"),
+            chat_span(2, "s-1", "You help.", "second"),
+        ])
+        .encode_to_vec(),
+    );
+    assert_eq!(reply.status, 200);
+
+    let unauthorised = api(api_port, "", r#"{"after": 0}"#);
+    assert_eq!(unauthorised.status, 401);
+    let page = api(api_port, token, r#"{"after": 0}"#).json();
+    let calls = page["calls"].as_array().expect("calls");
+    assert_eq!(calls.len(), 2, "{page}");
+    assert_eq!(calls[0]["seq"], 1);
+    assert_eq!(calls[0]["conversation"], "s-1");
+    assert_eq!(calls[0]["model"], "gpt-4o-mini");
+    assert_eq!(calls[0]["provider"], "openai");
+    assert_eq!(calls[1]["usage"]["input_total"], 41);
+    let scene: Json = serde_json::from_str(calls[1]["scene"].as_str().unwrap()).unwrap();
+    assert!(holds_text(&scene, "second"));
+    assert_eq!(page["next"], 2);
+    assert_eq!(page["dropped"], 0);
+    assert_eq!(
+        page["receiver"]["endpoint"],
+        format!("http://127.0.0.1:{otlp_port}/v1/traces")
+    );
+    let later = api(api_port, token, r#"{"after": 2}"#).json();
+    assert_eq!(later["calls"].as_array().unwrap().len(), 0);
+    assert_eq!(later["next"], 2);
+    let _ = child.kill();
+    let _ = child.wait();
+
+    // The receiver's address taken: serve still serves, and says why there is no receiver.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = taken.local_addr().unwrap().to_string();
+    let (mut child, lines) = start_serve(&["--otlp", &addr]);
+    assert!(
+        lines[1].starts_with(&format!("otlp off: cannot listen on {addr}")),
+        "{:?}",
+        lines[1]
+    );
+    let (api_port, token) = lines[0]
+        .strip_prefix("serving on http://127.0.0.1:")
+        .and_then(|r| r.split_once("/?token="))
+        .expect("URL line");
+    let page = api(api_port.parse().unwrap(), token, "{}").json();
+    assert!(page["receiver"]["error"]
+        .as_str()
+        .is_some_and(|e| e.contains(&addr)));
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// `serve --port 0` with `flags`, and its first two stdout lines.
+fn start_serve(flags: &[&str]) -> (Child, Vec<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
+        .args(["serve", "--port", "0"])
+        .args(flags)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start serve");
+    let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut lines = Vec::new();
+    for _ in 0..2 {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a line");
+        lines.push(line.trim().to_owned());
+    }
+    (child, lines)
+}
+
+/// `POST /api/live_calls` with the token (none when empty).
+fn api(port: u16, token: &str, body: &str) -> Reply {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let auth = if token.is_empty() {
+        String::new()
+    } else {
+        format!("Authorization: Bearer {token}\r\n")
+    };
+    write!(
+        s,
+        "POST /api/live_calls HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{auth}Content-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    read_reply(&mut s)
+}
