@@ -10,7 +10,7 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 export const commands = {
 	defaultScene: () => typedError<SceneText_Serialize, ApiError_Serialize>(__TAURI_INVOKE("default_scene")),
 	open: (req: PathRequest) => typedError<SceneText_Serialize, ApiError_Serialize>(__TAURI_INVOKE("open", { req })),
-	save: (req: SaveRequest) => typedError<FileStat, ApiError_Serialize>(__TAURI_INVOKE("save", { req })),
+	save: (req: SaveRequest_Deserialize) => typedError<FileStat, ApiError_Serialize>(__TAURI_INVOKE("save", { req })),
 	stat: (req: PathRequest) => typedError<FileStat, ApiError_Serialize>(__TAURI_INVOKE("stat", { req })),
 	render: (req: RenderRequest_Deserialize) => typedError<RenderResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("render", { req })),
 	validate: (req: ValidateRequest) => typedError<ValidateResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("validate", { req })),
@@ -27,6 +27,7 @@ export const commands = {
 	liveOpen: (req: LiveOpenRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_open", { req })),
 	liveEdit: (req: LiveEditRequest_Deserialize) => typedError<LiveUpdate_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_edit", { req })),
 	liveClose: (req: LiveCloseRequest) => typedError<null, ApiError_Serialize>(__TAURI_INVOKE("live_close", { req })),
+	liveCalls: (req: LiveCallsRequest_Deserialize) => typedError<CallsPage_Serialize, ApiError_Serialize>(__TAURI_INVOKE("live_calls", { req })),
 	/**
 	 *  The system "open" dialog for a scene file, starting from `suggested` (a path typed, or one
 	 *  the app may not open until the person picks it here) when given; `null` when cancelled.
@@ -66,9 +67,9 @@ export const events = {
 };
 
 /* Constants */
-export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","conversation","check","approve","golden","verify","template","live_open","live_edit","live_close"] as const;
+export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","conversation","check","approve","golden","verify","template","live_open","live_edit","live_close","live_calls"] as const;
 
-export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","conversation","check","approve","live_open","live_edit","live_close"] as const;
+export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","conversation","check","approve","live_open","live_edit","live_close","live_calls"] as const;
 
 /* Types */
 export type AboutResponse = {
@@ -431,6 +432,31 @@ export type CallResult_Serialize = {
 	error?: string,
 };
 
+/**  The calls after a sequence number. */
+export type CallsPage = CallsPage_Serialize | CallsPage_Deserialize;
+
+/**  The calls after a sequence number. */
+export type CallsPage_Deserialize = {
+	/**  Oldest first. */
+	calls: ReceivedCall_Deserialize[],
+	/**  Calls dropped since the start to stay within the bounds (the oldest go first). */
+	dropped: number,
+	/**  The sequence number to ask after next time (the last call's, or the request's). */
+	next: number,
+	receiver: ReceiverStatus_Deserialize,
+};
+
+/**  The calls after a sequence number. */
+export type CallsPage_Serialize = {
+	/**  Oldest first. */
+	calls: ReceivedCall_Serialize[],
+	/**  Calls dropped since the start to stay within the bounds (the oldest go first). */
+	dropped: number,
+	/**  The sequence number to ask after next time (the last call's, or the request's). */
+	next: number,
+	receiver: ReceiverStatus_Serialize,
+};
+
 export type CauseCount = {
 	code: DiagnosticCode,
 	count: number,
@@ -563,23 +589,41 @@ export type CheckedScene_Serialize = {
 export type ConversationRequest = ConversationRequest_Serialize | ConversationRequest_Deserialize;
 
 export type ConversationRequest_Deserialize = {
-	/**  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...). */
-	folder: string,
+	/**
+	 *  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...).
+	 *  With `scenes`, only the name the answer gives the conversation.
+	 */
+	folder?: string,
 	/**
 	 *  The models to price the calls for (row ids or model names, docs/models.md); empty: the
 	 *  table's default set.
 	 */
 	models?: string[],
+	/**
+	 *  The calls' scene texts in call order, instead of a folder's files (the Live view's received
+	 *  calls, not saved anywhere): each is labelled `call N`, and a file image in one does not
+	 *  resolve.
+	 */
+	scenes?: string[] | null,
 };
 
 export type ConversationRequest_Serialize = {
-	/**  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...). */
+	/**
+	 *  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...).
+	 *  With `scenes`, only the name the answer gives the conversation.
+	 */
 	folder: string,
 	/**
 	 *  The models to price the calls for (row ids or model names, docs/models.md); empty: the
 	 *  table's default set.
 	 */
 	models: string[],
+	/**
+	 *  The calls' scene texts in call order, instead of a folder's files (the Live view's received
+	 *  calls, not saved anywhere): each is labelled `call N`, and a file image in one does not
+	 *  resolve.
+	 */
+	scenes: string[] | null,
 };
 
 export type ConversationResponse = ConversationResponse_Serialize | ConversationResponse_Deserialize;
@@ -1185,6 +1229,22 @@ export type IterationOut_Serialize = {
 
 export type Level = "error" | "warning" | "info";
 
+export type LiveCallsRequest = LiveCallsRequest_Serialize | LiveCallsRequest_Deserialize;
+
+export type LiveCallsRequest_Deserialize = {
+	/**  The last sequence number seen (`next` of the previous answer); 0 for every call kept. */
+	after?: number,
+	/**  Forget every call kept before answering (the Live view's "clear"). */
+	clear?: boolean,
+};
+
+export type LiveCallsRequest_Serialize = {
+	/**  The last sequence number seen (`next` of the previous answer); 0 for every call kept. */
+	after: number,
+	/**  Forget every call kept before answering (the Live view's "clear"). */
+	clear: boolean,
+};
+
 export type LiveCloseRequest = {
 	doc: number,
 };
@@ -1582,6 +1642,98 @@ export type ReadFigure_Serialize = {
 	provenance: Provenance,
 };
 
+/**  One LLM call a receiver took in: its scene and what the span says about it. */
+export type ReceivedCall = ReceivedCall_Serialize | ReceivedCall_Deserialize;
+
+/**  One LLM call a receiver took in: its scene and what the span says about it. */
+export type ReceivedCall_Deserialize = {
+	/**  Its place among the calls received since start, from 1 ([`CallStore::after`]). */
+	seq: number,
+	/**  When the export arrived (RFC 3339, UTC). */
+	received_at: string,
+	/**  `gen_ai.conversation.id` when the span has one, else the trace id (32 hex digits). */
+	conversation: string,
+	trace_id: string,
+	span_id: string,
+	span_name: string,
+	/**  The scene's name (from the span's name). */
+	scene_name: string,
+	/**  `gen_ai.provider.name` (or the older `gen_ai.system`, or `llm.provider`). */
+	provider?: string | null,
+	/**  The API the scene records (`openai-chat`, `anthropic`, ...), when the provider names one. */
+	api?: string | null,
+	/**  The model the response or the request names. */
+	model?: string | null,
+	/**
+	 *  The usage the span recorded (billed), normalised; for a span whose provider names no API
+	 *  the token counts of `gen_ai.usage.*` as they are.
+	 */
+	usage?: Usage_Deserialize | null,
+	/**  The scene file's text (it loads). */
+	scene: string,
+	/**  What the scene keeps nowhere (also in its description). */
+	unmapped: string[],
+	/**
+	 *  The span alone as an OTLP/JSON export on one line: what `import` and `verify` read back
+	 *  from a JSON-lines file.
+	 */
+	span_json: string,
+};
+
+/**  One LLM call a receiver took in: its scene and what the span says about it. */
+export type ReceivedCall_Serialize = {
+	/**  Its place among the calls received since start, from 1 ([`CallStore::after`]). */
+	seq: number,
+	/**  When the export arrived (RFC 3339, UTC). */
+	received_at: string,
+	/**  `gen_ai.conversation.id` when the span has one, else the trace id (32 hex digits). */
+	conversation: string,
+	trace_id: string,
+	span_id: string,
+	span_name: string,
+	/**  The scene's name (from the span's name). */
+	scene_name: string,
+	/**  `gen_ai.provider.name` (or the older `gen_ai.system`, or `llm.provider`). */
+	provider: string | null,
+	/**  The API the scene records (`openai-chat`, `anthropic`, ...), when the provider names one. */
+	api: string | null,
+	/**  The model the response or the request names. */
+	model: string | null,
+	/**
+	 *  The usage the span recorded (billed), normalised; for a span whose provider names no API
+	 *  the token counts of `gen_ai.usage.*` as they are.
+	 */
+	usage: Usage_Serialize | null,
+	/**  The scene file's text (it loads). */
+	scene: string,
+	/**  What the scene keeps nowhere (also in its description). */
+	unmapped: string[],
+	/**
+	 *  The span alone as an OTLP/JSON export on one line: what `import` and `verify` read back
+	 *  from a JSON-lines file.
+	 */
+	span_json: string,
+};
+
+/**  Whether the receiver is listening, and where or why not. */
+export type ReceiverStatus = ReceiverStatus_Serialize | ReceiverStatus_Deserialize;
+
+/**  Whether the receiver is listening, and where or why not. */
+export type ReceiverStatus_Deserialize = {
+	/**  `http://127.0.0.1:4318/v1/traces` when listening. */
+	endpoint?: string | null,
+	/**  Why it is not listening: turned off, or the address could not be bound. */
+	error?: string | null,
+};
+
+/**  Whether the receiver is listening, and where or why not. */
+export type ReceiverStatus_Serialize = {
+	/**  `http://127.0.0.1:4318/v1/traces` when listening. */
+	endpoint: string | null,
+	/**  Why it is not listening: turned off, or the address could not be bound. */
+	error: string | null,
+};
+
 export type RenderRequest = RenderRequest_Serialize | RenderRequest_Deserialize;
 
 export type RenderRequest_Deserialize = {
@@ -1915,9 +2067,26 @@ export type RunResponse_Serialize = {
  */
 export type SaveBeforeClose = null;
 
-export type SaveRequest = {
+export type SaveRequest = SaveRequest_Serialize | SaveRequest_Deserialize;
+
+export type SaveRequest_Deserialize = {
 	path: string,
 	text: string,
+	/**
+	 *  The text is a recording `import` reads (the Live view's JSON lines of received spans, read
+	 *  back by `cache` and `verify`) rather than a scene; it must import to be written.
+	 */
+	recording?: boolean,
+};
+
+export type SaveRequest_Serialize = {
+	path: string,
+	text: string,
+	/**
+	 *  The text is a recording `import` reads (the Live view's JSON lines of received spans, read
+	 *  back by `cache` and `verify`) rather than a scene; it must import to be written.
+	 */
+	recording: boolean,
 };
 
 /**  A scene's text and where it came from (`null` for the embedded default scene). */
@@ -2567,6 +2736,7 @@ export type Operations = {
 	live_open: { request: Parameters<typeof commands.liveOpen>[0]; response: OkData<typeof commands.liveOpen> };
 	live_edit: { request: Parameters<typeof commands.liveEdit>[0]; response: OkData<typeof commands.liveEdit> };
 	live_close: { request: Parameters<typeof commands.liveClose>[0]; response: OkData<typeof commands.liveClose> };
+	live_calls: { request: Parameters<typeof commands.liveCalls>[0]; response: OkData<typeof commands.liveCalls> };
 };
 
 export type Operation = keyof Operations;
