@@ -44,12 +44,7 @@ pub fn start(store: Arc<CallStore>) {
             return;
         }
     };
-    // The status says "starting" until the address is bound: a poll in between sees neither an
-    // endpoint nor a failure.
-    store.set_receiver(ReceiverStatus {
-        endpoint: None,
-        error: Some(format!("starting on {addr}")),
-    });
+    // Until the address is bound the status has neither an endpoint nor an error: starting.
     tauri::async_runtime::spawn(async move {
         // Bound inside the runtime: the listener registers with its reactor.
         let listener = match receiver::bind(addr) {

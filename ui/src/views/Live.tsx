@@ -39,7 +39,8 @@ export interface LiveProps {
 /** Where the receiver listens, or why it does not. */
 function ReceiverLine({ live }: { live: LiveCalls }) {
   const r = live.receiver;
-  if (!r) return <span class="muted">Asking the receiver…</span>;
+  // Neither an endpoint nor an error: the receiver is still binding its address.
+  if (!r || (!r.endpoint && !r.error)) return <span class="muted">Starting the receiver…</span>;
   if (r.endpoint)
     return (
       <span data-testid="live-endpoint">
