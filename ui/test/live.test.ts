@@ -286,3 +286,36 @@ describe('the Live view', () => {
     dropRoot(root);
   });
 });
+
+describe("the receiver's status", () => {
+  const shown = async (receiver: LiveCallsPage['receiver'] | null) => {
+    const root = freshRoot();
+    const live = { ...emptyLive(), receiver };
+    await act(() => {
+      render(
+        h(LiveView, {
+          session: new Session(fakeApi({})),
+          live,
+          paused: false,
+          setPaused: () => {},
+          onClear: () => {},
+          onShow: () => {},
+          onConversation: () => {},
+        }),
+        root,
+      );
+    });
+    const text = root.querySelector('.bar')?.textContent ?? '';
+    const alert = root.querySelector('[role="alert"]')?.textContent ?? null;
+    dropRoot(root);
+    return { text, alert };
+  };
+
+  it('names the endpoint, says why it is not listening, or that it is starting', async () => {
+    expect((await shown({ endpoint: 'http://127.0.0.1:4318/v1/traces', error: null })).text).toContain('http://127.0.0.1:4318/v1/traces');
+    const taken = await shown({ endpoint: null, error: 'cannot listen on 127.0.0.1:4318: Address in use' });
+    expect(taken.alert).toBe('The receiver is not listening: cannot listen on 127.0.0.1:4318: Address in use');
+    const starting = await shown({ endpoint: null, error: null });
+    expect([starting.text, starting.alert]).toEqual(['Starting the receiver…', null]);
+  });
+});
