@@ -23,13 +23,17 @@ use crate::value::Value;
 /// cache goldens' test. Each tool that injects early gets its what-if ([`what_ifs`]), and the
 /// cache-safety lint looks at the calls (`lint`).
 pub fn blame_files(paths: &[PathBuf], models: &[&Row]) -> Result<CacheReport, SceneError> {
-    let calls = load(paths)?;
-    let rendered = render(&calls);
-    let definitions = definitions(&calls, &rendered);
+    Ok(blame_calls(&load(paths)?, models))
+}
+
+/// [`blame_files`] of calls already loaded (from files, or from texts by [`load_texts`]).
+pub fn blame_calls(calls: &[Call], models: &[&Row]) -> CacheReport {
+    let rendered = render(calls);
+    let definitions = definitions(calls, &rendered);
     let mut report = blame(&rendered, &definitions, models);
-    report.what_if = what_ifs(&calls, &report, models);
-    report.diagnostics = lint::findings(&calls, &rendered, &definitions, &report, models);
-    Ok(report)
+    report.what_if = what_ifs(calls, &report, models);
+    report.diagnostics = lint::findings(calls, &rendered, &definitions, &report, models);
+    report
 }
 
 /// A conversation's calls: each scene with its label and the folder its images resolve in.
@@ -50,6 +54,21 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<Call>, SceneError> {
                 ),
                 base_dir: path.parent().map(Path::to_path_buf),
                 scene: scene::load_file(path)?,
+            })
+        })
+        .collect()
+}
+
+/// Calls from scene texts, each with its label (no folder: a file image does not resolve). An
+/// error names the label as its file.
+pub fn load_texts(texts: &[(String, String)]) -> Result<Vec<Call>, SceneError> {
+    texts
+        .iter()
+        .map(|(label, text)| {
+            Ok(Call {
+                label: label.clone(),
+                base_dir: None,
+                scene: scene::load_str(text).map_err(|e| e.in_file(Path::new(label)))?,
             })
         })
         .collect()

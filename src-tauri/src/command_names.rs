@@ -35,7 +35,7 @@ pub const COMMANDS: [&str; OPERATIONS.len() + SHELL_COMMANDS.len()] = {
 /// core than the UI needs. The list is checked both ways: build.rs refuses a name that is not an
 /// operation, the UI's typecheck refuses a call to one not listed (the generated
 /// `WebviewOperation`), and ui/test/operations.test.ts fails for one listed that the UI never calls.
-pub const WEBVIEW_OPERATIONS: [&str; 15] = [
+pub const WEBVIEW_OPERATIONS: [&str; 16] = [
     "default_scene",
     "open",
     "save",
@@ -51,6 +51,7 @@ pub const WEBVIEW_OPERATIONS: [&str; 15] = [
     "live_open",
     "live_edit",
     "live_close",
+    "live_calls",
 ];
 
 /// What the main window's capability grants (`allow-<name>`): the web view's operations, then every

@@ -10,6 +10,7 @@ pub mod close_guard;
 pub mod commands;
 pub mod logging;
 pub mod reach;
+pub mod receiver;
 
 use tauri::{Manager, Runtime, WindowEvent};
 use tauri_specta::Event as _;
@@ -142,9 +143,14 @@ pub fn app_builder<R: Runtime>(specta: tauri_specta::Builder<R>) -> tauri::Build
     // runs core file access without that confinement is refused, not let through.
     prompt_inspector::files::require_confinement();
     let handler = specta.invoke_handler();
+    let state = AppState::default();
+    // The OTLP receiver starts with the app (not in `setup`, which runs with the event loop), on
+    // Tauri's async runtime, feeding the store `live_calls` reads; it binds a moment later, and a
+    // failure is its status there.
+    receiver::start(std::sync::Arc::clone(state.live.received()));
     tauri::Builder::<R>::new()
         .plugin(tauri_plugin_dialog::init())
-        .manage(AppState::default())
+        .manage(state)
         .invoke_handler(handler)
         .setup(move |app| {
             specta.mount_events(app);

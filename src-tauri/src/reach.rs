@@ -160,6 +160,7 @@ pub fn scene_of(operation: &str, request: &dyn Any) -> Option<PathBuf> {
             .map(|r| PathBuf::from(&r.path)),
         "save" => request
             .downcast_ref::<SaveRequest>()
+            .filter(|r| !r.recording)
             .map(|r| PathBuf::from(&r.path)),
         _ => None,
     }

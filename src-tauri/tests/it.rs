@@ -30,6 +30,11 @@ fn scratch() -> &'static Path {
 }
 
 fn app() -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    // Each test's app runs its OTLP receiver on a port of its own, never on the 4318 a running app
+    // or collector may hold.
+    static OTLP_ON_ANY_PORT: std::sync::Once = std::sync::Once::new();
+    OTLP_ON_ANY_PORT
+        .call_once(|| std::env::set_var(prompt_inspector_app::receiver::OTLP_ENV, "127.0.0.1:0"));
     let app = prompt_inspector_app::app_builder(prompt_inspector_app::specta_builder!(MockRuntime))
         .build(tauri::generate_context!())
         .expect("build the app on the mock runtime");
@@ -700,4 +705,70 @@ fn live_documents_patch_the_board_and_refuse_stale_edits() {
     let stale = invoke(&w, "live_edit", edit).expect_err("stale");
     assert_eq!(stale["code"], "stale_document");
     invoke(&w, "live_close", json!({"req": {"doc": doc}})).expect("live_close");
+}
+
+/// The receiver the app starts (receiver.rs) feeds the store `live_calls` reads: an OTLP/JSON
+/// export posted to its endpoint is a call there, and `clear` forgets it.
+#[test]
+fn the_apps_receiver_feeds_live_calls() {
+    use std::io::{Read, Write};
+    let (_app, w) = app();
+    let started = Instant::now();
+    let endpoint = loop {
+        let page = invoke(&w, "live_calls", json!({"req": {"after": 0}})).expect("live_calls");
+        if let Some(e) = page["receiver"]["endpoint"].as_str() {
+            break e.to_owned();
+        }
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "the receiver did not start: {page}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let authority = endpoint
+        .strip_prefix("http://")
+        .and_then(|r| r.strip_suffix("/v1/traces"))
+        .expect("http://HOST:PORT/v1/traces");
+    let export = json!({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [{
+    "traceId": "abababababababababababababababab", "spanId": "0202020202020202",
+    "name": "chat gpt-4o-mini",
+    "attributes": [
+        {"key": "gen_ai.provider.name", "value": {"stringValue": "openai"}},
+        {"key": "gen_ai.request.model", "value": {"stringValue": "gpt-4o-mini"}},
+        {"key": "gen_ai.conversation.id", "value": {"stringValue": "trip-42"}},
+        {"key": "gen_ai.input.messages", "value": {"stringValue":
+            "[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"And in June?\"}]}]"}},
+        {"key": "gen_ai.usage.input_tokens", "value": {"intValue": "55"}}
+    ]}]}]}]})
+    .to_string();
+    let mut s = std::net::TcpStream::connect(authority).expect("connect to the receiver");
+    write!(
+        s,
+        "POST /v1/traces HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{export}",
+        export.len()
+    )
+    .expect("send");
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).expect("the reply");
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+
+    let page = invoke(&w, "live_calls", json!({"req": {"after": 0}})).expect("live_calls");
+    let calls = page["calls"].as_array().expect("calls");
+    assert_eq!(calls.len(), 1, "{page}");
+    assert_eq!(calls[0]["conversation"], "trip-42");
+    assert_eq!(calls[0]["model"], "gpt-4o-mini");
+    assert!(calls[0]["scene"]
+        .as_str()
+        .is_some_and(|t| t.contains("And in June?")));
+    assert_eq!(page["next"], calls[0]["seq"]);
+    assert_eq!(page["dropped"], 0);
+
+    let cleared = invoke(
+        &w,
+        "live_calls",
+        json!({"req": {"after": 0, "clear": true}}),
+    )
+    .expect("live_calls clear");
+    assert_eq!(cleared["calls"], json!([]));
 }

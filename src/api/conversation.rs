@@ -23,11 +23,71 @@ pub const MAX_CALLS: usize = 1000;
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ConversationRequest {
     /// A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...).
+    /// With `scenes`, only the name the answer gives the conversation.
+    #[serde(default)]
     pub folder: String,
     /// The models to price the calls for (row ids or model names, docs/models.md); empty: the
     /// table's default set.
     #[serde(default)]
     pub models: Vec<String>,
+    /// The calls' scene texts in call order, instead of a folder's files (the Live view's received
+    /// calls, not saved anywhere): each is labelled `call N`, and a file image in one does not
+    /// resolve.
+    #[serde(default)]
+    pub scenes: Option<Vec<String>>,
+}
+
+/// Where the calls come from.
+enum Input {
+    Files(Vec<PathBuf>),
+    /// Each text with its label.
+    Texts(Vec<(String, String)>),
+}
+
+impl Input {
+    fn of(req: &ConversationRequest) -> Result<Input, ApiError> {
+        let Some(texts) = &req.scenes else {
+            return scene_files(Path::new(&req.folder)).map(Input::Files);
+        };
+        if texts.is_empty() || texts.len() > MAX_CALLS {
+            return Err(ApiError::invalid(
+                "scenes",
+                format!(
+                    "{} scenes: a conversation has from 1 to {MAX_CALLS}",
+                    texts.len()
+                ),
+            ));
+        }
+        Ok(Input::Texts(
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("call {}", i + 1), t.clone()))
+                .collect(),
+        ))
+    }
+
+    fn load(&self) -> Result<Vec<crate::conversation::Call>, crate::scene::SceneError> {
+        match self {
+            Input::Files(paths) => crate::conversation::load(paths),
+            Input::Texts(texts) => crate::conversation::load_texts(texts),
+        }
+    }
+
+    /// Each call's path, or its label when it has none.
+    fn labels(&self) -> Vec<String> {
+        match self {
+            Input::Files(paths) => paths.iter().map(|p| p.display().to_string()).collect(),
+            Input::Texts(texts) => texts.iter().map(|(label, _)| label.clone()).collect(),
+        }
+    }
+
+    fn verify(&self, models: &[String]) -> recorded::Verified {
+        match self {
+            Input::Files(paths) => recorded::verify(paths, models),
+            Input::Texts(texts) => recorded::verify_texts(texts, models),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -118,13 +178,13 @@ pub struct CallDiagnostic {
 
 /// Blames the folder's calls for the chosen models.
 pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, ApiError> {
-    tracing::info!(folder = %req.folder, "opening a conversation");
-    let folder = Path::new(&req.folder);
-    let paths = scene_files(folder)?;
+    tracing::info!(folder = %req.folder, texts = req.scenes.as_ref().map(Vec::len), "opening a conversation");
+    let input = Input::of(req)?;
+    let labels = input.labels();
     let rows = super::models::builtin()
         .select(&req.models)
         .map_err(|e| ApiError::invalid("models", e))?;
-    let report = crate::conversation::blame_files(&paths, &rows).map_err(ApiError::from)?;
+    let report = crate::conversation::blame_calls(&input.load().map_err(ApiError::from)?, &rows);
     let shared: Vec<Shared> = report
         .steps
         .iter()
@@ -147,7 +207,7 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
             })
         })
         .collect();
-    let bills = billed::bills(&paths, &rows);
+    let bills = billed::bills(input.load(), labels.len(), &rows);
     let repeats: Vec<Vec<Option<Billed>>> = bills.iter().map(|b| billed::repeats(b)).collect();
     let (models, figures): (Vec<ModelCost>, Vec<ModelFigures>) = rows
         .iter()
@@ -168,23 +228,23 @@ pub fn conversation(req: &ConversationRequest) -> Result<ConversationResponse, A
             explain::zero_reads(row, cost, &shared, repeats, &moves)
         })
         .collect();
-    let verified = recorded::verify(&paths, &req.models);
+    let verified = input.verify(&req.models);
     Ok(ConversationResponse {
         folder: req.folder.clone(),
         calls: report
             .steps
             .iter()
-            .zip(&paths)
+            .zip(&labels)
             .zip(&shared)
-            .map(|((s, p), sh)| CallOut {
+            .map(|((s, label), sh)| CallOut {
                 scene: s.scene.clone(),
-                path: p.display().to_string(),
+                path: label.clone(),
                 messages: u32_of(s.messages),
                 request_bytes: u32_of(s.request_bytes),
                 request_tokens: u32_of(s.request_tokens),
                 common_prefix_tokens: s.common_prefix_tokens.map(u32_of),
                 change: sh.change.clone(),
-                recorded: verified.call(p),
+                recorded: verified.call(label),
             })
             .collect(),
         models,

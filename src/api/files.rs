@@ -28,6 +28,10 @@ pub struct PathRequest {
 pub struct SaveRequest {
     pub path: String,
     pub text: String,
+    /// The text is a recording `import` reads (the Live view's JSON lines of received spans, read
+    /// back by `cache` and `verify`) rather than a scene; it must import to be written.
+    #[serde(default)]
+    pub recording: bool,
 }
 
 /// Enough to notice that a file changed on disk since it was read or written.
@@ -78,10 +82,21 @@ pub fn open(req: &PathRequest) -> Result<SceneText, ApiError> {
     })
 }
 
-/// Writes `text` to `path` atomically, refusing text that does not load.
+/// Writes `text` to `path` atomically, refusing text that does not load (as a scene, or as the
+/// recording `recording` says it is).
 pub fn save(req: &SaveRequest) -> Result<FileStat, ApiError> {
-    scene::load_str(&req.text)?;
     let path = Path::new(&req.path);
+    if req.recording {
+        let name = path
+            .file_name()
+            .map_or_else(|| req.path.clone(), |n| n.to_string_lossy().into_owned());
+        let json_lines = name.ends_with(".jsonl") || name.ends_with(".ndjson");
+        crate::import::import_str(&req.text, &name, json_lines, None).map_err(|e| {
+            ApiError::invalid("text", format!("{name}: not a recording import reads: {e}"))
+        })?;
+    } else {
+        scene::load_str(&req.text)?;
+    }
     // A write finds nothing only when the folder it goes in is missing.
     crate::files::write_atomic(path, req.text.as_bytes())
         .map_err(|e| ApiError::io_of(path, &e, "folder to write it in"))?;

@@ -87,6 +87,25 @@ pub fn load_scenes(paths: &[PathBuf]) -> Loaded {
     loaded
 }
 
+/// [`load_scenes`] of scene texts, each with its label (the name its errors and result carry):
+/// one conversation, in the order given.
+pub fn load_scene_texts(texts: &[(String, String)]) -> Loaded {
+    let mut loaded = Loaded::default();
+    for (label, text) in texts {
+        match super::scenes::read_scene_text(text, label) {
+            Ok(Some(mut call)) => {
+                call.seq = u32::try_from(loaded.calls.len() + 1).ok();
+                call.conversation = Some(String::new());
+                loaded.calls.push(call);
+            }
+            Ok(None) => loaded.skipped.push(label.clone()),
+            Err(e) => loaded.errors.push(e),
+        }
+    }
+    check_places(&mut loaded);
+    loaded
+}
+
 fn walk(dir: &Path, depth: usize, loaded: &mut Loaded) {
     if depth > MAX_FOLDER_DEPTH {
         loaded.errors.push(unplaced(

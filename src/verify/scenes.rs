@@ -28,6 +28,19 @@ pub fn read_scene(path: &Path, in_folder: bool) -> Result<Option<Call>, InputErr
     call_of(&scene, &file, file.clone(), path.parent(), in_folder)
 }
 
+/// [`read_scene`] of a scene's text, `label` naming it (a scene of one conversation's, so one
+/// that records no usage is skipped).
+pub fn read_scene_text(text: &str, label: &str) -> Result<Option<Call>, InputError> {
+    let scene = crate::scene::load_str(text).map_err(|e| InputError {
+        file: label.to_owned(),
+        line: e.line,
+        column: e.column,
+        pointer: e.path.clone(),
+        message: e.message.clone(),
+    })?;
+    call_of(&scene, label, label.to_owned(), None, true)
+}
+
 /// The calls a recording holds that `prompt-inspector import` reads (a JSON-lines file of
 /// requests or pairs, a VCR cassette, a HAR file, an OpenTelemetry export, a request with its
 /// response), each made a scene and rebuilt from it: one conversation, in call order.

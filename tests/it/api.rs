@@ -146,6 +146,7 @@ fn save_is_atomic_and_refuses_text_that_does_not_load() {
     let stat = api::save(&api::SaveRequest {
         path: path_str(&file),
         text: first.clone(),
+        recording: false,
     })
     .expect("saved");
     assert_eq!(stat.size, first.len() as f64);
@@ -156,6 +157,7 @@ fn save_is_atomic_and_refuses_text_that_does_not_load() {
     let e = api::save(&api::SaveRequest {
         path: path_str(&file),
         text: bad_scene(),
+        recording: false,
     })
     .expect_err("refused");
     assert_load_error(&e, 3, "name");
@@ -167,6 +169,7 @@ fn save_is_atomic_and_refuses_text_that_does_not_load() {
     let e = api::save(&api::SaveRequest {
         path: path_str(&blocked),
         text: first.clone(),
+        recording: false,
     })
     .expect_err("cannot replace a directory");
     assert_eq!(e.code, ErrorCode::IoError);
@@ -182,6 +185,7 @@ fn save_is_atomic_and_refuses_text_that_does_not_load() {
     let after = api::save(&api::SaveRequest {
         path: path_str(&file),
         text: second.clone(),
+        recording: false,
     })
     .expect("saved");
     assert_eq!(after.size, second.len() as f64);
@@ -816,6 +820,7 @@ fn io_errors_name_the_path_once() {
     let e = api::save(&api::SaveRequest {
         path: path_str(&folder.join("x.scene.json")),
         text: prompt_inspector::scene::DEFAULT_SCENE.to_owned(),
+        recording: false,
     })
     .expect_err("no folder to write in");
     assert_eq!(e.message, "no such folder to write it in", "{e:?}");
@@ -921,4 +926,41 @@ fn about_names_the_core_and_its_version() {
         String::from_utf8_lossy(&cli.stdout).trim(),
         format!("prompt-inspector {version}")
     );
+}
+
+/// The Live view saves received calls as JSON lines through `save`: a recording `import` reads is
+/// written (and reads back as its calls), anything else is refused and nothing is written.
+#[test]
+fn save_writes_a_recording_that_imports_and_refuses_one_that_does_not() {
+    let dir = tempdir("save-recording");
+    let export: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            crate::support::root().join("fixtures/import/otel/agent-trace.json"),
+        )
+        .expect("fixture"),
+    )
+    .expect("JSON");
+    let text = format!("{export}\n");
+    let file = dir.join("calls.jsonl");
+    api::save(&api::SaveRequest {
+        path: path_str(&file),
+        text: text.clone(),
+        recording: true,
+    })
+    .expect("a recording is saved");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), text);
+    let imported = prompt_inspector::import::import_file(&file, None).expect("it imports back");
+    assert!(!imported.scenes.is_empty());
+
+    let refused = dir.join("refused.jsonl");
+    let e = api::save(&api::SaveRequest {
+        path: path_str(&refused),
+        text: "{\"not\": \"a recording\"}\n".to_owned(),
+        recording: true,
+    })
+    .expect_err("not a recording");
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(e.field.as_deref(), Some("text"));
+    assert!(e.message.starts_with("refused.jsonl: "), "{}", e.message);
+    assert!(!refused.exists());
 }

@@ -15,6 +15,7 @@ fn open(folder: &str) -> ConversationResponse {
     api::conversation(&ConversationRequest {
         folder: root().join(folder).display().to_string(),
         models: vec![SONNET.to_owned()],
+        scenes: None,
     })
     .unwrap_or_else(|e| panic!("{e:?}"))
 }
@@ -200,6 +201,7 @@ fn built_requests_are_counted_as_billed_on_an_automatic_cache_only() {
             .display()
             .to_string(),
         models: vec![SONNET.to_owned(), "openai/gpt-5".to_owned()],
+        scenes: None,
     })
     .unwrap_or_else(|e| panic!("{e:?}"));
     let basis: Vec<Basis> = c.figures.iter().map(|f| f.basis).collect();
@@ -217,4 +219,72 @@ fn built_requests_are_counted_as_billed_on_an_automatic_cache_only() {
             call.request_tokens
         );
     }
+}
+
+/// The Live view's conversations are not on disk: the same scenes given as texts (`scenes`) are
+/// priced and verified as the folder's are, each labelled by its place.
+#[test]
+fn scene_texts_are_a_conversation_as_a_folder_is() {
+    let folder = root().join("fixtures/cache/recorded");
+    let mut paths: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the fixture folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".scene.json"))
+        .collect();
+    paths.sort();
+    let texts: Vec<String> = paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("a scene"))
+        .collect();
+    let c = api::conversation(&ConversationRequest {
+        folder: String::new(),
+        models: vec![SONNET.to_owned()],
+        scenes: Some(texts.clone()),
+    })
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let labels: Vec<&str> = c.calls.iter().map(|k| k.scene.as_str()).collect();
+    assert_eq!(labels, ["call 1", "call 2", "call 3", "call 4"]);
+    let billed: Vec<u32> = c
+        .calls
+        .iter()
+        .map(|k| {
+            let recorded = k.recorded.as_ref().expect("every scene records its usage");
+            recorded.input.as_ref().expect("predicted").billed
+        })
+        .collect();
+    assert_eq!(billed, [762, 889, 1122, 1218]);
+    let causes: Vec<Vec<DiagnosticCode>> = c
+        .calls
+        .iter()
+        .map(|k| {
+            k.recorded
+                .as_ref()
+                .map_or(vec![], |r| r.causes.iter().map(|x| x.code).collect())
+        })
+        .collect();
+    assert_eq!(
+        causes[3],
+        [DiagnosticCode::MissNoBreakpoint],
+        "call 4 misses for want of a breakpoint, as in the folder"
+    );
+    let from_folder = open("fixtures/cache/recorded");
+    assert_eq!(c.models, from_folder.models, "the same prices");
+
+    // A text that does not load is named by its place; none, or too many, are refused.
+    let mut broken = texts;
+    broken[1] = "{\"format\": ".to_owned();
+    let e = api::conversation(&ConversationRequest {
+        folder: String::new(),
+        models: vec![],
+        scenes: Some(broken),
+    })
+    .expect_err("a broken scene");
+    assert!(e.to_string().contains("call 2"), "{e}");
+    let e = api::conversation(&ConversationRequest {
+        folder: String::new(),
+        models: vec![],
+        scenes: Some(vec![]),
+    })
+    .expect_err("no scenes");
+    assert_eq!(e.field.as_deref(), Some("scenes"));
 }

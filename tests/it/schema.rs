@@ -649,6 +649,7 @@ fn dollar_schema_survives_the_apps_save_and_open() {
     api::save(&api::SaveRequest {
         path: path.clone(),
         text: EVERYTHING.to_owned(),
+        recording: false,
     })
     .unwrap_or_else(|e| panic!("save refused a scene with $schema: {e:?}"));
     let opened = api::open(&api::PathRequest { path: path.clone() })

@@ -20,6 +20,7 @@ import { layoutJourney } from './layout.mjs';
 import { listsJourney } from './lists.mjs';
 import { moneyJourney } from './money.mjs';
 import { problemsJourney } from './problems.mjs';
+import { liveJourney } from './live.mjs';
 import { replayJourney, rulesJourney } from './replay.mjs';
 import { reportJourney } from './report.mjs';
 
@@ -63,8 +64,15 @@ async function axe(p, name) {
   step(`ok: axe-core ${AXE_VERSION}: no serious or critical violation on ${name}`);
 }
 
+/** Each server's OTLP receiver (the second line serve prints), by the URL of its page. */
+const otlpOf = new Map();
+
 async function startServe(exe = bin, cwd = repo) {
-  const p = spawn(exe, ['serve', '--port', '0', '--ui', join(ui, 'dist')], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The receiver on a port of its own: never the 4318 a running app or collector may hold.
+  const p = spawn(exe, ['serve', '--port', '0', '--ui', join(ui, 'dist'), '--otlp', '127.0.0.1:0'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(p);
   p.stderr.on('data', () => {});
   return await new Promise((res, rej) => {
@@ -73,8 +81,10 @@ async function startServe(exe = bin, cwd = repo) {
     p.stdout.on('data', (d) => {
       buf += d;
       const m = /serving on (http:\/\/\S+)/.exec(buf);
-      if (m) {
+      const o = /otlp on (http:\/\/\S+)/.exec(buf);
+      if (m && o) {
         clearTimeout(t);
+        otlpOf.set(m[1], o[1]);
         res(m[1]);
       }
     });
@@ -747,6 +757,8 @@ try {
   await page.getByRole('tab', { name: 'Inspector' }).click();
   // 7-replay. Replay on a corpus at 1280x720 and 1440x900 (replay.mjs).
   await replayJourney({ browser, url, repo, tmp, check, shots, axe });
+  // The Live view: OTLP exports posted to serve's receiver arrive in it (live.mjs).
+  await liveJourney({ browser, url, otlp: otlpOf.get(url), tmp, check, shots, axe });
 
   // ── 7b: the Run and Replay views from a serve started outside the repository ───────────────
   // Their defaults must not depend on the server's working directory: the Run view shows the

@@ -14,7 +14,7 @@ const SIZES = [
   [1440, 900],
   [1920, 1080],
 ];
-const VIEWS = ['inspector', 'rules', 'run', 'conversation', 'replay'];
+const VIEWS = ['inspector', 'rules', 'run', 'conversation', 'replay', 'live'];
 
 /** In the page: each view tab, whether the element at its centre is the tab (or inside it). */
 function tabsHit() {

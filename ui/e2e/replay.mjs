@@ -154,6 +154,11 @@ export async function replayJourney({ browser, url, repo, tmp, check, shots, axe
     const two = join(corpus, 'sub', 'two.scene.json');
     await page.locator(`[data-testid="replay-open"][title="Open ${two} in the Inspector"]`).click();
     await page.getByTestId('file-name').getByText('two.scene.json').waitFor();
+    // The view switches once the open has answered, a moment after the header names the file.
+    await page
+      .locator('#view-tab-inspector[aria-selected="true"]')
+      .waitFor({ timeout: 3000 })
+      .catch(() => {});
     check(
       (await page.getByRole('tab', { name: 'Inspector' }).getAttribute('aria-selected')) === 'true' &&
         (await page.getByTestId('file-name').getAttribute('title')) === two,

@@ -19,10 +19,17 @@ import { RecentMenu } from './views/RecentMenu';
 import { RulesView } from './views/Rules';
 import { RunView } from './views/Run';
 import { ReplayView } from './views/Replay';
-import { ConversationView } from './views/Conversation';
+import { ConversationView, type GivenConversation } from './views/Conversation';
+import { LiveView } from './views/Live';
+import { emptyLive, type LiveCalls, LivePoller } from './lib/received';
+import type { ReceivedCall } from './api/types';
 
-type Tab = 'inspector' | 'rules' | 'run' | 'conversation' | 'replay';
-const TABS: Tab[] = ['inspector', 'rules', 'run', 'conversation', 'replay'];
+type Tab = 'inspector' | 'rules' | 'run' | 'conversation' | 'replay' | 'live';
+const TABS: Tab[] = ['inspector', 'rules', 'run', 'conversation', 'replay', 'live'];
+
+/** How often the Live view asks for new calls while shown, and while hidden (its tab's count of new calls). */
+const LIVE_POLL_MS = 500;
+const LIVE_BADGE_POLL_MS = 2000;
 
 function useSession(s: Session) {
   const [, set] = useState(0);
@@ -163,6 +170,28 @@ export function App({ session }: { session: Session }) {
       path = promptTemplatePath({ segment: t.segment, index: t.index });
     }
     if (path) session.revealTemplate(path, t.line);
+  };
+  // The receiver's calls: polled often while the Live view is shown, less often for its tab's count
+  // of calls not seen yet, not at all while paused.
+  const [live, setLive] = useState<LiveCalls>(emptyLive);
+  const [livePaused, setLivePaused] = useState(false);
+  const [liveSeen, setLiveSeen] = useState(0);
+  const poller = useMemo(() => new LivePoller(session.api, setLive), [session]);
+  useEffect(() => {
+    if (livePaused) return;
+    poller.start(tab === 'live' ? LIVE_POLL_MS : LIVE_BADGE_POLL_MS);
+    return () => poller.stop();
+  }, [poller, tab, livePaused]);
+  useEffect(() => {
+    if (tab === 'live') setLiveSeen(live.next);
+  }, [tab, live.next]);
+  const unseen = live.calls.filter((c) => c.seq > liveSeen).length;
+  const [givenConversation, setGivenConversation] = useState<GivenConversation | null>(null);
+  const showReceived = async (c: ReceivedCall) => {
+    if (session.dirty && !confirm('Discard the unsaved edits of the open scene?')) return;
+    await session.loadReceived(c.scene, `call ${c.seq} (${c.model ?? c.span_name})`);
+    setPathInput('');
+    setTab('inspector');
   };
   const [pathInput, setPathInput] = useState('');
   const pathBox = useRef<HTMLInputElement>(null);
@@ -338,6 +367,12 @@ export function App({ session }: { session: Session }) {
               }}
             >
               {t[0].toUpperCase() + t.slice(1)}
+              {t === 'live' && unseen > 0 && (
+                <span class="tab-badge" data-testid="live-badge">
+                  {unseen}
+                  <span class="sr-only"> new calls</span>
+                </span>
+              )}
             </button>
           ))}
         </div>
@@ -350,7 +385,7 @@ export function App({ session }: { session: Session }) {
                 ●
               </span>
             )}
-            {s.path ? baseName(s.path) : 'default scene (embedded)'}
+            {s.path ? baseName(s.path) : s.received ? 'received call (not saved)' : 'default scene (embedded)'}
           </span>
           <datalist id="recent-files">
             {recent.map((p) => (
@@ -450,8 +485,13 @@ export function App({ session }: { session: Session }) {
           </label>
         </div>
       </header>
-      {(s.fileError || s.diskConflict || s.notice || s.renderError) && (
+      {(s.fileError || s.diskConflict || s.notice || s.renderError || (s.received && tab === 'inspector')) && (
         <section class="banners" aria-label="Notices">
+          {s.received && tab === 'inspector' && (
+            <div class="banner banner-warn" data-testid="received-note">
+              Received call — not saved: {s.received} is shown read-only. Save asks for a path; once saved it is a scene you can edit.
+            </div>
+          )}
           {s.fileError && (
             <div class="banner banner-error" role="alert" data-testid="file-error">
               {s.fileError}{' '}
@@ -530,7 +570,21 @@ export function App({ session }: { session: Session }) {
       )}
       {tab === 'rules' && <RulesView session={s} />}
       {tab === 'run' && <RunView session={s} />}
-      {tab === 'conversation' && <ConversationView session={s} />}
+      {tab === 'conversation' && <ConversationView session={s} given={givenConversation} />}
+      {tab === 'live' && (
+        <LiveView
+          session={s}
+          live={live}
+          paused={livePaused}
+          setPaused={setLivePaused}
+          onClear={() => void poller.clear()}
+          onShow={(c) => void showReceived(c)}
+          onConversation={(id, calls) => {
+            setGivenConversation({ name: id, scenes: calls.map((c) => c.scene) });
+            setTab('conversation');
+          }}
+        />
+      )}
       {tab === 'replay' && (
         <ReplayView
           session={s}

@@ -76,7 +76,7 @@ describe('transport error mapping', () => {
     await api.rules();
     expect(bodies).toEqual([
       { options: { base_dir: null, provider: null, tokenizer: null, tokens: true, models: [] }, text },
-      { path: '/x/a.json', text },
+      { path: '/x/a.json', text, recording: false },
       { doc: 1, revision: 1, edit: null, options: null, defer_costs: false },
       {},
     ]);

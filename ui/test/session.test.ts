@@ -35,6 +35,9 @@ function fakeApi(files: Record<string, string>): Api {
       files[path] = text;
       return { modified_ms: 1, size: text.length };
     },
+    saveRecording: async () => {
+      throw new Error('not used');
+    },
     stat: async () => ({ modified_ms: 1, size: 1 }),
     render: async () => report as never,
     rules: async () => RULES as Rules,
@@ -43,6 +46,12 @@ function fakeApi(files: Record<string, string>): Api {
       throw new Error('not used');
     },
     run: async () => emptyRun(),
+    conversationOfScenes: async () => {
+      throw new Error('not used');
+    },
+    liveCalls: async () => {
+      throw new Error('not used');
+    },
     conversation: async () => {
       throw new Error('not used');
     },

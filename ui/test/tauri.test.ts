@@ -72,7 +72,7 @@ describe('TauriApi', () => {
     expect(calls).toEqual([
       { cmd: 'default_scene', args: {} },
       { cmd: 'open', args: { req: { path: '/a' } } },
-      { cmd: 'save', args: { req: { path: '/a', text: 'A' } } },
+      { cmd: 'save', args: { req: { path: '/a', text: 'A', recording: false } } },
       { cmd: 'stat', args: { req: { path: '/a' } } },
       { cmd: 'rules', args: {} },
       { cmd: 'models', args: {} },

@@ -15,7 +15,7 @@ use crate::pricing::cost::{CallCost, ModelCost};
 use crate::pricing::request::{self, Sent};
 use crate::pricing::Growth;
 use crate::pricing::Row;
-use crate::scene::Scene;
+use crate::scene::{Scene, SceneError};
 use crate::segments::Family;
 use crate::verify::prefix::{self, Bill, Request};
 
@@ -34,12 +34,16 @@ pub struct CallBill {
     pub as_sent: bool,
 }
 
-/// For each row (in the order given), each call as its provider bills it; `None` for a call whose
-/// request cannot be built or predicted. A scene that does not load leaves every call without
-/// one (the blame reports the error).
-pub fn bills(paths: &[PathBuf], rows: &[&Row]) -> Vec<Vec<Option<CallBill>>> {
-    let Ok(scenes) = crate::conversation::load(paths) else {
-        return rows.iter().map(|_| vec![None; paths.len()]).collect();
+/// For each row (in the order given), each of the `count` calls as its provider bills it; `None`
+/// for a call whose request cannot be built or predicted. A scene that does not load leaves every
+/// call without one (the blame reports the error).
+pub fn bills(
+    calls: Result<Vec<crate::conversation::Call>, SceneError>,
+    count: usize,
+    rows: &[&Row],
+) -> Vec<Vec<Option<CallBill>>> {
+    let Ok(scenes) = calls else {
+        return rows.iter().map(|_| vec![None; count]).collect();
     };
     let rendered: Vec<Rendered> = scenes
         .into_iter()

@@ -2,7 +2,7 @@
 //! Conversation view shows the figures and causes `prompt-inspector verify` prints, not a second
 //! reckoning of them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::api::verify::api_error;
 use crate::api::ApiError;
@@ -17,7 +17,15 @@ pub struct Verified {
 /// Verifies the scenes at `paths` (one conversation, in order) that record the usage their
 /// provider billed; `models` price a model the table does not name.
 pub fn verify(paths: &[PathBuf], models: &[String]) -> Verified {
-    let loaded = verify::load_scenes(paths);
+    verify_loaded(verify::load_scenes(paths), models)
+}
+
+/// [`verify`] of scene texts, each with its label.
+pub fn verify_texts(texts: &[(String, String)], models: &[String]) -> Verified {
+    verify_loaded(verify::input::load_scene_texts(texts), models)
+}
+
+fn verify_loaded(loaded: verify::input::Loaded, models: &[String]) -> Verified {
     let mut errors: Vec<ApiError> = loaded.errors.iter().map(api_error).collect();
     if loaded.calls.is_empty() {
         return Verified {
@@ -49,9 +57,9 @@ pub fn verify(paths: &[PathBuf], models: &[String]) -> Verified {
 }
 
 impl Verified {
-    /// The result for the scene at `path`, when it records its usage.
-    pub fn call(&self, path: &Path) -> Option<CallResult> {
-        let label = path.display().to_string();
+    /// The result for the scene labelled `label` (its path, or its place), when it records its
+    /// usage.
+    pub fn call(&self, label: &str) -> Option<CallResult> {
         self.conversation
             .as_ref()?
             .calls

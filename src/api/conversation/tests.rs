@@ -10,6 +10,7 @@ fn open(name: &str, models: &[&str]) -> ConversationResponse {
     conversation(&ConversationRequest {
         folder: folder.display().to_string(),
         models: models.iter().map(|m| (*m).to_owned()).collect(),
+        scenes: None,
     })
     .expect("the conversation opens")
 }
@@ -117,6 +118,7 @@ fn a_folder_without_scenes_or_missing_is_an_error() {
     let err = conversation(&ConversationRequest {
         folder: empty.display().to_string(),
         models: vec![],
+        scenes: None,
     })
     .expect_err("no scenes");
     assert_eq!(err.code, ErrorCode::InvalidArgument);
@@ -130,6 +132,7 @@ fn a_folder_without_scenes_or_missing_is_an_error() {
     let err = conversation(&ConversationRequest {
         folder: empty.join("nope").display().to_string(),
         models: vec![],
+        scenes: None,
     })
     .expect_err("missing");
     assert_eq!(err.code, ErrorCode::IoError);
@@ -139,6 +142,7 @@ fn a_folder_without_scenes_or_missing_is_an_error() {
             .display()
             .to_string(),
         models: vec!["no-such-model".to_owned()],
+        scenes: None,
     })
     .expect_err("unknown model");
     assert_eq!(err.field.as_deref(), Some("models"));

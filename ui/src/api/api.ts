@@ -18,6 +18,7 @@ import type {
   FileStat,
   Llm,
   LiveOptions,
+  LiveCallsPage,
   LiveUpdate,
   ModelsResponse,
   Report,
@@ -54,6 +55,8 @@ export interface Api {
   open(path: string): Promise<SceneText>;
   /** Atomic save; refuses text that does not load. */
   save(path: string, text: string): Promise<FileStat>;
+  /** Atomic save of a recording `import` reads (JSON lines of OTLP spans); refuses one that does not import. */
+  saveRecording(path: string, text: string): Promise<FileStat>;
   stat(path: string): Promise<FileStat>;
   /** Render scene text for one family; resolves to its render report (docs/cli.md, `render --format json`). */
   render(text: string, opts: RenderOptions): Promise<Report>;
@@ -68,6 +71,10 @@ export interface Api {
   run(text: string, baseDir?: string | null, models?: string[]): Promise<RunResponse>;
   /** A folder of scenes, one per call: each call's cache figures, costs, misses and what-ifs. */
   conversation(folder: string, models?: string[]): Promise<ConversationResponse>;
+  /** The same for scene texts not on disk (the Live view's received calls), in call order; `name` names it. */
+  conversationOfScenes(name: string, scenes: string[], models?: string[]): Promise<ConversationResponse>;
+  /** The calls the OTLP receiver took in after the cursor `after` (0: all kept); `clear` forgets them first. */
+  liveCalls(after: number, clear?: boolean): Promise<LiveCallsPage>;
   /** A folder (or one scene) against its goldens. */
   check(folder: string): Promise<CheckResponse>;
   /** Write one scene's golden from the scene on disk. */
@@ -106,7 +113,8 @@ export function createApi(t: Transport): Api {
   return {
     defaultScene: () => t.call('default_scene', null),
     open: (path) => t.call('open', { path }),
-    save: (path, text) => t.call('save', { path, text }),
+    save: (path, text) => t.call('save', { path, text, recording: false }),
+    saveRecording: (path, text) => t.call('save', { path, text, recording: true }),
     stat: (path) => t.call('stat', { path }),
     render: async (text, o) =>
       (
@@ -128,6 +136,8 @@ export function createApi(t: Transport): Api {
     },
     run: (text, baseDir, models) => t.call('run', { text, base_dir: baseDir ?? null, models: models ?? [] }),
     conversation: (folder, models) => t.call('conversation', { folder, models: models ?? [] }),
+    conversationOfScenes: (name, scenes, models) => t.call('conversation', { folder: name, scenes, models: models ?? [] }),
+    liveCalls: (after, clear) => t.call('live_calls', { after, clear: !!clear }),
     check: (folder) => t.call('check', { folder }),
     approve: (scenePath) => t.call('approve', { scene_path: scenePath }),
     liveOpen: (text, options) => t.call('live_open', { text, options }),

@@ -10,7 +10,7 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 export const commands = {
 	defaultScene: () => typedError<SceneText_Serialize, ApiError_Serialize>(__TAURI_INVOKE("default_scene")),
 	open: (req: PathRequest) => typedError<SceneText_Serialize, ApiError_Serialize>(__TAURI_INVOKE("open", { req })),
-	save: (req: SaveRequest) => typedError<FileStat, ApiError_Serialize>(__TAURI_INVOKE("save", { req })),
+	save: (req: SaveRequest_Deserialize) => typedError<FileStat, ApiError_Serialize>(__TAURI_INVOKE("save", { req })),
 	stat: (req: PathRequest) => typedError<FileStat, ApiError_Serialize>(__TAURI_INVOKE("stat", { req })),
 	render: (req: RenderRequest_Deserialize) => typedError<RenderResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("render", { req })),
 	validate: (req: ValidateRequest) => typedError<ValidateResponse_Serialize, ApiError_Serialize>(__TAURI_INVOKE("validate", { req })),
@@ -69,7 +69,7 @@ export const events = {
 /* Constants */
 export const operations = ["default_scene","open","save","stat","render","validate","rules","models","about","run","conversation","check","approve","golden","verify","template","live_open","live_edit","live_close","live_calls"] as const;
 
-export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","conversation","check","approve","live_open","live_edit","live_close"] as const;
+export const webviewOperations = ["default_scene","open","save","stat","render","rules","models","about","run","conversation","check","approve","live_open","live_edit","live_close","live_calls"] as const;
 
 /* Types */
 export type AboutResponse = {
@@ -589,23 +589,41 @@ export type CheckedScene_Serialize = {
 export type ConversationRequest = ConversationRequest_Serialize | ConversationRequest_Deserialize;
 
 export type ConversationRequest_Deserialize = {
-	/**  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...). */
-	folder: string,
+	/**
+	 *  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...).
+	 *  With `scenes`, only the name the answer gives the conversation.
+	 */
+	folder?: string,
 	/**
 	 *  The models to price the calls for (row ids or model names, docs/models.md); empty: the
 	 *  table's default set.
 	 */
 	models?: string[],
+	/**
+	 *  The calls' scene texts in call order, instead of a folder's files (the Live view's received
+	 *  calls, not saved anywhere): each is labelled `call N`, and a file image in one does not
+	 *  resolve.
+	 */
+	scenes?: string[] | null,
 };
 
 export type ConversationRequest_Serialize = {
-	/**  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...). */
+	/**
+	 *  A folder whose `*.scene.json` files, in name order, are the calls (`01.scene.json`, ...).
+	 *  With `scenes`, only the name the answer gives the conversation.
+	 */
 	folder: string,
 	/**
 	 *  The models to price the calls for (row ids or model names, docs/models.md); empty: the
 	 *  table's default set.
 	 */
 	models: string[],
+	/**
+	 *  The calls' scene texts in call order, instead of a folder's files (the Live view's received
+	 *  calls, not saved anywhere): each is labelled `call N`, and a file image in one does not
+	 *  resolve.
+	 */
+	scenes: string[] | null,
 };
 
 export type ConversationResponse = ConversationResponse_Serialize | ConversationResponse_Deserialize;
@@ -2071,9 +2089,26 @@ export type RunResponse_Serialize = {
  */
 export type SaveBeforeClose = null;
 
-export type SaveRequest = {
+export type SaveRequest = SaveRequest_Serialize | SaveRequest_Deserialize;
+
+export type SaveRequest_Deserialize = {
 	path: string,
 	text: string,
+	/**
+	 *  The text is a recording `import` reads (the Live view's JSON lines of received spans, read
+	 *  back by `cache` and `verify`) rather than a scene; it must import to be written.
+	 */
+	recording?: boolean,
+};
+
+export type SaveRequest_Serialize = {
+	path: string,
+	text: string,
+	/**
+	 *  The text is a recording `import` reads (the Live view's JSON lines of received spans, read
+	 *  back by `cache` and `verify`) rather than a scene; it must import to be written.
+	 */
+	recording: boolean,
 };
 
 /**  A scene's text and where it came from (`null` for the embedded default scene). */

@@ -42,6 +42,11 @@ export type ApiError = Omit<B.ApiError_Serialize, 'code'> & { code: B.ErrorCode 
 export type TransportErrorCode = string;
 
 export type LiveOptions = B.LiveOptions_Serialize;
+/** One LLM call the OTLP receiver took in (`live_calls`). */
+export type ReceivedCall = B.ReceivedCall_Serialize;
+/** A `live_calls` answer: the calls after the cursor, the dropped count, the receiver's status. */
+export type LiveCallsPage = B.CallsPage_Serialize;
+export type ReceiverStatus = B.ReceiverStatus_Serialize;
 export type TextEdit = B.TextEdit;
 export type PathStep = B.PathStep;
 export type PatchOp = B.PatchOp;

@@ -160,8 +160,22 @@ export class Session {
     return this.live.idle();
   }
 
+  /**
+   * A call the Live view put on the board (its label): shown read-only until saved, with no path,
+   * so Save asks for one. Null for a scene opened from a file or the default.
+   */
+  received: string | null = null;
+
+  /** Shows a received call's scene text on the board, not saved anywhere (`received`). */
+  async loadReceived(text: string, label: string, render = true) {
+    await this.load(text, null, render);
+    this.received = label;
+    this.changed();
+  }
+
   /** Replace the open scene with loaded text (the text must parse). */
   async load(text: string, path: string | null, render = true) {
+    this.received = null;
     const spans = new Map<string, [number, number]>();
     const scene = parseScene(text, spans);
     this.scene = scene;
@@ -216,6 +230,7 @@ export class Session {
     if (!path) return false;
     try {
       const st = await this.api.save(path, this.text);
+      this.received = null;
       this.savedText = this.text;
       this.path = path;
       this.diskModified = st.modified_ms ?? 0;
@@ -237,6 +252,11 @@ export class Session {
    * where the edit was made when it is known (see `SceneWriter.invalidate`).
    */
   edit(f: (s: Scene) => void, context = false, scope?: string) {
+    if (this.received) {
+      // A received call is a record of what was sent: it changes once it is a file of its own.
+      this.showNotice(`${this.received} is a received call, shown read-only: save it (Save) to edit it.`);
+      return;
+    }
     f(this.scene);
     if (context) {
       this.writer.invalidateContext();

@@ -202,7 +202,13 @@ export function ConversationReport({ c, model }: { c: ConversationResponse; mode
   );
 }
 
-export function ConversationView({ session }: { session: Session }) {
+/** A conversation not on disk: the Live view's received calls, by their scene texts. */
+export interface GivenConversation {
+  name: string;
+  scenes: string[];
+}
+
+export function ConversationView({ session, given = null }: { session: Session; given?: GivenConversation | null }) {
   const baseDir = session.baseDir;
   const [folder, setFolder] = useState('');
   const [res, setRes] = useState<ConversationResponse | null>(null);
@@ -242,10 +248,24 @@ export function ConversationView({ session }: { session: Session }) {
       setBusy(false);
     }
   };
-  // Priced again for another model.
+  const openGiven = async (g: GivenConversation) => {
+    setErr(null);
+    setBusy(true);
+    try {
+      setRes(await session.api.conversationOfScenes(`received: ${g.name}`, g.scenes, session.model ? [session.model] : []));
+      opened.current = null;
+    } catch (e) {
+      setRes(null);
+      setErr(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  // Priced again for another model; a conversation handed over by the Live view opens as it comes.
   useEffect(() => {
-    if (opened.current) void open(opened.current);
-  }, [session.model]);
+    if (given) void openGiven(given);
+    else if (opened.current) void open(opened.current);
+  }, [session.model, given]);
   return (
     <main class="page conversation-view">
       <div class="bar">
