@@ -139,10 +139,7 @@ fn export(count: usize, context: usize) -> ExportTraceServiceRequest {
 fn kv(key: &str, value: any_value::Value) -> KeyValue {
     KeyValue {
         key: key.to_owned(),
-        value: Some(AnyValue {
-            value: Some(value),
-            ..AnyValue::default()
-        }),
+        value: Some(AnyValue { value: Some(value) }),
         ..KeyValue::default()
     }
 }
