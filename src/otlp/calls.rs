@@ -106,6 +106,12 @@ fn call_of(span: &SpanIn, body: &Json, received_at: &str) -> Result<ReceivedCall
     let conversation = attr_text(attributes, "gen_ai.conversation.id")
         .filter(|c| !c.trim().is_empty())
         .unwrap_or_else(|| span.trace_id.clone());
+    // Both texts were built by growing buffers, which can hold up to twice their length: kept
+    // as they are, the store's byte bound (it counts lengths) would let memory reach twice it.
+    let mut scene_text = scene.text;
+    scene_text.shrink_to_fit();
+    let mut span_json = span_json;
+    span_json.shrink_to_fit();
     Ok(ReceivedCall {
         seq: 0,
         received_at: received_at.to_owned(),
@@ -118,7 +124,7 @@ fn call_of(span: &SpanIn, body: &Json, received_at: &str) -> Result<ReceivedCall
         api: recorded.map(|r| r.api.as_str().to_owned()),
         model,
         usage,
-        scene: scene.text,
+        scene: scene_text,
         unmapped: scene.unmapped,
         span_json,
     })
