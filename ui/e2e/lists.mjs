@@ -60,6 +60,9 @@ export async function listsJourney({ page, url, repo, dir, check, shots, axe }) 
       `${at}: ${tabs} Tabs from the path box reach the tool list, on the selected tool (${landed})`,
     );
     const detail = (name) => page.getByTestId('tool-detail').getByRole('heading', { name }).waitFor();
+    // The template's editor is made after its detail (an effect, after a paint): a person sees it
+    // before tabbing to it, and a Tab walk on a loaded machine must not pass its place earlier.
+    const editorShown = () => page.getByTestId('tool-detail').getByTestId('template-editor').locator('.cm-content').first().waitFor();
     await page.keyboard.press('ArrowDown');
     await detail('chat_memo');
     check((await focused(page)) === 'tool-chat_memo', `${at}: ↓ moves the focus and the selection to chat_memo, its detail opens`);
@@ -91,6 +94,7 @@ export async function listsJourney({ page, url, repo, dir, check, shots, axe }) 
 
     // Tabbing into the template editor keeps the caret where it was.
     await page.keyboard.press('Tab'); // the list, on goal_rewriter
+    await editorShown();
     await tabUntil(page, (id) => id === 'template-editor', 'the template editor');
     await page.keyboard.press('Control+End');
     // Back to the list, to another tool and back to this one (its editor is made again), and Tab
@@ -100,6 +104,7 @@ export async function listsJourney({ page, url, repo, dir, check, shots, axe }) 
     await detail('chat_memo');
     await page.keyboard.press('ArrowDown');
     await detail('goal_rewriter');
+    await editorShown();
     const again = await tabUntil(page, (id) => id === 'template-editor', 'the template editor');
     check(true, `${at}: from the editor to the list, ↑ to chat_memo, ↓ back to goal_rewriter, ${again} Tabs into its editor`);
     await page.keyboard.type('~');
