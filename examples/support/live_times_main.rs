@@ -59,7 +59,8 @@ fn main() {
         };
         let json = serde_json::to_string(&u).unwrap_or_default();
         rev = u.revision;
-        if u.costs_pending {
+        // `NOSETTLE=1`: keystrokes only (to profile the deferred edit alone).
+        if u.costs_pending && std::env::var("NOSETTLE").is_err() {
             // `DEFER=1`: the page's settle, right after the keystroke's answer.
             let t = Instant::now();
             let Ok(s) = live.edit(LiveEditRequest {

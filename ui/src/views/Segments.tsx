@@ -48,7 +48,11 @@ export const REFORMAT = 'reformat_input_prompt';
  * or null when neither is there and no user message is sent.
  */
 export function reformatSent(report: Report | null): string | null {
-  const m = report?.messages?.find((x) => x.segment === REFORMAT && x.role === 'user');
+  // The request has one such message, after the history: searched from the end, a keystroke on a
+  // scene of thousands of messages does not visit them all.
+  const messages = report?.messages ?? [];
+  let m: (typeof messages)[number] | undefined;
+  for (let i = messages.length - 1; i >= 0 && !m; i--) if (messages[i].segment === REFORMAT && messages[i].role === 'user') m = messages[i];
   if (!m) return null;
   return typeof m.content === 'string' ? m.content : JSON.stringify(m.content, null, 2);
 }
@@ -63,24 +67,38 @@ export function Legend({ reports, palette }: { reports: (Report | null)[]; palet
     return [...keys.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   }, reports);
   if (!list.length) return <div class="legend empty-seg">No pieces rendered.</div>;
-  const item = ([k, p]: (typeof list)[number]) => (
-    <span class="legend-item" key={k}>
-      <span class="swatch" style={{ background: pieceColor(p, palette) }} />
-      {sourceLabel(k)}
-    </span>
-  );
-  const SHOWN = 12;
-  return (
-    <section class="legend" aria-label="Piece sources">
-      {list.slice(0, SHOWN).map(item)}
-      {list.length > SHOWN && (
-        <details>
-          <summary>{list.length - SHOWN} more sources</summary>
-          <div class="more-items">{list.slice(SHOWN).map(item)}</div>
-        </details>
-      )}
-    </section>
-  );
+  return <LegendItems items={list.map(([k, p]) => [k, pieceColor(p, palette)] as const)} />;
+}
+
+type LegendEntry = readonly [key: string, color: string];
+
+/** The legend's entries. Every answer of a live edit brings new reports, but the sources and
+ *  their colours rarely change: the entries are diffed only when they did. */
+class LegendItems extends Component<{ items: LegendEntry[] }> {
+  shouldComponentUpdate({ items }: { items: LegendEntry[] }) {
+    const old = this.props.items;
+    return old.length !== items.length || items.some(([k, c], i) => old[i][0] !== k || old[i][1] !== c);
+  }
+  render({ items }: { items: LegendEntry[] }) {
+    const item = ([k, color]: LegendEntry) => (
+      <span class="legend-item" key={k}>
+        <span class="swatch" style={{ background: color }} />
+        {sourceLabel(k)}
+      </span>
+    );
+    const SHOWN = 12;
+    return (
+      <section class="legend" aria-label="Piece sources">
+        {items.slice(0, SHOWN).map(item)}
+        {items.length > SHOWN && (
+          <details>
+            <summary>{items.length - SHOWN} more sources</summary>
+            <div class="more-items">{items.slice(SHOWN).map(item)}</div>
+          </details>
+        )}
+      </section>
+    );
+  }
 }
 
 interface CardProps {
@@ -160,13 +178,32 @@ function PieceFigures({ seg, rate, palette }: { seg: SegmentReport; rate?: numbe
   return (
     <ul class="piece-figures" aria-label={`${seg.name}: tokens${rate !== undefined ? ' and cost' : ''} of each piece`}>
       {seg.pieces.map((p, i) => (
-        <li key={i} data-testid="piece-figure">
-          <span class="swatch" style={{ background: pieceColor(p, palette) }} />
-          {sourceLabel(sourceKey(p))} <span class="muted-figure">{pieceFigures(p.tokens, rate)}</span>
-        </li>
+        <PieceFigure key={i} color={pieceColor(p, palette)} label={sourceLabel(sourceKey(p))} figures={pieceFigures(p.tokens, rate)} />
       ))}
     </ul>
   );
+}
+
+interface PieceFigureProps {
+  color: string;
+  label: string;
+  figures: string;
+}
+
+/** One piece's row: a keystroke changes the figures of the piece it edited, not the others'. */
+class PieceFigure extends Component<PieceFigureProps> {
+  shouldComponentUpdate(n: PieceFigureProps) {
+    const p = this.props;
+    return p.color !== n.color || p.label !== n.label || p.figures !== n.figures;
+  }
+  render({ color, label, figures }: PieceFigureProps) {
+    return (
+      <li data-testid="piece-figure">
+        <span class="swatch" style={{ background: color }} />
+        {label} <span class="muted-figure">{figures}</span>
+      </li>
+    );
+  }
 }
 
 /**
@@ -183,6 +220,79 @@ export function pieceLines(seg: Pick<SegmentReport, 'text' | 'pieces'>): (Run & 
       return { ...r, start };
     }),
   );
+}
+
+interface SegLineProps {
+  line: (Run & { start: boolean })[];
+  /** The selected tool when this line has one of its pieces, else null. */
+  selectedTool: string | null;
+  palette: Map<string, string>;
+  rate?: number;
+  onOpen: (p: SegmentReport['pieces'][number]) => void;
+}
+
+/** Whether two runs draw the same: a piece's offsets move when an earlier piece is edited, its
+ *  source, size and figures do not. */
+function sameRun(a: SegLineProps['line'][number], b: SegLineProps['line'][number]): boolean {
+  if (a.text !== b.text || a.start !== b.start) return false;
+  if (!a.piece || !b.piece) return a.piece === b.piece;
+  return (
+    a.piece.source === b.piece.source &&
+    a.piece.tool === b.piece.tool &&
+    a.piece.index === b.piece.index &&
+    a.piece.tokens === b.piece.tokens &&
+    a.piece.range[1] - a.piece.range[0] === b.piece.range[1] - b.piece.range[0]
+  );
+}
+
+/**
+ * One line of a segment's text. A segment can hold hundreds of pieces (every tool injected in one
+ * place): a keystroke in one tool's template re-draws that tool's lines, not the others'.
+ */
+class SegLine extends Component<SegLineProps> {
+  shouldComponentUpdate(n: SegLineProps) {
+    const p = this.props;
+    return (
+      p.selectedTool !== n.selectedTool ||
+      p.palette !== n.palette ||
+      p.rate !== n.rate ||
+      p.line.length !== n.line.length ||
+      p.line.some((r, i) => !sameRun(r, n.line[i]))
+    );
+  }
+  render({ line, selectedTool, palette, rate }: SegLineProps) {
+    return (
+      <div class="seg-line">
+        {line.map((r, i) => {
+          const piece = r.piece;
+          if (!piece)
+            return (
+              <span key={i} class="seam">
+                {r.text}
+              </span>
+            );
+          const label = sourceLabel(sourceKey(piece));
+          const bytes = piece.range[1] - piece.range[0];
+          return (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: a pointer shortcut; the keyboard reaches the same tool or prompt from the Tools and Prompts lists, and a tab stop per piece would bury the rest of the page
+            // biome-ignore lint/a11y/noStaticElementInteractions: see above
+            <span
+              key={i}
+              class={`piece${r.start ? ' piece-start' : ''}${piece.tool && piece.tool === selectedTool ? ' sel' : ''}`}
+              data-source={r.start ? label : undefined}
+              style={{ background: pieceColor(piece, palette) }}
+              title={`${label} · ${fmtBytes(bytes)}${piece.tokens !== undefined ? ` · ${pieceFigures(piece.tokens, rate)}` : ''} · click to ${piece.tool ? 'select the tool' : 'edit the prompt'}`}
+              // Read when clicked: a line not drawn again still gets each render's props, while its
+              // element keeps the handler of the render that drew it.
+              onClick={() => this.props.onOpen(piece)}
+            >
+              {r.text}
+            </span>
+          );
+        })}
+      </div>
+    );
+  }
 }
 
 function SegmentCardView({
@@ -248,28 +358,14 @@ function SegmentCardView({
       ) : (
         <div class="seg-text">
           {pieceLines(seg).map((line, l) => (
-            <div class="seg-line" key={l}>
-              {line.map((r, i) =>
-                r.piece ? (
-                  // biome-ignore lint/a11y/useKeyWithClickEvents: a pointer shortcut; the keyboard reaches the same tool or prompt from the Tools and Prompts lists, and a tab stop per piece would bury the rest of the page
-                  // biome-ignore lint/a11y/noStaticElementInteractions: see above
-                  <span
-                    key={i}
-                    class={`piece${r.start ? ' piece-start' : ''}${r.piece.tool && r.piece.tool === selectedTool ? ' sel' : ''}`}
-                    data-source={r.start ? sourceLabel(sourceKey(r.piece)) : undefined}
-                    style={{ background: pieceColor(r.piece, palette) }}
-                    title={`${sourceLabel(sourceKey(r.piece))} · bytes ${r.piece.range[0]}–${r.piece.range[1]}${r.piece.tokens !== undefined ? ` · ${pieceFigures(r.piece.tokens, rate)}` : ''} · click to ${r.piece.tool ? 'select the tool' : 'edit the prompt'}`}
-                    onClick={() => r.piece && open(r.piece)}
-                  >
-                    {r.text}
-                  </span>
-                ) : (
-                  <span key={i} class="seam">
-                    {r.text}
-                  </span>
-                ),
-              )}
-            </div>
+            <SegLine
+              key={l}
+              line={line}
+              selectedTool={selectedTool && line.some((r) => r.piece?.tool === selectedTool) ? selectedTool : null}
+              palette={palette}
+              rate={rate}
+              onOpen={open}
+            />
           ))}
         </div>
       )}
