@@ -11,7 +11,10 @@
 // generated scene and measures keystroke-to-paint in the real window (a PERF line; the figures never
 // fail the run, a board that never updates does), then closes through the guard with Don't Save and
 // the large scene's file stays byte for byte the same. After the first launch's opening, a model is
-// picked: the board and the Run view's bars are priced for it. The window title (file name, "●" when unsaved)
+// picked: the board and the Run view's bars are priced for it; then the real instrumented client
+// (tests/otel_client/send.py) exports its calls over http/protobuf and http/json to the app's OTLP
+// receiver (PROMPT_INSPECTOR_OTLP, a free loopback port) and they land in the Live view within a
+// second of each export. The window title (file name, "●" when unsaved)
 // is checked as document.title and on the X window. Screenshots go to ./screenshots/.
 //
 // The file dialogs cannot be driven through WebDriver (they are GTK windows), so the app runs with
@@ -29,6 +32,7 @@ import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remote } from 'webdriverio';
+import { clientPython, startSender } from '../../tests/otel_client/sender.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -144,6 +148,14 @@ try {
 
   const port = await freePort();
   const nativePort = await freePort();
+  // The app's OTLP receiver on a free loopback port of its own (never the 4318 a developer's app or
+  // collector may hold), for every launch: the Live step sends the real client's calls there.
+  const otlpPort = await freePort();
+  env.PROMPT_INSPECTOR_OTLP = `127.0.0.1:${otlpPort}`;
+  const otlpEndpoint = `http://127.0.0.1:${otlpPort}/v1/traces`;
+  // The real client's environment, found or installed before the app starts (a journey without it
+  // fails here rather than skipping the Live step).
+  step(`the OpenTelemetry client: ${clientPython()}`);
   const driver = start(tauriDriver, ['--port', String(port), '--native-port', String(nativePort), '--native-driver', nativeDriver], env);
   step(`tauri-driver on 127.0.0.1:${port} (WebKitWebDriver on ${nativePort})`);
 
@@ -256,6 +268,51 @@ try {
     await sleep(300);
     shot('run-bars.png');
     await (await browser.$('button=Inspector')).click();
+    await waitFor('the board again', async () => $t('seg-chat-system_msg_prompt').isExisting());
+  }
+
+  // 1c. Live: the real instrumented client (tests/otel_client/send.py: the `openai` client with
+  // opentelemetry-instrumentation-openai-v2 against a stand-in for the OpenAI API) exports a
+  // conversation over http/protobuf, then one over http/json, to the app's receiver; each lands in
+  // the Live view, in the real window, within a second of its export finishing, grouped by its
+  // trace, with the tokens the stand-in billed.
+  {
+    await (await browser.$('#view-tab-live')).click();
+    await waitFor('the Live view naming its receiver', async () => (await $t('live-endpoint').isExisting()) && (await (await $t('live-endpoint')).getText()).includes(otlpEndpoint));
+    check(true, `the Live view says where the app receives: ${otlpEndpoint} (PROMPT_INSPECTOR_OTLP)`);
+    const sender = startSender(otlpEndpoint);
+    // Each conversation: its heading and its rows' billed tokens, read in one round trip.
+    const shown = (trace) =>
+      browser.execute((id) => {
+        const group = [...document.querySelectorAll('[data-testid="live-conversation"]')].find((g) => g.querySelector('h3')?.textContent.includes(id));
+        return group ? { head: group.querySelector('h3').textContent, billed: [...group.querySelectorAll('[data-testid^="live-billed-"]')].map((b) => b.textContent.trim()) } : null;
+      }, trace);
+    try {
+      for (const encoding of ['protobuf', 'json']) {
+        const r = await sender.send(encoding);
+        const exportedAt = r.exported_at * 1000;
+        let got = null;
+        for (;;) {
+          got = await shown(r.trace_id);
+          if (got?.billed.length === r.calls.length) break;
+          if (Date.now() - exportedAt > 1000) throw new Error(`FAILED: the client's ${encoding} export is not in the Live view ${Math.round(Date.now() - exportedAt)} ms after it finished (${JSON.stringify(got)})`);
+          await sleep(20);
+        }
+        const took = Math.round(Date.now() - exportedAt);
+        check(took <= 1000, `the real client's ${r.calls.length} calls exported over http/${encoding} are in the real window's Live view ${took} ms after the export finished, grouped by their trace (${got.head.trim()})`);
+        // The instrumentation does not record the cached tokens on the span (`not_on_span`): what
+        // it leaves out is not made up.
+        const want = r.calls.map((c) => `${c.usage.input} in · ${c.usage.output} out · ${c.not_on_span.includes('the cached tokens') ? 0 : c.usage.cache_read} cache read`);
+        check(JSON.stringify(got.billed) === JSON.stringify(want), `${encoding}: each call billed as the stand-in answered (${got.billed.join(' | ')})`);
+      }
+    } finally {
+      await sender.stop();
+    }
+    await waitFor('the predictions of the received calls', async () => browser.execute(() => [...document.querySelectorAll('[data-testid^="live-predicted-"]')].every((p) => /^\d/.test(p.textContent.trim()))));
+    check((await (await $t('live-count')).getText()).startsWith('4 calls') && (await (await $t('live-dropped')).getText()).startsWith('0 dropped'), `the Live view counts the 4 calls, none dropped`);
+    await sleep(300);
+    shot('live.png');
+    await (await browser.$('#view-tab-inspector')).click();
     await waitFor('the board again', async () => $t('seg-chat-system_msg_prompt').isExisting());
   }
 

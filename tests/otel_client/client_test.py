@@ -7,8 +7,9 @@ the SDK's protobuf exporter and once as proto3 JSON, to `prompt-inspector collec
 scene whose messages are the ones the stand-in received and whose usage is the one it answered: in
 collect's folder (and its `calls.jsonl`, read back by `verify`) and in serve's `live_calls`.
 
-Run by scripts/otel-client-test, which installs the pinned client (requirements.txt) and passes
-the command line to test as PROMPT_INSPECTOR.
+The client, the stand-in and the exporters are agent.py's (send.py, the journeys' sender, runs the
+same). Run by scripts/otel-client-test, which installs the pinned client (requirements.txt, through
+scripts/otel-client-venv) and passes the command line to test as PROMPT_INSPECTOR.
 """
 
 from __future__ import annotations
@@ -23,144 +24,27 @@ import tempfile
 import threading
 import time
 import urllib.request
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
 
-# The instrumentation reads these when it is imported: the latest GenAI conventions, with the
-# messages recorded on the span as `gen_ai.input.messages` / `gen_ai.output.messages` (the
-# attributes the receiver reads), not only as log events.
-os.environ["OTEL_SEMCONV_STABILITY_OPT_IN"] = "gen_ai_latest_experimental"
-os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = "span_only"
-
-import openai  # noqa: E402
-from google.protobuf.json_format import MessageToJson  # noqa: E402
-from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans  # noqa: E402
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter  # noqa: E402
-from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor  # noqa: E402
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider  # noqa: E402
-from opentelemetry.sdk.trace.export import (  # noqa: E402
-    BatchSpanProcessor,
-    SpanExporter,
-    SpanExportResult,
+import openai
+from agent import (
+    Answer,
+    StandIn,
+    Switch,
+    chat_spans,
+    conversation,
+    exporters_to,
+    instrumented_client,
+    left_out,
+    start_stand_in,
 )
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SpanExportResult
 
 BINARY = os.environ.get("PROMPT_INSPECTOR", "target/debug/prompt-inspector")
 # How long an export may take to show up, as the issue's "done when" says.
 WITHIN_SECONDS = 1.0
-
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "The weather now in a city.",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
-
-
-# ---------------------------------------------------------------------------------------------
-# The stand-in for the OpenAI API
-
-
-@dataclass
-class Answer:
-    """What the stand-in answered to one request: the assistant message and its usage."""
-
-    message: dict
-    finish_reason: str
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int
-
-
-@dataclass
-class StandIn:
-    """Records each chat-completions body it receives and what it answered."""
-
-    received: list[dict] = field(default_factory=list)
-    answers: list[Answer] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def answer(self, body: dict) -> Answer:
-        with self.lock:
-            n = len(self.received)
-            self.received.append(body)
-            last = body["messages"][-1]
-            if last["role"] == "tool":
-                # The follow-up carrying the tool's result gets the final text.
-                message = {
-                    "role": "assistant",
-                    "content": f"It is {last['content']} there (answer {n + 1}).",
-                }
-                finish = "stop"
-            else:
-                city = last["content"].split()[-1].rstrip("?")
-                message = {
-                    "role": "assistant",
-                    "content": None,
-                    "tool_calls": [
-                        {
-                            "id": f"call_{n + 1}",
-                            "type": "function",
-                            "function": {
-                                "name": "get_weather",
-                                "arguments": json.dumps({"city": city}),
-                            },
-                        }
-                    ],
-                }
-                finish = "tool_calls"
-            # Distinct figures per call, so a call's usage cannot be taken for another's.
-            answer = Answer(message, finish, 100 + 37 * n, 11 + 3 * n, 64 * n)
-            self.answers.append(answer)
-            return answer
-
-
-def start_stand_in() -> tuple[ThreadingHTTPServer, StandIn]:
-    stand_in = StandIn()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            if self.path != "/v1/chat/completions":
-                self.send_error(404)
-                return
-            length = int(self.headers.get("Content-Length", "0"))
-            body = json.loads(self.rfile.read(length))
-            a = stand_in.answer(body)
-            reply = json.dumps(
-                {
-                    "id": f"chatcmpl-{len(stand_in.answers)}",
-                    "object": "chat.completion",
-                    "created": 1764720000,
-                    "model": body["model"] + "-2024-07-18",
-                    "choices": [{"index": 0, "message": a.message, "finish_reason": a.finish_reason}],
-                    "usage": {
-                        "prompt_tokens": a.prompt_tokens,
-                        "completion_tokens": a.completion_tokens,
-                        "total_tokens": a.prompt_tokens + a.completion_tokens,
-                        "prompt_tokens_details": {"cached_tokens": a.cached_tokens},
-                    },
-                }
-            ).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(reply)))
-            self.end_headers()
-            self.wfile.write(reply)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, stand_in
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,57 +89,6 @@ def endpoint_of(line: str, prefix: str) -> str:
     url = line[len(prefix) :].split()[0]
     assert url.startswith("http://127.0.0.1:") and url.endswith("/v1/traces"), line
     return url
-
-
-# ---------------------------------------------------------------------------------------------
-# Exporters
-
-
-class JsonSpanExporter(SpanExporter):
-    """OTLP/HTTP with proto3 JSON, which the Python SDK does not ship: the spans encoded by the
-    SDK's own encoder, posted as `MessageToJson` writes them (ids in base64, enums as integers)."""
-
-    def __init__(self, endpoint: str) -> None:
-        self.endpoint = endpoint
-        self.replies: list[dict] = []
-
-    def export(self, spans) -> SpanExportResult:
-        body = MessageToJson(encode_spans(spans), use_integers_for_enums=True).encode()
-        request = urllib.request.Request(
-            self.endpoint,
-            data=body,
-            headers={"Content-Type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=10) as reply:
-            assert reply.status == 200, reply.status
-            assert reply.headers["Content-Type"].startswith("application/json")
-            self.replies.append(json.loads(reply.read() or b"{}"))
-        return SpanExportResult.SUCCESS
-
-    def shutdown(self) -> None:
-        pass
-
-
-class Switch(SpanExporter):
-    """Sends each batch through the exporter of the encoding in use, and keeps what it sent and
-    how each export went."""
-
-    def __init__(self, by_encoding: dict[str, SpanExporter]) -> None:
-        self.by_encoding = by_encoding
-        self.encoding = next(iter(by_encoding))
-        self.results: list[tuple[str, SpanExportResult]] = []
-        self.sent: list[ReadableSpan] = []
-
-    def export(self, spans) -> SpanExportResult:
-        self.sent.extend(spans)
-        result = self.by_encoding[self.encoding].export(spans)
-        self.results.append((self.encoding, result))
-        return result
-
-    def shutdown(self) -> None:
-        for exporter in self.by_encoding.values():
-            exporter.shutdown()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -319,17 +152,6 @@ def check_call(
         assert tools == [], f"{where}: tools the span does not record: {tools}"
 
 
-def left_out(span: ReadableSpan) -> list[str]:
-    """What the stand-in received or answered that the instrumentation did not record on the span
-    (opentelemetry-instrumentation-openai-v2 2.4b0's chat path records neither)."""
-    attributes = span.attributes or {}
-    missing = {
-        "gen_ai.tool.definitions": "the tool definitions",
-        "gen_ai.usage.cache_read.input_tokens": "the cached tokens",
-    }
-    return [what for key, what in missing.items() if key not in attributes]
-
-
 # ---------------------------------------------------------------------------------------------
 
 
@@ -355,39 +177,6 @@ def wait_until(what: str, since: float, ready) -> float:
         if elapsed > WITHIN_SECONDS:
             raise AssertionError(f"{what}: not there {elapsed:.2f} s after the export")
         time.sleep(0.01)
-
-
-def conversation(client: openai.OpenAI, tracer, city: str) -> str:
-    """An agent's turn: the question with the tools, then the tool's result. Both calls under one
-    parent span, so they share a trace (collect's conversation folder). Returns the trace id."""
-    with tracer.start_as_current_span(f"trip agent {city}") as parent:
-        messages = [
-            {"role": "system", "content": "You plan trips. Use the tools for live data."},
-            {"role": "user", "content": f"What is the weather in {city}?"},
-        ]
-        first = client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=TOOLS)
-        call = first.choices[0].message.tool_calls[0]
-        messages.append(
-            {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [
-                    {
-                        "id": call.id,
-                        "type": "function",
-                        "function": {
-                            "name": call.function.name,
-                            "arguments": call.function.arguments,
-                        },
-                    }
-                ],
-            }
-        )
-        messages.append(
-            {"role": "tool", "tool_call_id": call.id, "content": f"18 °C and light rain in {city}"}
-        )
-        client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=TOOLS)
-        return format(parent.get_span_context().trace_id, "032x")
 
 
 @dataclass
@@ -422,12 +211,10 @@ def round_trip(rig: Rig, encoding: str, city: str, live_seen: int) -> int:
     exported_at = time.monotonic()
     assert rig.provider.force_flush(10_000), "force_flush timed out"
     for switch in (rig.to_collect, rig.to_serve):
-        assert switch.results[-1] == (encoding, SpanExportResult.SUCCESS), switch.results
+        last = switch.exports[-1]
+        assert (last.encoding, last.result) == (encoding, SpanExportResult.SUCCESS), switch.exports
     # The chat spans the SDK exported, in call order (the parent span is not a call).
-    chat_spans = sorted(
-        (s for s in rig.to_collect.sent if s.name.startswith("chat ")),
-        key=lambda s: s.start_time,
-    )[-2:]
+    spans = chat_spans(rig.to_collect.sent)[-2:]
 
     folder = rig.out_dir / trace_id
     lines = folder / "calls.jsonl"
@@ -446,7 +233,7 @@ def round_trip(rig: Rig, encoding: str, city: str, live_seen: int) -> int:
 
     t_collect = wait_until(f"{encoding}: collect's {folder}", exported_at, collect_has_both)
     t_serve = wait_until(f"{encoding}: serve's live_calls", exported_at, live_has_both)
-    for span in chat_spans:
+    for span in spans:
         if left_out(span):
             print(f"{encoding}: {span.name}: not on the span: {', '.join(left_out(span))}")
     print(
@@ -458,7 +245,7 @@ def round_trip(rig: Rig, encoding: str, city: str, live_seen: int) -> int:
     # a line per call on stdout.
     scenes = collect_scenes(folder)
     assert [p.name[:5] for p in scenes] == ["0001-", "0002-"], scenes
-    for path, n, span in zip(scenes, calls, chat_spans, strict=True):
+    for path, n, span in zip(scenes, calls, spans, strict=True):
         where = f"{encoding}: {path.name}"
         usage = json.loads(path.read_text())["recorded"]["usage"]
         sent, answer = rig.stand_in.received[n], rig.stand_in.answers[n]
@@ -469,9 +256,9 @@ def round_trip(rig: Rig, encoding: str, city: str, live_seen: int) -> int:
         assert line.endswith(f"output {answer.completion_tokens}"), line
     # serve: the same calls, by the spans the SDK exported.
     assert [c["span_id"] for c in live["calls"]] == [
-        format(s.get_span_context().span_id, "016x") for s in chat_spans
+        format(s.get_span_context().span_id, "016x") for s in spans
     ], live["calls"]
-    for call, n, span in zip(live["calls"], calls, chat_spans, strict=True):
+    for call, n, span in zip(live["calls"], calls, spans, strict=True):
         where = f"{encoding}: live call {call['seq']}"
         assert call["trace_id"] == trace_id, f"{where}: {call['trace_id']}"
         assert call["conversation"] == trace_id, f"{where}: {call['conversation']}"
@@ -506,26 +293,13 @@ def main() -> int:
         api_port, token = url_line.removeprefix("serving on http://127.0.0.1:").split("/?token=")
         serve_url = endpoint_of(wait_for_line(serve_out, "otlp on ", "serve"), "otlp on ")
 
-        to_collect = Switch(
-            {"protobuf": OTLPSpanExporter(endpoint=collect_url), "json": JsonSpanExporter(collect_url)}
-        )
-        to_serve = Switch(
-            {"protobuf": OTLPSpanExporter(endpoint=serve_url), "json": JsonSpanExporter(serve_url)}
-        )
-        provider = TracerProvider()
-        # Nothing leaves before force_flush: the time to land is counted from the export.
-        for exporter in (to_collect, to_serve):
-            provider.add_span_processor(BatchSpanProcessor(exporter, schedule_delay_millis=600_000))
-        OpenAIInstrumentor().instrument(tracer_provider=provider)
-        client = openai.OpenAI(
-            base_url=f"http://127.0.0.1:{server.server_address[1]}/v1",
-            api_key="not-a-key",
-            max_retries=0,
-        )
+        to_collect = Switch(exporters_to(collect_url))
+        to_serve = Switch(exporters_to(serve_url))
+        client, tracer, provider = instrumented_client(server, [to_collect, to_serve])
         rig = Rig(
             stand_in,
             client,
-            provider.get_tracer("otel-client-test"),
+            tracer,
             provider,
             to_collect,
             to_serve,

@@ -4,10 +4,16 @@
 // view within a second, grouped by conversation, with the usage the spans recorded; the filter box;
 // a call shown on the board read-only with its "not saved" note; the conversation opened in the
 // Conversation view; the selected calls saved as numbered scenes and as JSON lines, read back from
-// disk; every control reached with the keyboard; an axe-core scan of the view.
+// disk; every control reached with the keyboard; an axe-core scan of the view. Then the real
+// instrumented client (tests/otel_client/send.py: the `openai` client with
+// opentelemetry-instrumentation-openai-v2 against a stand-in for the OpenAI API) exports a
+// conversation over http/protobuf, then one over http/json: each arrives within a second of its
+// export, grouped by its trace, with the model and the tokens the stand-in billed, and Show puts a
+// call on the board with the messages the client sent.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { startSender } from '../../tests/otel_client/sender.mjs';
 
 const SIZES = [
   [1280, 720],
@@ -276,6 +282,127 @@ export async function liveJourney({ browser, url, otlp, tmp, check, shots, axe }
     );
     await page.screenshot({ path: join(shots, `08c-live-conversation-${size}.png`) });
     check(!existsSync(join(out, 'call 1')), `${size}: nothing written for it`);
+
+    await realClient({ page, otlp, size, check, shots });
     await page.close();
+  }
+}
+
+/** A chat message's text as the board shows it (a string, or the text of its parts). */
+const textOf = (m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join(''));
+
+/**
+ * The real client against serve's receiver, one conversation per encoding, in a cleared Live view:
+ * each export's two calls are in the view within a second of the export finishing.
+ */
+async function realClient({ page, otlp, size, check, shots }) {
+  await page.getByRole('tab', { name: 'Live' }).click();
+  await page.getByTestId('live-clear').click();
+  await page.getByText('No calls received yet.').waitFor();
+  const sender = startSender(otlp);
+  try {
+    const conversations = page.getByTestId('live-conversation');
+    const reports = [];
+    for (const encoding of ['protobuf', 'json']) {
+      const r = await sender.send(encoding);
+      reports.push(r);
+      const exportedAt = r.exported_at * 1000;
+      const group = conversations.filter({ hasText: r.trace_id });
+      await group
+        .locator('tbody tr')
+        .nth(r.calls.length - 1)
+        .waitFor({ timeout: Math.max(1, 1000 - (Date.now() - exportedAt)) })
+        .catch((e) => {
+          throw new Error(
+            `FAILED: ${size}: the client's ${encoding} export is not in the Live view ${Date.now() - exportedAt} ms after it finished: ${e.message}`,
+          );
+        });
+      const took = Math.round(Date.now() - exportedAt);
+      check(
+        took <= 1000,
+        `${size}: the real client's ${r.calls.length} calls exported over http/${encoding} are in the Live view ${took} ms after the export finished`,
+      );
+      const head = await group.locator('h3').innerText();
+      check(
+        head.includes(r.trace_id) &&
+          head.includes(`${r.calls.length} calls`) &&
+          (await group.locator('tbody tr').count()) === r.calls.length,
+        `${size}: ${encoding}: grouped by conversation, the client's trace (${head})`,
+      );
+      const rows = group.locator('tbody tr');
+      for (const [i, call] of r.calls.entries()) {
+        const row = rows.nth(i);
+        const model = await row.locator('[data-testid^="live-model-"]').innerText();
+        check(
+          model.startsWith(call.model) && model.includes('openai'),
+          `${size}: ${encoding}: call ${i + 1} names the model the client asked for and its provider (${model})`,
+        );
+        // The instrumentation does not record every figure the stand-in answered (`not_on_span`):
+        // what it leaves out must not be made up.
+        const cacheRead = call.not_on_span.includes('the cached tokens') ? 0 : call.usage.cache_read;
+        const want = `${call.usage.input} in · ${call.usage.output} out · ${cacheRead} cache read`;
+        const billed = (await row.locator('[data-testid^="live-billed-"]').innerText()).trim();
+        check(billed === want, `${size}: ${encoding}: call ${i + 1} is billed as the stand-in answered (${billed})`);
+      }
+    }
+    check(
+      (await conversations.count()) === 2 && (await page.getByTestId('live-count').innerText()).startsWith('4 calls'),
+      `${size}: both exports listed, ${await page.getByTestId('live-count').innerText()}`,
+    );
+    check((await page.getByTestId('live-dropped').innerText()).startsWith('0 dropped'), `${size}: nothing dropped of the client's calls`);
+    // The predictions come after the calls (render on each call's scene): the last one's is in.
+    await conversations.last().locator('[data-testid^="live-predicted-"]').last().getByText(/^\d/).waitFor();
+    await page.screenshot({ path: join(shots, `08d-live-client-${size}.png`) });
+
+    // The second call of the JSON export on the board, its Messages view: every message the
+    // client sent, in order (the system text, the question, the tool call with its arguments, the
+    // tool's result answering it).
+    const call = reports[1].calls[1];
+    await conversations
+      .filter({ hasText: reports[1].trace_id })
+      .getByTestId(/^live-show-/)
+      .nth(1)
+      .click();
+    await page.getByTestId('received-note').waitFor();
+    await page.getByTestId('chat-messages').click();
+    const cards = page.getByTestId('chat-message-list').locator('.msg');
+    await cards.first().waitFor();
+    const shown = [];
+    for (let i = 0; i < (await cards.count()); i++) {
+      const card = cards.nth(i);
+      shown.push({
+        role: await card.locator('.msg-head b').innerText(),
+        text: (await card.locator(':scope > pre').allInnerTexts()).join(''),
+        head: await card.locator('.msg-head').innerText(),
+        calls: await Promise.all(
+          (await card.locator('.run-call').all()).map(async (c) => [
+            await c.locator('.run-call-name').innerText(),
+            JSON.parse(await c.locator('.run-call-args').innerText()),
+          ]),
+        ),
+      });
+    }
+    const want = call.messages.map((m) => ({
+      role: m.role,
+      text: textOf(m),
+      calls: (m.tool_calls ?? []).map((c) => [c.function.name, JSON.parse(c.function.arguments)]),
+      answers: m.tool_call_id ?? null,
+    }));
+    check(
+      shown.length === want.length &&
+        want.every(
+          (w, i) =>
+            shown[i].role === w.role &&
+            shown[i].text === w.text &&
+            JSON.stringify(shown[i].calls) === JSON.stringify(w.calls) &&
+            (!w.answers || shown[i].head.includes(`result of ${w.answers}`)),
+        ),
+      `${size}: Show puts the client's call on the board, its Messages view the ${want.length} messages the client sent (${shown.map((m) => `${m.role}: ${m.text || JSON.stringify(m.calls)}`).join(' | ')})`,
+    );
+    await page.mouse.move(1, 1);
+    await page.screenshot({ path: join(shots, `08e-live-client-on-board-${size}.png`) });
+    await page.getByRole('button', { name: 'Segments' }).first().click();
+  } finally {
+    await sender.stop();
   }
 }
