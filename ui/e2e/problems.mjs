@@ -4,9 +4,11 @@
 // a template's diagnostic written once (under the editor only a link to it); the bodies following
 // the header's Model, an adapter preview that leaves the scene unsaved-free until "Use in the
 // scene", a coloured body with a Copy button that copies it; an imported scene's name,
-// description and Origins, its unused DeskLLM folded, its tool calls shown as calls; a run-only
+// description and Origins, its unused DeskLLM folded, its tool calls shown as calls; a recorded
+// call's prompt template with the scene's details and its reply after the messages; a run-only
 // scene pointing to the Run view. Each state is scanned with axe-core.
 import { join } from 'node:path';
+import { contrastFailures } from './contrast.mjs';
 
 const RANK = { error: 0, warning: 1, info: 2 };
 
@@ -164,6 +166,64 @@ export async function problemsJourney({ page, repo, check, shots, axe }) {
     await page.screenshot({ path: join(shots, `14d-imported-scene-${size}.png`) });
     await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the control last clicked
     await axe(page, `an imported scene: its lists, a folded family, the messages (${size})`);
+    await page.getByRole('button', { name: 'Segments' }).first().click();
+
+    // A recorded call (a fixture written by hand): the prompt template it was made from with the
+    // scene's details, long values folded; the reply the provider returned after the messages.
+    await openPath(join(repo, 'fixtures/scenes/recorded-reply-and-prompt.scene.json'));
+    const prompt = info.getByTestId('recorded-prompt');
+    await prompt.waitFor();
+    const vars = await prompt.getByTestId('recorded-prompt-vars').locator(':scope > li').allInnerTexts();
+    const notes = prompt.getByTestId('recorded-prompt-vars').locator('details');
+    check(
+      (await prompt.getByTestId('recorded-prompt-title').innerText()) === 'trip-planner, version 3' &&
+        vars[0] === 'country = Portugal' &&
+        vars.at(-1) === 'max_stops = 2' &&
+        (await notes.count()) === 1 &&
+        !(await notes.evaluate((d) => d.open)) &&
+        (await notes.locator('summary').innerText()).endsWith('bi… (216 characters)'),
+      `${size}: the recorded call's prompt template shows with the scene's details, its long value folded (${vars.length} variables)`,
+    );
+    await notes.locator('summary').click();
+    await prompt.getByTestId('recorded-prompt-template').locator('summary').click();
+    check(
+      (await notes.locator('pre').isVisible()) &&
+        (await prompt.getByTestId('recorded-prompt-template').locator('pre').innerText()).includes('Traveller notes: {notes}'),
+      `${size}: opening the folds shows the whole value and the template text`,
+    );
+    await info.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, `14f-recorded-prompt-${size}.png`) });
+    await page.getByTestId('show-reply').click();
+    const reply = page.getByTestId('recorded-reply');
+    await reply.waitFor();
+    const replyBox = await reply.boundingBox();
+    const focused = await page.evaluate(() => document.activeElement?.id);
+    // Scrolled to, not under the legend that stays at the top of the board.
+    const headingOnTop = await reply.locator('h4').evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.left + 20, r.top + r.height / 2));
+    });
+    check(
+      (await page.getByTestId('chat-message-list').count()) === 1 &&
+        (await reply.locator('h4').innerText()).replace(/\s+/g, ' ') === 'Reply recorded, not sent' &&
+        (await reply.locator('.msg.role-assistant pre').innerText()) === "I'll look up Saturday's trains from Lisbon to Porto first." &&
+        (await reply.locator('.run-call-name').allInnerTexts()).join() === 'find_trains' &&
+        (await reply.innerText()).includes('41 output tokens billed') &&
+        focused === 'recorded-reply-heading' &&
+        headingOnTop &&
+        replyBox !== null &&
+        replyBox.y >= 0 &&
+        replyBox.y < height,
+      `${size}: "Show the reply" opens the Messages view at the reply, marked recorded, not sent, with its text and its tool call`,
+    );
+    await page.screenshot({ path: join(shots, `14g-recorded-reply-${size}.png`) });
+    await page.mouse.move(1, 1); // the scan reads the resting colours, not those of the control last clicked
+    await axe(page, `a recorded call: its prompt template and its reply (${size})`);
+    const { failures, checked } = await contrastFailures(page);
+    check(
+      failures.length === 0,
+      `${size}: ${checked} controls of the recorded call's board hold AA contrast${failures.length ? `:\n  ${failures.join('\n  ')}` : ''}`,
+    );
     await page.getByRole('button', { name: 'Segments' }).first().click();
 
     // A run-only scene points to the Run view.

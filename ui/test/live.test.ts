@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
+import type { Api } from '../src/api/api';
 import type { LiveCallsPage, ReceivedCall } from '../src/api/types';
 import {
   billedTokens,
@@ -19,7 +20,7 @@ import {
 } from '../src/lib/received';
 import { saveScene } from '../src/app';
 import { Session } from '../src/lib/session';
-import { LiveView } from '../src/views/Live';
+import { LiveView, type LiveProps } from '../src/views/Live';
 import { fakeApi } from './fake-api';
 import { dropRoot, freshRoot } from './root';
 
@@ -49,6 +50,38 @@ const page = (calls: ReceivedCall[], next: number, dropped = 0): LiveCallsPage =
   dropped,
   receiver: { endpoint: 'http://127.0.0.1:4318/v1/traces', error: null },
 });
+
+/** A fake core whose `save` writes into `files` (with `more` of the operations a test needs). */
+const savingApi = (files: Record<string, string>, more: Partial<Api> = {}): Api =>
+  fakeApi({
+    save: async (path, text) => {
+      files[path] = text;
+      return { modified_ms: 1, size: text.length };
+    },
+    ...more,
+  });
+
+/** The Live view rendered into a fresh element, nothing happening on its buttons unless given. */
+async function renderLive(props: Pick<LiveProps, 'session' | 'live'> & Partial<LiveProps>): Promise<HTMLElement> {
+  const root = freshRoot();
+  await act(() => {
+    render(
+      h(LiveView, {
+        paused: false,
+        setPaused: () => {},
+        onClear: () => {},
+        onShow: () => {},
+        onConversation: () => {},
+        ...props,
+      }),
+      root,
+    );
+  });
+  return root;
+}
+
+/** Clicks the element of `root` with this test id. */
+const clickTestId = (root: HTMLElement, id: string) => (root.querySelector(`[data-testid="${id}"]`) as HTMLElement).click();
 
 describe('merging pages from a cursor', () => {
   it('adds the new calls, moves the cursor and takes the dropped count', () => {
@@ -209,15 +242,7 @@ describe('the poller', () => {
 describe('a received call on the board', () => {
   it('is read-only, has no path, and is a scene of its own once saved', async () => {
     const files: Record<string, string> = {};
-    const s = new Session(
-      fakeApi({
-        save: async (path, text) => {
-          files[path] = text;
-          return { modified_ms: 1, size: text.length };
-        },
-        stat: async () => ({ modified_ms: 1, size: 1 }),
-      }),
-    );
+    const s = new Session(savingApi(files, { stat: async () => ({ modified_ms: 1, size: 1 }) }));
     await s.loadReceived(DEFAULT, 'call 3 (gpt-4o-mini)', false);
     expect([s.received, s.path, s.dirty]).toEqual(['call 3 (gpt-4o-mini)', null, false]);
     s.edit((sc) => sc.set('name', 'changed'));
@@ -232,38 +257,17 @@ describe('a received call on the board', () => {
 describe('the Live view', () => {
   it('lists the calls by conversation with the dropped count, and saves the ticked ones as numbered scenes', async () => {
     const files: Record<string, string> = {};
-    const s = new Session(
-      fakeApi({
-        save: async (path, text) => {
-          files[path] = text;
-          return { modified_ms: 1, size: text.length };
-        },
-      }),
-    );
+    const s = new Session(savingApi(files));
     const live = mergePage(emptyLive(), page([call(4, 'trip-42'), call(5, 'ffff'), call(6, 'trip-42')], 6, 3));
-    const root = freshRoot();
     const shown: number[] = [];
-    await act(() => {
-      render(
-        h(LiveView, {
-          session: s,
-          live,
-          paused: false,
-          setPaused: () => {},
-          onClear: () => {},
-          onShow: (c: ReceivedCall) => shown.push(c.seq),
-          onConversation: () => {},
-        }),
-        root,
-      );
-    });
+    const root = await renderLive({ session: s, live, onShow: (c: ReceivedCall) => shown.push(c.seq) });
     const heads = [...root.querySelectorAll('.live-conversation h3')].map((x) => x.textContent);
     expect(heads).toEqual(['Conversation trip-42 2 calls', 'Conversation ffff 1 call']);
     expect(root.querySelector('[data-testid="live-dropped"]')?.textContent).toBe('3 dropped');
     expect(root.querySelector('[data-testid="live-count"]')?.textContent).toBe('3 calls');
     const tick = async (seq: number) =>
       act(() => {
-        (root.querySelector(`[data-testid="live-pick-${seq}"]`) as HTMLInputElement).click();
+        clickTestId(root, `live-pick-${seq}`);
       });
     await tick(6);
     await tick(4);
@@ -273,14 +277,14 @@ describe('the Live view', () => {
       folder.dispatchEvent(new Event('input', { bubbles: true }));
     });
     await act(async () => {
-      (root.querySelector('[data-testid="live-save-scenes"]') as HTMLButtonElement).click();
+      clickTestId(root, 'live-save-scenes');
       for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
     });
     expect(Object.keys(files)).toEqual(['/out/001-chat-gpt-4o-mini.scene.json', '/out/002-chat-gpt-4o-mini.scene.json']);
     expect(Object.values(files)).toEqual([call(4, '').scene, call(6, '').scene]);
     expect(root.querySelector('[data-testid="live-message"]')?.textContent).toBe('Saved 2 scenes in /out.');
     await act(() => {
-      (root.querySelector('[data-testid="live-show-5"]') as HTMLButtonElement).click();
+      clickTestId(root, 'live-show-5');
     });
     expect(shown).toEqual([5]);
     dropRoot(root);
@@ -289,22 +293,7 @@ describe('the Live view', () => {
 
 describe("the receiver's status", () => {
   const shown = async (receiver: LiveCallsPage['receiver'] | null) => {
-    const root = freshRoot();
-    const live = { ...emptyLive(), receiver };
-    await act(() => {
-      render(
-        h(LiveView, {
-          session: new Session(fakeApi({})),
-          live,
-          paused: false,
-          setPaused: () => {},
-          onClear: () => {},
-          onShow: () => {},
-          onConversation: () => {},
-        }),
-        root,
-      );
-    });
+    const root = await renderLive({ session: new Session(fakeApi({})), live: { ...emptyLive(), receiver } });
     const text = root.querySelector('.bar')?.textContent ?? '';
     const alert = root.querySelector('[role="alert"]')?.textContent ?? null;
     dropRoot(root);

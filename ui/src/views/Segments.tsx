@@ -7,9 +7,11 @@ import { pricesText, provenanceText, provenanceTitle } from '../lib/money';
 import { adapters } from '../lib/scene';
 import { apiName, chatProviderOf, deskBody, sceneDesk, withDesk, type DeskBody } from '../lib/preview';
 import { familyUsed, runOnly, sceneAbout } from '../lib/sceneinfo';
+import { recordedPrompt, recordedReply } from '../lib/recordedcall';
 import type { Session } from '../lib/session';
 import { jsonTokens } from '../lib/jsonhl';
 import { MessageCard } from './Message';
+import { RecordedPromptInfo, RecordedReply, REPLY_HEADING } from './RecordedCall';
 import { Breakable, DOCS, DocRef, fmtBytes, ruleOf } from './common';
 
 interface Props {
@@ -545,11 +547,25 @@ function usePreviewBody(
 const LEAD_SHOWN = 280;
 
 /** The scene's name and description; an imported scene's Origins, carried and Not-mapped lists
- *  folded under their headings; a run-only scene's pointer to the Run view. */
-export function SceneInfo({ session, onView }: { session: Session; onView?: (v: 'run') => void }) {
+ *  folded under their headings; a recorded call's prompt template and a pointer to its reply; a
+ *  run-only scene's pointer to the Run view. */
+export function SceneInfo({
+  session,
+  onView,
+  onShowReply,
+}: {
+  session: Session;
+  onView?: (v: 'run') => void;
+  /** Shows the recorded reply (the chat Messages view, scrolled to it). */
+  onShowReply?: () => void;
+}) {
   const about = useMemo(() => sceneAbout(session.scene), [session.scene, session.path, session.version]);
+  const recorded = useMemo(
+    () => ({ prompt: recordedPrompt(session.scene) !== null, reply: recordedReply(session.scene).length }),
+    [session.scene, session.version],
+  );
   const onlyRun = runOnly(session.scene);
-  if (!about.name && !about.lead && !about.lists.length && !onlyRun) return null;
+  if (!about.name && !about.lead && !about.lists.length && !onlyRun && !recorded.prompt && !recorded.reply) return null;
   return (
     <section class="scene-info" aria-label="About this scene" data-testid="scene-info">
       {about.name && (
@@ -583,6 +599,18 @@ export function SceneInfo({ session, onView }: { session: Session; onView?: (v: 
           </ul>
         </details>
       ))}
+      <RecordedPromptInfo session={session} />
+      {recorded.reply > 0 && (
+        <p class="reply-pointer" data-testid="reply-pointer">
+          The reply the provider returned ({recorded.reply} message{recorded.reply === 1 ? '' : 's'}) is recorded with this call: the
+          Messages view shows it after the messages.{' '}
+          {onShowReply && (
+            <button type="button" onClick={onShowReply} data-testid="show-reply">
+              Show the reply
+            </button>
+          )}
+        </p>
+      )}
       {onlyRun && (
         <p class="run-only" data-testid="run-only">
           This scene is a recorded tool-call loop (<code>run</code>) and nothing else: the board has nothing to render. The Run view replays
@@ -600,6 +628,20 @@ export function SceneInfo({ session, onView }: { session: Session; onView?: (v: 
 
 export function Segments(p: Props) {
   const [chatView, setChatView] = useState<'segments' | 'messages'>('segments');
+  // "Show the reply" (the scene details): once the Messages view shows it, the reply takes the focus.
+  const [toReply, setToReply] = useState(false);
+  useEffect(() => {
+    if (!toReply || chatView !== 'messages') return;
+    const h = document.getElementById(REPLY_HEADING);
+    const section = h?.closest('section');
+    if (!h || !section) return;
+    // Below the sources' legend, which stays at the top of the board as it scrolls.
+    const legend = section.closest('.segments')?.querySelector('.legend');
+    section.style.scrollMarginTop = `${(legend?.getBoundingClientRect().height ?? 0) + 8}px`;
+    section.scrollIntoView({ block: 'start' });
+    h.focus({ preventScroll: true });
+    setToReply(false);
+  });
   const [deskView, setDeskView] = useState<'segments' | 'request'>('segments');
   const session = p.session;
   const picked = session?.modelInfo ?? null;
@@ -775,6 +817,7 @@ export function Segments(p: Props) {
         ) : family === 'chat' && chatView === 'messages' ? (
           <>
             <Messages report={r} />
+            {session && <RecordedReply session={session} />}
             {chatBody(r)}
           </>
         ) : family === 'desk' && deskView === 'request' ? (
@@ -836,7 +879,16 @@ export function Segments(p: Props) {
   };
   return (
     <div class="segments">
-      {session && <SceneInfo session={session} onView={p.onView} />}
+      {session && (
+        <SceneInfo
+          session={session}
+          onView={p.onView}
+          onShowReply={() => {
+            setChatView('messages');
+            setToReply(true);
+          }}
+        />
+      )}
       <Legend reports={[p.chat, p.desk]} palette={p.palette} />
       <div class="families">
         {fam('chat', p.chat, costOf(p.chat, p.model ?? null))}
