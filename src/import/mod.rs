@@ -30,6 +30,7 @@ pub(crate) mod time;
 
 pub(crate) use draft::Draft;
 pub use exchange::{exchange, Call, Exchange};
+pub use otel::PROVIDER_ATTRIBUTES;
 
 use std::path::Path;
 

@@ -114,6 +114,16 @@ fn partial_success(reply: &Reply) -> Option<ExportTracePartialSuccess> {
         .partial_success
 }
 
+/// A refusal with `status` whose google.rpc.Status (in JSON) says `why`.
+fn assert_refused(reply: &Reply, status: u16, why: &str) {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    let message = reply.json()["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(message.contains(why), "{}", reply.body);
+}
+
 /// A 200 answer in protobuf that rejects exactly one span, with `why` in its message.
 fn assert_one_rejected(reply: &Reply, why: &str) {
     let partial = partial_success(reply).expect("a partial success");
@@ -475,11 +485,7 @@ fn gzip_bombs_and_bodies_over_20_mib_are_refused() {
     let bomb = gzip(&vec![b' '; 64 * 1024 * 1024]);
     assert!(bomb.len() < 200 * 1024, "{}", bomb.len());
     let reply = post(c.port, &[JSON, ("Content-Encoding", "gzip")], &bomb);
-    assert_eq!(reply.status, 413, "{}", reply.body);
-    assert!(reply.json()["message"]
-        .as_str()
-        .unwrap()
-        .contains("33554432"));
+    assert_refused(&reply, 413, "33554432");
 
     // Declared: refused on the head, before any of the body is read.
     let mut s = TcpStream::connect(("127.0.0.1", c.port)).expect("connect");
@@ -544,15 +550,7 @@ fn values_nested_10000_deep_are_refused_without_overflow() {
          \"spanId\":\"0123456789abcdef\",\"name\":\"deep\",\"attributes\":[{{\"key\":\"gen_ai.input.messages\",\"value\":{value}}}]}}]}}]}}]}}"
     );
     let reply = post(c.port, &[JSON], body.as_bytes());
-    assert_eq!(reply.status, 400);
-    assert!(
-        reply.json()["message"]
-            .as_str()
-            .unwrap()
-            .contains("recursion limit"),
-        "{}",
-        reply.body
-    );
+    assert_refused(&reply, 400, "recursion limit");
 
     // The same in protobuf: AnyValue{kvlist_value(6): KeyValueList{values(1): KeyValue{key(1),
     // value(2)}}}, wrapped in a span's attribute.
@@ -631,15 +629,7 @@ fn exports_of_many_tiny_values_are_refused_before_decoding() {
         &[JSON, ("Content-Encoding", "gzip")],
         &gzip(objects.as_bytes()),
     );
-    assert_eq!(reply.status, 413);
-    assert!(
-        reply.json()["message"]
-            .as_str()
-            .unwrap()
-            .contains("500000 values"),
-        "{}",
-        reply.body
-    );
+    assert_refused(&reply, 413, "500000 values");
     let peak = peak_kib(c.child.id());
     assert!(peak < 300 * 1024, "peak {peak} KiB");
     c.stop();
