@@ -76,20 +76,13 @@ impl Collector {
             assert!(Instant::now() < deadline, "collect did not stop on SIGTERM");
             std::thread::sleep(Duration::from_millis(50));
         };
-        let mut stdout = String::new();
-        let mut stderr = String::new();
-        let _ = self
-            .child
-            .stdout
-            .take()
-            .expect("stdout")
-            .read_to_string(&mut stdout);
-        let _ = self
-            .child
-            .stderr
-            .take()
-            .expect("stderr")
-            .read_to_string(&mut stderr);
+        let read_all = |pipe: Option<&mut dyn Read>| {
+            let mut text = String::new();
+            let _ = pipe.expect("a piped stream").read_to_string(&mut text);
+            text
+        };
+        let stdout = read_all(self.child.stdout.as_mut().map(|p| p as &mut dyn Read));
+        let stderr = read_all(self.child.stderr.as_mut().map(|p| p as &mut dyn Read));
         assert_eq!(status.code(), Some(0), "stderr: {stderr}");
         (self.out.clone(), stdout)
     }
