@@ -528,6 +528,18 @@ fn field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
+/// An ExportTraceServiceRequest around the encoded `span`: resource_spans(1), then its
+/// scope_spans(2), then their spans(2).
+fn request_of_span(span: &[u8]) -> Vec<u8> {
+    let mut scope_spans = Vec::new();
+    field(&mut scope_spans, 2, span);
+    let mut resource_spans = Vec::new();
+    field(&mut resource_spans, 2, &scope_spans);
+    let mut request = Vec::new();
+    field(&mut request, 1, &resource_spans);
+    request
+}
+
 /// A kvlist inside a kvlist 10,000 deep, in JSON and in protobuf: a 400, no stack overflow,
 /// and the receiver answers the next export.
 #[test]
@@ -565,12 +577,7 @@ fn values_nested_10000_deep_are_refused_without_overflow() {
     field(&mut span, 1, &[1; 16]);
     field(&mut span, 2, &[2; 8]);
     field(&mut span, 9, &attribute);
-    let mut scope_spans = Vec::new();
-    field(&mut scope_spans, 2, &span);
-    let mut resource_spans = Vec::new();
-    field(&mut resource_spans, 2, &scope_spans);
-    let mut request = Vec::new();
-    field(&mut request, 1, &resource_spans);
+    let request = request_of_span(&span);
     let reply = post(c.port, &[PROTOBUF], &request);
     assert_eq!(reply.status, 400);
     assert!(reply.head.contains("application/x-protobuf"));
@@ -601,12 +608,7 @@ fn exports_of_many_tiny_values_are_refused_before_decoding() {
     field(&mut span, 1, &[1; 16]);
     field(&mut span, 2, &[2; 8]);
     span.extend(std::iter::repeat_n([0x4a, 0x00], count).flatten());
-    let mut scope_spans = Vec::new();
-    field(&mut scope_spans, 2, &span);
-    let mut resource_spans = Vec::new();
-    field(&mut resource_spans, 2, &scope_spans);
-    let mut request = Vec::new();
-    field(&mut request, 1, &resource_spans);
+    let request = request_of_span(&span);
     let reply = post(
         c.port,
         &[PROTOBUF, ("Content-Encoding", "gzip")],
