@@ -15,11 +15,13 @@ use std::time::{Duration, Instant};
 use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
-use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
-use opentelemetry_proto::tonic::resource::v1::Resource;
-use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+use opentelemetry_proto::tonic::trace::v1::Span;
 use prost::Message;
 use serde_json::json;
+
+#[path = "support/otlp_export.rs"]
+mod otlp_export;
+use otlp_export::{int, kv, text};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -117,39 +119,7 @@ fn export(count: usize, context: usize) -> ExportTraceServiceRequest {
             }
         })
         .collect();
-    ExportTraceServiceRequest {
-        resource_spans: vec![ResourceSpans {
-            resource: Some(Resource {
-                attributes: vec![kv("service.name", text("trip-agent"))],
-                ..Resource::default()
-            }),
-            scope_spans: vec![ScopeSpans {
-                scope: Some(InstrumentationScope {
-                    name: "opentelemetry.instrumentation.openai_v2".to_owned(),
-                    ..InstrumentationScope::default()
-                }),
-                spans,
-                ..ScopeSpans::default()
-            }],
-            ..ResourceSpans::default()
-        }],
-    }
-}
-
-fn kv(key: &str, value: any_value::Value) -> KeyValue {
-    KeyValue {
-        key: key.to_owned(),
-        value: Some(AnyValue { value: Some(value) }),
-        ..KeyValue::default()
-    }
-}
-
-fn text(s: &str) -> any_value::Value {
-    any_value::Value::StringValue(s.to_owned())
-}
-
-fn int(i: i64) -> any_value::Value {
-    any_value::Value::IntValue(i)
+    otlp_export::export("trip-agent", spans)
 }
 
 /// `POST /v1/traces`, one connection per export; an error unless 200 with nothing rejected.

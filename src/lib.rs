@@ -11,6 +11,8 @@ pub mod context;
 pub mod conversation;
 pub mod files;
 pub mod html;
+#[cfg(feature = "http-server")]
+pub mod http_server;
 pub mod import;
 pub mod inject;
 pub mod json;

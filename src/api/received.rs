@@ -18,8 +18,9 @@ pub struct LiveCallsRequest {
     pub clear: bool,
 }
 
-/// The calls after `after` (at most 200; ask again from `next`), how many were dropped to stay
-/// within the store's bounds, and whether the receiver is listening.
+/// The calls after `after` (at most 200, and 8 MiB of them as JSON but always one; ask again
+/// from `next`), how many were dropped to stay within the store's bounds, and whether the
+/// receiver is listening.
 pub type LiveCallsResponse = CallsPage;
 
 pub fn live_calls(live: &Live, req: &LiveCallsRequest) -> Result<LiveCallsResponse, ApiError> {

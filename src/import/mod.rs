@@ -30,6 +30,7 @@ pub(crate) mod time;
 
 pub(crate) use draft::Draft;
 pub use exchange::{exchange, Call, Exchange};
+pub use otel::PROVIDER_ATTRIBUTES;
 
 use std::path::Path;
 
@@ -173,6 +174,10 @@ pub fn import_str(
     import_text(text, file_name, json_lines, from, false)
 }
 
+/// What an unreadable last line of JSON lines without a newline after it most likely is.
+const CUT_SHORT: &str =
+    " (the file's last line, with no newline after it: cut short while it was written?)";
+
 /// [`import_str_one`]'s refusal of a second request.
 const ONE_SCENE: &str = "stdout and -o OUT take one scene, and this file holds a conversation: pass --out-dir DIR to write its calls as numbered files";
 
@@ -236,7 +241,16 @@ fn import_text(
                 .map_err(|e| doc.error_at(e.offset, "", format!("invalid YAML: {}", e.message)))?;
             (y.root, y.binary)
         } else {
-            (node::parse(&doc)?, Default::default())
+            let tree = node::parse(&doc).map_err(|mut e| {
+                if json_lines
+                    && Some(line) == records.last().map(|(l, _)| l)
+                    && !text.ends_with('\n')
+                {
+                    e.message.push_str(CUT_SHORT);
+                }
+                e
+            })?;
+            (tree, Default::default())
         };
         let root = Node::root(&tree, &doc);
         root.object()?;

@@ -25,6 +25,15 @@ use crate::json::{Json as Tree, Kind, Member};
 use crate::scene::Role;
 use crate::value::PyInt;
 
+/// The span attributes that name the provider, first found first: the conventions'
+/// `gen_ai.provider.name`, else the older `gen_ai.system`, else OpenInference's.
+pub const PROVIDER_ATTRIBUTES: [&str; 4] = [
+    "gen_ai.provider.name",
+    "gen_ai.system",
+    "llm.provider",
+    "llm.system",
+];
+
 const INPUT: &str = "gen_ai.input.messages";
 const SYSTEM: &str = "gen_ai.system_instructions";
 const TOOLS: &str = "gen_ai.tool.definitions";
@@ -411,16 +420,10 @@ fn read_attributes(
         json_text(TOOLS, v, |n| tool_definitions(n, &mut draft))?;
     }
     used.extend(prompt_template(&attrs, &mut draft)?);
-    // The conventions' provider, else the older `gen_ai.system`, else OpenInference's.
-    let provider = [
-        "gen_ai.provider.name",
-        "gen_ai.system",
-        "llm.provider",
-        "llm.system",
-    ]
-    .iter()
-    .find_map(|name| find(name))
-    .and_then(|v| node::tree_to_json(v.json, v.doc.text).ok());
+    let provider = PROVIDER_ATTRIBUTES
+        .iter()
+        .find_map(|name| find(name))
+        .and_then(|v| node::tree_to_json(v.json, v.doc.text).ok());
     let mut recording = Recording::new(provider.as_ref());
     // The usage counts go into `recorded` when the provider says which API the call was (Anthropic
     // counts cached tokens apart from `input_tokens`, the others within it); they are listed as

@@ -86,14 +86,9 @@ fn call_of(span: &SpanIn, body: &Json, received_at: &str) -> Result<ReceivedCall
         return Err("no GenAI request in the span".to_owned());
     };
     let attributes = body.get("attributes");
-    let provider = [
-        "gen_ai.provider.name",
-        "gen_ai.system",
-        "llm.provider",
-        "llm.system",
-    ]
-    .iter()
-    .find_map(|k| attr_text(attributes, k));
+    let provider = import::PROVIDER_ATTRIBUTES
+        .iter()
+        .find_map(|k| attr_text(attributes, k));
     let recorded = scene.recorded.as_ref();
     let model = recorded
         .and_then(|r| r.model.clone())

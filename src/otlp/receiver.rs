@@ -1,5 +1,6 @@
-//! The OTLP/HTTP listener: `POST /v1/traces` on a loopback address, hyper on tokio, each
-//! connection a task of its own within the limits below (docs/security.md). What it receives
+//! The OTLP/HTTP listener: `POST /v1/traces` on a loopback address, served by
+//! [`crate::http_server`] (hyper on tokio, each connection a task of its own) within [`LIMITS`]
+//! (docs/security.md). What it receives
 //! goes to a [`Sink`]: the app's and `serve`'s store, or `collect`'s folder. The export is
 //! answered only once the sink has taken its calls, so an acknowledged call is kept.
 //!
@@ -7,16 +8,14 @@
 //! 403), and only `application/x-protobuf` and `application/json` are taken, which a page can send
 //! elsewhere only after a CORS preflight this server never answers (415 for the simple types).
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
+use hyper::header::{HeaderValue, CONTENT_ENCODING, CONTENT_TYPE, HOST, ORIGIN};
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::{TokioIo, TokioTimer};
 use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTracePartialSuccess, ExportTraceServiceResponse,
 };
@@ -25,6 +24,7 @@ use serde_json::json;
 
 use super::decode::{self, BodyError, Encoding};
 use super::{calls, ReceivedCall, MAX_BODY_BYTES};
+use crate::http_server::{self, header, Limits};
 
 /// Where received calls go; an error answers the export 503 (the exporter retries).
 pub type Sink = Arc<dyn Fn(Vec<ReceivedCall>) -> Result<(), String> + Send + Sync>;
@@ -32,23 +32,18 @@ pub type Sink = Arc<dyn Fn(Vec<ReceivedCall>) -> Result<(), String> + Send + Syn
 /// The OTLP/HTTP port when none is given.
 pub const DEFAULT_PORT: u16 = 4318;
 
-/// The request line and headers together (hyper's read buffer, which also bounds one read of a
-/// body chunk).
-pub const MAX_HEAD_BYTES: usize = 64 * 1024;
-
-/// The request line and headers must arrive within this.
-pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The whole body must arrive within this once the head is in: 20 MiB takes milliseconds on
-/// loopback, a byte a second never gets there.
-pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// A connection is asked to close after this, and dropped [`CLOSE_GRACE`] later.
-pub const CONNECTION_LIFETIME: Duration = Duration::from_secs(300);
-pub const CLOSE_GRACE: Duration = Duration::from_secs(10);
-
-/// Connections open at once; more are closed as soon as they are accepted.
-pub const MAX_CONNECTIONS: usize = 256;
+/// What a sender is allowed (docs/security.md): 20 MiB of body within 10 s (on loopback 20 MiB
+/// takes milliseconds, a byte a second never gets there), 256 connections.
+pub const LIMITS: Limits = Limits {
+    name: "otlp",
+    max_head_bytes: 64 * 1024,
+    head_timeout: Duration::from_secs(10),
+    max_body_bytes: MAX_BODY_BYTES,
+    body_timeout: Duration::from_secs(10),
+    connection_lifetime: Duration::from_secs(300),
+    close_grace: Duration::from_secs(10),
+    max_connections: 256,
+};
 
 /// Exports decoded at once (each holds up to [`super::MAX_DECODED_BYTES`] and what it decodes
 /// to); more wait their turn.
@@ -92,83 +87,25 @@ pub fn endpoint(addr: SocketAddr) -> String {
 
 /// A listener on `addr`, reusable at once after a restart.
 pub fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
-    let socket = if addr.is_ipv4() {
-        tokio::net::TcpSocket::new_v4()?
-    } else {
-        tokio::net::TcpSocket::new_v6()?
-    };
-    socket.set_reuseaddr(true)?;
-    socket.bind(addr)?;
-    socket.listen(1024)
+    http_server::bind(addr)
 }
 
 /// Serves until `shutdown` turns true, then lets each connection finish its request (within
-/// [`CLOSE_GRACE`]) and returns.
+/// [`LIMITS`]' grace) and returns.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     sink: Sink,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     let state = Arc::new(State {
         sink,
         decodes: Arc::new(tokio::sync::Semaphore::new(DECODES_AT_ONCE)),
     });
-    let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-    loop {
-        let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
-            _ = shutdown.wait_for(|stop| *stop) => break,
-        };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
-            Err(e) => {
-                tracing::warn!("otlp: accept failed: {e}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
-            tracing::warn!("otlp: {MAX_CONNECTIONS} connections open: closing a new one");
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
+    let handle = move |request| {
         let state = Arc::clone(&state);
-        let shutdown = shutdown.clone();
-        tokio::spawn(async move {
-            connection(stream, state, shutdown).await;
-            drop(permit);
-        });
-    }
-    drop(listener);
-    // Every connection returns its permit when it has ended.
-    let all = u32::try_from(MAX_CONNECTIONS).unwrap_or(u32::MAX);
-    let _ = tokio::time::timeout(CLOSE_GRACE, connections.acquire_many(all)).await;
-}
-
-async fn connection(
-    stream: tokio::net::TcpStream,
-    state: Arc<State>,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
-) {
-    let service = hyper::service::service_fn(move |request| {
-        let state = Arc::clone(&state);
-        async move { Ok::<_, Infallible>(state.handle(request).await) }
-    });
-    let conn = hyper::server::conn::http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(HEAD_TIMEOUT)
-        .max_buf_size(MAX_HEAD_BYTES)
-        .max_headers(100)
-        .serve_connection(TokioIo::new(stream), service);
-    let mut conn = std::pin::pin!(conn);
-    let ended = tokio::select! {
-        ended = tokio::time::timeout(CONNECTION_LIFETIME, conn.as_mut()) => ended.is_ok(),
-        _ = shutdown.wait_for(|stop| *stop) => false,
+        async move { state.handle(request).await }
     };
-    if !ended {
-        conn.as_mut().graceful_shutdown();
-        let _ = tokio::time::timeout(CLOSE_GRACE, conn).await;
-    }
+    http_server::serve(listener, LIMITS, handle, shutdown).await;
 }
 
 struct State {
@@ -340,45 +277,18 @@ impl State {
     }
 }
 
-/// At most [`MAX_BODY_BYTES`], declared or not, within [`BODY_TIMEOUT`].
+/// At most [`MAX_BODY_BYTES`], declared or not, within the body timeout.
 async fn read_body(request: Request<Incoming>) -> Result<Bytes, Refusal> {
-    let too_large = || {
-        Refusal::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
-        )
-    };
-    match header(&request, CONTENT_LENGTH).map(|v| v.trim().parse::<u64>()) {
-        Some(Ok(n)) if n > MAX_BODY_BYTES => return Err(too_large()),
-        Some(Err(_)) => {
-            return Err(Refusal::new(
-                StatusCode::BAD_REQUEST,
-                "the Content-Length is not a number",
-            ))
-        }
-        _ => {}
-    }
-    let limit = usize::try_from(MAX_BODY_BYTES).unwrap_or(usize::MAX);
-    let collected = tokio::time::timeout(
-        BODY_TIMEOUT,
-        Limited::new(request.into_body(), limit).collect(),
-    )
-    .await;
-    match collected {
-        Err(_) => Err(Refusal::new(
-            StatusCode::REQUEST_TIMEOUT,
-            format!(
-                "the request body did not arrive within {} s",
-                BODY_TIMEOUT.as_secs()
-            ),
-        )),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-        Ok(Err(e)) => Err(Refusal::new(
-            StatusCode::BAD_REQUEST,
-            format!("reading the body: {e}"),
-        )),
-        Ok(Ok(body)) => Ok(body.to_bytes()),
-    }
+    http_server::read_body(request, &LIMITS).await.map_err(|e| {
+        let status = match e {
+            http_server::BodyError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            http_server::BodyError::TimedOut { .. } => StatusCode::REQUEST_TIMEOUT,
+            http_server::BodyError::BadLength | http_server::BodyError::Broken(_) => {
+                StatusCode::BAD_REQUEST
+            }
+        };
+        Refusal::new(status, e.to_string())
+    })
 }
 
 fn success(rejected: &[String], encoding: Encoding) -> Vec<u8> {
@@ -427,10 +337,6 @@ fn failure(refusal: &Refusal, encoding: Encoding) -> Vec<u8> {
             .to_string()
             .into_bytes(),
     }
-}
-
-fn header(request: &Request<Incoming>, name: hyper::header::HeaderName) -> Option<&str> {
-    request.headers().get(name).and_then(|v| v.to_str().ok())
 }
 
 fn content_type(request: &Request<Incoming>) -> Option<&str> {

@@ -19,6 +19,12 @@ pub const MAX_STORE_BYTES: usize = 256 * 1024 * 1024;
 /// One answer holds at most this many calls; the client asks again from `next`.
 pub const MAX_CALLS_PER_PAGE: usize = 200;
 
+/// One answer holds at most this many bytes of calls as JSON (a call's texts are escaped, so
+/// this counts them as sent), except that it always holds the first call after the cursor,
+/// however large, so paging goes on; the client asks again from `next`. Without it, 200 calls
+/// of a long agent's context made one answer of hundreds of megabytes.
+pub const MAX_PAGE_BYTES: usize = 8 * 1024 * 1024;
+
 /// Whether the receiver is listening, and where or why not.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -103,25 +109,30 @@ impl CallStore {
         seqs
     }
 
-    /// The calls numbered after `after`, oldest first, at most [`MAX_CALLS_PER_PAGE`].
+    /// The calls numbered after `after`, oldest first, at most [`MAX_CALLS_PER_PAGE`] and
+    /// [`MAX_PAGE_BYTES`] of them (at least one).
     pub fn after(&self, after: u64) -> CallsPage {
         let inner = self.lock();
         // Sequence numbers are consecutive, so the first wanted call's index is arithmetic.
         let first_kept = inner.calls.front().map_or(inner.last_seq + 1, |c| c.seq);
         let skip = usize::try_from((after + 1).saturating_sub(first_kept)).unwrap_or(usize::MAX);
-        let calls: Vec<Arc<ReceivedCall>> = inner
+        let mut calls: Vec<Arc<ReceivedCall>> = inner
             .calls
             .iter()
             .skip(skip)
             .take(MAX_CALLS_PER_PAGE)
             .cloned()
             .collect();
-        let next = calls.last().map_or(after.min(inner.last_seq), |c| c.seq);
+        let (last_seq, dropped, receiver) = (inner.last_seq, inner.dropped, inner.receiver.clone());
+        // Measured outside the lock: the receiver goes on pushing meanwhile.
+        drop(inner);
+        calls.truncate(fitting(&calls, MAX_PAGE_BYTES));
+        let next = calls.last().map_or(after.min(last_seq), |c| c.seq);
         CallsPage {
             calls,
-            dropped: inner.dropped,
+            dropped,
             next,
-            receiver: inner.receiver.clone(),
+            receiver,
         }
     }
 
@@ -134,6 +145,39 @@ impl CallStore {
 
     pub fn set_receiver(&self, status: ReceiverStatus) {
         self.lock().receiver = status;
+    }
+}
+
+/// How many of `calls`, from the first, fit in `budget` bytes of JSON; at least one.
+fn fitting(calls: &[Arc<ReceivedCall>], budget: usize) -> usize {
+    let mut used = 0usize;
+    for (i, call) in calls.iter().enumerate() {
+        used = used.saturating_add(json_len(call));
+        if used > budget {
+            return i.max(1);
+        }
+    }
+    calls.len()
+}
+
+/// The length of a call as JSON, counted without building the text.
+fn json_len(call: &ReceivedCall) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(bytes.len());
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Serialising a call cannot fail (strings, numbers and options only); were it to, its
+    // texts' own length stands in.
+    match serde_json::to_writer(&mut count, call) {
+        Ok(()) => count.0,
+        Err(_) => call.size(),
     }
 }
 
@@ -193,5 +237,34 @@ mod tests {
         let after_clear = store.after(0);
         assert!(after_clear.calls.is_empty());
         assert_eq!(after_clear.next, 0);
+    }
+
+    /// Twenty calls of 512 KiB of quotes are 1 MiB each as JSON (every quote escaped): a page
+    /// holds what fits in 8 MiB as sent, the next page goes on from it, and every call comes
+    /// back once, in order; a call larger than a page still comes, alone.
+    #[test]
+    fn a_page_is_bounded_by_its_bytes_as_json() {
+        let store = CallStore::new(1000, usize::MAX);
+        let quotes = "\"".repeat(512 * 1024);
+        store.push((0..20).map(|_| call(&quotes)).collect());
+        let mut seen = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = store.after(after);
+            if page.calls.is_empty() {
+                break;
+            }
+            let sent = serde_json::to_string(&page).expect("a page as JSON").len();
+            assert!(sent <= MAX_PAGE_BYTES, "a page of {sent} bytes");
+            assert!(page.calls.len() < 8, "{} calls of 1 MiB", page.calls.len());
+            seen.extend(page.calls.iter().map(|c| c.seq));
+            after = page.next;
+        }
+        assert_eq!(seen, (1..=20).collect::<Vec<u64>>());
+
+        store.push(vec![call(&quotes.repeat(20))]);
+        let page = store.after(20);
+        assert_eq!(page.calls.len(), 1);
+        assert_eq!((page.calls[0].seq, page.next), (21, 21));
     }
 }

@@ -17,6 +17,7 @@ mod diagnostic_codes;
 mod doc_links;
 mod escape;
 mod fixtures;
+mod http_support;
 mod image_bounds;
 mod image_usage;
 mod import;

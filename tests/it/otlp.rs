@@ -11,15 +11,18 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use opentelemetry_proto::tonic::collector::trace::v1::{
-    ExportTraceServiceRequest, ExportTraceServiceResponse,
+    ExportTracePartialSuccess, ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
-use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
-use opentelemetry_proto::tonic::resource::v1::Resource;
-use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+use opentelemetry_proto::tonic::trace::v1::Span;
 use prost::Message;
 use serde_json::{json, Value as Json};
 
+use crate::http_support::{self, read_reply, spawn_serve, Reply};
 use crate::support;
+
+#[path = "../../examples/support/otlp_export.rs"]
+mod otlp_export;
+use otlp_export::{int, kv, text};
 
 /// A running `collect`, killed (by its own process id) if the test ends without stopping it.
 struct Collector {
@@ -57,8 +60,8 @@ fn collect(tag: &str) -> Collector {
 }
 
 impl Collector {
-    /// SIGTERM, then the exit code, stdout and stderr.
-    fn stop(mut self) -> (Option<i32>, String, String) {
+    /// SIGTERM, which it must answer with exit 0; then its folder and stdout.
+    fn stop(mut self) -> (PathBuf, String) {
         let pid = self.child.id().to_string();
         let sent = Command::new("kill")
             .args(["-TERM", &pid])
@@ -73,107 +76,60 @@ impl Collector {
             assert!(Instant::now() < deadline, "collect did not stop on SIGTERM");
             std::thread::sleep(Duration::from_millis(50));
         };
-        let mut stdout = String::new();
-        let mut stderr = String::new();
-        let _ = self
-            .child
-            .stdout
-            .take()
-            .expect("stdout")
-            .read_to_string(&mut stdout);
-        let _ = self
-            .child
-            .stderr
-            .take()
-            .expect("stderr")
-            .read_to_string(&mut stderr);
-        (status.code(), stdout, stderr)
+        let read_all = |pipe: Option<&mut dyn Read>| {
+            let mut text = String::new();
+            let _ = pipe.expect("a piped stream").read_to_string(&mut text);
+            text
+        };
+        let stdout = read_all(self.child.stdout.as_mut().map(|p| p as &mut dyn Read));
+        let stderr = read_all(self.child.stderr.as_mut().map(|p| p as &mut dyn Read));
+        assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+        (self.out.clone(), stdout)
     }
 }
 
-struct Reply {
-    status: u16,
-    head: String,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn json(&self) -> Json {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {}\n{}",
-                self.head,
-                String::from_utf8_lossy(&self.body)
-            )
-        })
-    }
-}
-
-/// One `POST /v1/traces` with `Connection: close`; `headers` after the defaults (a `Host` of
-/// theirs instead of this server's).
+/// One `POST /v1/traces`; `headers` after the defaults (a `Host` of theirs instead of this
+/// server's).
 fn post(port: u16, headers: &[(&str, &str)], body: &[u8]) -> Reply {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60)))
-        .expect("timeout");
-    let mut head = format!(
-        "POST /v1/traces HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
-    }
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str("\r\n");
-    s.write_all(head.as_bytes()).expect("send head");
-    // The server may answer (and close) before the whole body is in: a refusal is what is read.
-    let _ = s.write_all(body);
-    read_reply(&mut s)
+    http_support::request(port, "POST", "/v1/traces", headers, body)
 }
 
-fn read_reply(s: &mut TcpStream) -> Reply {
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or_else(|| panic!("no reply head in {:?}", String::from_utf8_lossy(&raw)));
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("status line of {head}"));
-    Reply {
-        status,
-        head,
-        body: raw[split + 4..].to_vec(),
-    }
+/// One export of `spans` posted in protobuf.
+fn post_spans(port: u16, spans: Vec<Span>) -> Reply {
+    post(port, &[PROTOBUF], &export(spans).encode_to_vec())
+}
+
+/// The `partial_success` of a 200 answer in protobuf.
+fn partial_success(reply: &Reply) -> Option<ExportTracePartialSuccess> {
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    ExportTraceServiceResponse::decode(&reply.bytes[..])
+        .expect("a protobuf answer")
+        .partial_success
+}
+
+/// A refusal with `status` whose google.rpc.Status (in JSON) says `why`.
+fn assert_refused(reply: &Reply, status: u16, why: &str) {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    let message = reply.json()["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(message.contains(why), "{}", reply.body);
+}
+
+/// A 200 answer in protobuf that rejects exactly one span, with `why` in its message.
+fn assert_one_rejected(reply: &Reply, why: &str) {
+    let partial = partial_success(reply).expect("a partial success");
+    assert_eq!(partial.rejected_spans, 1);
+    assert!(
+        partial.error_message.contains(why),
+        "{}",
+        partial.error_message
+    );
 }
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");
 const PROTOBUF: (&str, &str) = ("Content-Type", "application/x-protobuf");
-
-fn text(s: &str) -> Option<AnyValue> {
-    Some(AnyValue {
-        value: Some(any_value::Value::StringValue(s.to_owned())),
-    })
-}
-
-fn int(i: i64) -> Option<AnyValue> {
-    Some(AnyValue {
-        value: Some(any_value::Value::IntValue(i)),
-    })
-}
-
-fn kv(key: &str, value: Option<AnyValue>) -> KeyValue {
-    KeyValue {
-        key: key.to_owned(),
-        value,
-        ..KeyValue::default()
-    }
-}
 
 /// A chat span as opentelemetry-instrumentation-openai-v2 records one, in conversation `conv`.
 fn chat_span(span_id: u8, conv: &str, system: &str, user: &str) -> Span {
@@ -218,24 +174,9 @@ fn http_span() -> Span {
     }
 }
 
+/// An export of `spans` from the weather agent.
 fn export(spans: Vec<Span>) -> ExportTraceServiceRequest {
-    ExportTraceServiceRequest {
-        resource_spans: vec![ResourceSpans {
-            resource: Some(Resource {
-                attributes: vec![kv("service.name", text("weather-agent"))],
-                ..Resource::default()
-            }),
-            scope_spans: vec![ScopeSpans {
-                scope: Some(InstrumentationScope {
-                    name: "opentelemetry.instrumentation.openai_v2".to_owned(),
-                    ..InstrumentationScope::default()
-                }),
-                spans,
-                ..ScopeSpans::default()
-            }],
-            ..ResourceSpans::default()
-        }],
-    }
+    otlp_export::export("weather-agent", spans)
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -293,8 +234,7 @@ fn collect_writes_each_call_of_protobuf_json_and_gzip_exports() {
         "{}",
         reply.head
     );
-    let answer = ExportTraceServiceResponse::decode(&reply.body[..]).expect("a protobuf answer");
-    assert_eq!(answer.partial_success, None);
+    assert_eq!(partial_success(&reply), None);
 
     // The same conversation in JSON, ids in hex, the second call gzip-compressed.
     let second = json!({"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [{
@@ -315,12 +255,7 @@ fn collect_writes_each_call_of_protobuf_json_and_gzip_exports() {
         &[JSON, ("Content-Encoding", "gzip")],
         &gzip(second.to_string().as_bytes()),
     );
-    assert_eq!(
-        reply.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
     assert!(reply.head.contains("content-type: application/json"));
     assert_eq!(reply.json(), json!({}));
 
@@ -329,16 +264,9 @@ fn collect_writes_each_call_of_protobuf_json_and_gzip_exports() {
         std::fs::read_to_string(support::root().join("fixtures/import/otel/agent-trace.json"))
             .expect("fixture");
     let reply = post(c.port, &[JSON], fixture.as_bytes());
-    assert_eq!(
-        reply.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
 
-    let out = c.out.clone();
-    let (code, stdout, stderr) = c.stop();
-    assert_eq!(code, Some(0), "stderr: {stderr}");
+    let (out, stdout) = c.stop();
     let conversation = out.join("trip-42");
     let files = scenes(&conversation);
     let names: Vec<String> = files
@@ -404,6 +332,55 @@ fn collect_writes_each_call_of_protobuf_json_and_gzip_exports() {
     assert!(String::from_utf8_lossy(&verified.stdout).contains("2 calls"));
 }
 
+/// Each line of `calls.jsonl` is on disk whole once its call is printed; a last line cut short
+/// anyway (a power loss in the middle of its write) is named by `verify` and `import` with its
+/// file and line, and neither aborts.
+#[test]
+fn a_torn_last_line_of_calls_jsonl_is_named_not_fatal() {
+    let c = collect("torn");
+    let reply = post_spans(
+        c.port,
+        vec![
+            chat_span(1, "torn", "s", "first"),
+            chat_span(2, "torn", "s", "second"),
+        ],
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let (out, stdout) = c.stop();
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    let jsonl = out.join("torn").join("calls.jsonl");
+    let written = std::fs::read_to_string(&jsonl).expect("calls.jsonl");
+    assert!(written.ends_with('\n'), "{written}");
+    for line in written.lines() {
+        serde_json::from_str::<Json>(line).expect("a whole line");
+    }
+
+    let second = written.lines().nth(1).expect("a second line");
+    let torn = format!(
+        "{}\n{}",
+        written.lines().next().unwrap(),
+        &second[..second.len() / 2]
+    );
+    std::fs::write(&jsonl, torn).expect("tear the last line");
+    let path = jsonl.to_str().unwrap();
+    let verified = support::run(&["verify", path]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&verified.stdout),
+        String::from_utf8_lossy(&verified.stderr)
+    );
+    assert_eq!(verified.status.code(), Some(2), "{said}");
+    assert!(said.contains("calls.jsonl:2:"), "{said}");
+    assert!(said.contains("cut short"), "{said}");
+    let again = support::tempdir("otlp", "torn-again");
+    let imported = support::run(&["import", path, "--out-dir", again.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&imported.stderr);
+    assert!(!imported.status.success(), "{said}");
+    assert_ne!(imported.status.code(), Some(101), "a panic: {said}");
+    assert!(said.contains("calls.jsonl:2:"), "{said}");
+    assert!(said.contains("cut short"), "{said}");
+}
+
 /// Spans that cannot be read are counted in `partial_success` with why, in the request's
 /// encoding, while the readable ones of the same export are written.
 #[test]
@@ -439,24 +416,10 @@ fn unreadable_spans_are_counted_and_the_rest_kept() {
         .attributes
         .push(kv("gen_ai.input.messages", text("[{not json")));
     broken.attributes.swap_remove(5);
-    let reply = post(
-        c.port,
-        &[PROTOBUF],
-        &export(vec![broken, chat_span(8, "c-1", "sys", "fine")]).encode_to_vec(),
-    );
-    assert_eq!(reply.status, 200);
-    let answer = ExportTraceServiceResponse::decode(&reply.body[..]).expect("protobuf");
-    let partial = answer.partial_success.expect("partial success");
-    assert_eq!(partial.rejected_spans, 1);
-    assert!(
-        partial.error_message.contains("0707070707070707"),
-        "{}",
-        partial.error_message
-    );
+    let reply = post_spans(c.port, vec![broken, chat_span(8, "c-1", "sys", "fine")]);
+    assert_one_rejected(&reply, "0707070707070707");
 
-    let out = c.out.clone();
-    let (code, _, stderr) = c.stop();
-    assert_eq!(code, Some(0), "{stderr}");
+    let (out, _) = c.stop();
     let kept = scenes(&out.join("0123456789abcdef0123456789abcdef"));
     assert_eq!(kept.len(), 1);
     assert!(holds_text(&read_json(&kept[0]), "kept"));
@@ -499,9 +462,7 @@ fn browser_requests_and_wrong_types_are_refused() {
     let not_json = post(c.port, &[JSON], b"{\"resourceSpans\": [");
     assert_eq!(not_json.status, 400);
     assert_eq!(not_json.json()["code"], 3);
-    let out = c.out.clone();
-    let (code, _, _) = c.stop();
-    assert_eq!(code, Some(0));
+    let (out, _) = c.stop();
     assert_eq!(
         std::fs::read_dir(&out).expect("out").count(),
         0,
@@ -517,16 +478,7 @@ fn gzip_bombs_and_bodies_over_20_mib_are_refused() {
     let bomb = gzip(&vec![b' '; 64 * 1024 * 1024]);
     assert!(bomb.len() < 200 * 1024, "{}", bomb.len());
     let reply = post(c.port, &[JSON, ("Content-Encoding", "gzip")], &bomb);
-    assert_eq!(
-        reply.status,
-        413,
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
-    assert!(reply.json()["message"]
-        .as_str()
-        .unwrap()
-        .contains("33554432"));
+    assert_refused(&reply, 413, "33554432");
 
     // Declared: refused on the head, before any of the body is read.
     let mut s = TcpStream::connect(("127.0.0.1", c.port)).expect("connect");
@@ -563,14 +515,9 @@ fn gzip_bombs_and_bodies_over_20_mib_are_refused() {
     let _ = s.write_all(b"0\r\n\r\n");
     assert_eq!(reader.join().expect("reader"), 413);
 
-    let fine = post(
-        c.port,
-        &[PROTOBUF],
-        &export(vec![chat_span(1, "after", "s", "still here")]).encode_to_vec(),
-    );
+    let fine = post_spans(c.port, vec![chat_span(1, "after", "s", "still here")]);
     assert_eq!(fine.status, 200);
-    let (code, _, _) = c.stop();
-    assert_eq!(code, Some(0));
+    c.stop();
 }
 
 /// A protobuf field header and length prefix, for bodies the prost types cannot build (a value
@@ -579,6 +526,18 @@ fn field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
     prost::encoding::encode_key(number, prost::encoding::WireType::LengthDelimited, out);
     prost::encoding::encode_varint(bytes.len() as u64, out);
     out.extend_from_slice(bytes);
+}
+
+/// An ExportTraceServiceRequest around the encoded `span`: resource_spans(1), then its
+/// scope_spans(2), then their spans(2).
+fn request_of_span(span: &[u8]) -> Vec<u8> {
+    let mut scope_spans = Vec::new();
+    field(&mut scope_spans, 2, span);
+    let mut resource_spans = Vec::new();
+    field(&mut resource_spans, 2, &scope_spans);
+    let mut request = Vec::new();
+    field(&mut request, 1, &resource_spans);
+    request
 }
 
 /// A kvlist inside a kvlist 10,000 deep, in JSON and in protobuf: a 400, no stack overflow,
@@ -596,15 +555,7 @@ fn values_nested_10000_deep_are_refused_without_overflow() {
          \"spanId\":\"0123456789abcdef\",\"name\":\"deep\",\"attributes\":[{{\"key\":\"gen_ai.input.messages\",\"value\":{value}}}]}}]}}]}}]}}"
     );
     let reply = post(c.port, &[JSON], body.as_bytes());
-    assert_eq!(reply.status, 400);
-    assert!(
-        reply.json()["message"]
-            .as_str()
-            .unwrap()
-            .contains("recursion limit"),
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
+    assert_refused(&reply, 400, "recursion limit");
 
     // The same in protobuf: AnyValue{kvlist_value(6): KeyValueList{values(1): KeyValue{key(1),
     // value(2)}}}, wrapped in a span's attribute.
@@ -626,24 +577,14 @@ fn values_nested_10000_deep_are_refused_without_overflow() {
     field(&mut span, 1, &[1; 16]);
     field(&mut span, 2, &[2; 8]);
     field(&mut span, 9, &attribute);
-    let mut scope_spans = Vec::new();
-    field(&mut scope_spans, 2, &span);
-    let mut resource_spans = Vec::new();
-    field(&mut resource_spans, 2, &scope_spans);
-    let mut request = Vec::new();
-    field(&mut request, 1, &resource_spans);
+    let request = request_of_span(&span);
     let reply = post(c.port, &[PROTOBUF], &request);
     assert_eq!(reply.status, 400);
     assert!(reply.head.contains("application/x-protobuf"));
 
-    let fine = post(
-        c.port,
-        &[PROTOBUF],
-        &export(vec![chat_span(3, "after", "s", "u")]).encode_to_vec(),
-    );
+    let fine = post_spans(c.port, vec![chat_span(3, "after", "s", "u")]);
     assert_eq!(fine.status, 200);
-    let (code, _, _) = c.stop();
-    assert_eq!(code, Some(0));
+    c.stop();
 }
 
 /// The peak resident memory of a process, in KiB.
@@ -667,12 +608,7 @@ fn exports_of_many_tiny_values_are_refused_before_decoding() {
     field(&mut span, 1, &[1; 16]);
     field(&mut span, 2, &[2; 8]);
     span.extend(std::iter::repeat_n([0x4a, 0x00], count).flatten());
-    let mut scope_spans = Vec::new();
-    field(&mut scope_spans, 2, &span);
-    let mut resource_spans = Vec::new();
-    field(&mut resource_spans, 2, &scope_spans);
-    let mut request = Vec::new();
-    field(&mut request, 1, &resource_spans);
+    let request = request_of_span(&span);
     let reply = post(
         c.port,
         &[PROTOBUF, ("Content-Encoding", "gzip")],
@@ -680,7 +616,7 @@ fn exports_of_many_tiny_values_are_refused_before_decoding() {
     );
     assert_eq!(reply.status, 413);
     // A google.rpc.Status in protobuf: its message is UTF-8 as it is.
-    assert!(String::from_utf8_lossy(&reply.body).contains("more than 500000 values"));
+    assert!(reply.body.contains("more than 500000 values"));
 
     let objects = format!("{{\"resourceSpans\": [{}{{}}]}}", "{},".repeat(10_000_000));
     let reply = post(
@@ -688,19 +624,10 @@ fn exports_of_many_tiny_values_are_refused_before_decoding() {
         &[JSON, ("Content-Encoding", "gzip")],
         &gzip(objects.as_bytes()),
     );
-    assert_eq!(reply.status, 413);
-    assert!(
-        reply.json()["message"]
-            .as_str()
-            .unwrap()
-            .contains("500000 values"),
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
+    assert_refused(&reply, 413, "500000 values");
     let peak = peak_kib(c.child.id());
     assert!(peak < 300 * 1024, "peak {peak} KiB");
-    let (code, _, _) = c.stop();
-    assert_eq!(code, Some(0));
+    c.stop();
 }
 
 /// A hundred thousand attributes on one protobuf span reject that span, not the receiver.
@@ -711,25 +638,9 @@ fn huge_attribute_counts_are_bounded() {
     crowded
         .attributes
         .extend((0..100_000).map(|i| kv(&format!("a{i}"), int(i))));
-    let reply = post(
-        c.port,
-        &[PROTOBUF],
-        &export(vec![crowded, chat_span(5, "crowd", "s", "calm")]).encode_to_vec(),
-    );
-    assert_eq!(reply.status, 200);
-    let partial = ExportTraceServiceResponse::decode(&reply.body[..])
-        .expect("protobuf")
-        .partial_success
-        .expect("partial");
-    assert_eq!(partial.rejected_spans, 1);
-    assert!(
-        partial.error_message.contains("100008 attributes"),
-        "{}",
-        partial.error_message
-    );
-    let out = c.out.clone();
-    let (code, _, _) = c.stop();
-    assert_eq!(code, Some(0));
+    let reply = post_spans(c.port, vec![crowded, chat_span(5, "crowd", "s", "calm")]);
+    assert_one_rejected(&reply, "100008 attributes");
+    let (out, _) = c.stop();
     assert_eq!(scenes(&out.join("crowd")).len(), 1);
 }
 
@@ -767,11 +678,7 @@ fn a_slow_sender_is_cut_off() {
         String::from_utf8_lossy(&raw).into_owned()
     });
     std::thread::sleep(Duration::from_secs(1));
-    let other = post(
-        port,
-        &[PROTOBUF],
-        &export(vec![chat_span(6, "meanwhile", "s", "u")]).encode_to_vec(),
-    );
+    let other = post_spans(port, vec![chat_span(6, "meanwhile", "s", "u")]);
     assert_eq!(other.status, 200);
     assert!(started.elapsed() < Duration::from_secs(5));
     let answer = slow.join().expect("slow sender");
@@ -781,8 +688,7 @@ fn a_slow_sender_is_cut_off() {
         waited >= Duration::from_secs(9) && waited < Duration::from_secs(25),
         "{waited:?}"
     );
-    let (code, _, _) = c.stop();
-    assert_eq!(code, Some(0));
+    c.stop();
 }
 
 /// `serve --otlp 127.0.0.1:0` prints the receiver's address; what it receives reaches the app
@@ -790,25 +696,15 @@ fn a_slow_sender_is_cut_off() {
 /// `live_calls` says why.
 #[test]
 fn serve_receives_calls_for_live_calls() {
-    let (mut child, lines) = start_serve(&["--otlp", "127.0.0.1:0"]);
-    let (api_port, token) = lines[0]
-        .strip_prefix("serving on http://127.0.0.1:")
-        .and_then(|r| r.split_once("/?token="))
-        .expect("URL line");
-    let api_port: u16 = api_port.parse().unwrap();
-    let otlp_port: u16 = lines[1]
-        .strip_prefix("otlp on http://127.0.0.1:")
-        .and_then(|r| r.strip_suffix("/v1/traces"))
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("{:?}", lines[1]));
-    let reply = post(
+    let served = spawn_serve(&["--otlp", "127.0.0.1:0"], Stdio::null());
+    let (api_port, token) = (served.port, served.token.as_str());
+    let otlp_port = served.otlp_port();
+    let reply = post_spans(
         otlp_port,
-        &[PROTOBUF],
-        &export(vec![
+        vec![
             chat_span(1, "s-1", "You help.", "first"),
             chat_span(2, "s-1", "You help.", "second"),
-        ])
-        .encode_to_vec(),
+        ],
     );
     assert_eq!(reply.status, 200);
 
@@ -833,64 +729,31 @@ fn serve_receives_calls_for_live_calls() {
     let later = api(api_port, token, r#"{"after": 2}"#).json();
     assert_eq!(later["calls"].as_array().unwrap().len(), 0);
     assert_eq!(later["next"], 2);
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(served);
 
     // The receiver's address taken: serve still serves, and says why there is no receiver.
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = taken.local_addr().unwrap().to_string();
-    let (mut child, lines) = start_serve(&["--otlp", &addr]);
+    let served = spawn_serve(&["--otlp", &addr], Stdio::null());
     assert!(
-        lines[1].starts_with(&format!("otlp off: cannot listen on {addr}")),
+        served
+            .otlp_line
+            .starts_with(&format!("otlp off: cannot listen on {addr}")),
         "{:?}",
-        lines[1]
+        served.otlp_line
     );
-    let (api_port, token) = lines[0]
-        .strip_prefix("serving on http://127.0.0.1:")
-        .and_then(|r| r.split_once("/?token="))
-        .expect("URL line");
-    let page = api(api_port.parse().unwrap(), token, "{}").json();
+    let page = api(served.port, &served.token, "{}").json();
     assert!(page["receiver"]["error"]
         .as_str()
         .is_some_and(|e| e.contains(&addr)));
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-/// `serve --port 0` with `flags`, and its first two stdout lines.
-fn start_serve(flags: &[&str]) -> (Child, Vec<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args(["serve", "--port", "0"])
-        .args(flags)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start serve");
-    let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut lines = Vec::new();
-    for _ in 0..2 {
-        let mut line = String::new();
-        reader.read_line(&mut line).expect("a line");
-        lines.push(line.trim().to_owned());
-    }
-    (child, lines)
 }
 
 /// `POST /api/live_calls` with the token (none when empty).
 fn api(port: u16, token: &str, body: &str) -> Reply {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let auth = if token.is_empty() {
-        String::new()
-    } else {
-        format!("Authorization: Bearer {token}\r\n")
-    };
-    write!(
-        s,
-        "POST /api/live_calls HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{auth}Content-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    read_reply(&mut s)
+    let bearer = format!("Bearer {token}");
+    let mut headers = vec![JSON];
+    if !token.is_empty() {
+        headers.push(("Authorization", &bearer));
+    }
+    http_support::request(port, "POST", "/api/live_calls", &headers, body.as_bytes())
 }

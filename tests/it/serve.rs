@@ -5,22 +5,10 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-/// A running server, killed (by its own process id) when the test ends.
-struct Served {
-    child: Child,
-    port: u16,
-    token: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::http_support::{self, spawn_serve, Reply, Served};
 
 fn serve(ui: &std::path::Path) -> Served {
     serve_with(ui, &[], Stdio::null())
@@ -28,83 +16,22 @@ fn serve(ui: &std::path::Path) -> Served {
 
 /// `serve` on a free port with `flags` before `--ui`, its stderr sent to `stderr`.
 fn serve_with(ui: &std::path::Path, flags: &[&str], stderr: Stdio) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_prompt-inspector"))
-        .args(["serve", "--port", "0"])
-        // Never the default 4318: tests run in parallel, beside whatever else listens there.
-        .args(if flags.contains(&"--otlp") {
-            &[][..]
-        } else {
-            &["--otlp", "off"][..]
-        })
-        .args(flags)
-        .arg("--ui")
-        .arg(ui)
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .expect("start serve");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("the URL line");
-    let url = line
-        .trim()
-        .strip_prefix("serving on http://127.0.0.1:")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    let (port, token) = url.split_once("/?token=").expect("port and token");
-    Served {
-        child,
-        port: port.parse().expect("port"),
-        token: token.to_owned(),
-    }
+    let ui = ui.to_str().expect("a UTF-8 path");
+    let args: Vec<&str> = flags.iter().copied().chain(["--ui", ui]).collect();
+    spawn_serve(&args, stderr)
 }
 
-struct Reply {
-    status: u16,
-    head: String,
-    body: String,
-}
-
-/// One HTTP/1.1 request with `Connection: close`; the reply is read to the end.
+/// One request as the UI sends it: `Content-Type: application/json` on a POST unless `headers`
+/// give their own (a test of its absence does).
 fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30)))
-        .expect("timeout");
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        req.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    let typed = headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("content-type"));
+    let mut all = headers.to_vec();
+    if method == "POST" && !typed {
+        all.push(("Content-Type", "application/json"));
     }
-    // What the UI sends with every call; a test of its absence passes its own.
-    if method == "POST"
-        && !headers
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-    {
-        req.push_str("Content-Type: application/json\r\n");
-    }
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).expect("send");
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).expect("read");
-    let (head, body) = raw.split_once("\r\n\r\n").expect("head and body");
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("status line of {head}"));
-    Reply {
-        status,
-        head: head.to_owned(),
-        body: body.to_owned(),
-    }
+    http_support::request(port, method, path, &all, body.as_bytes())
 }
 
 /// A UI folder of the test's own: tests run in parallel, and one rewriting a shared

@@ -1,9 +1,10 @@
 //! `prompt-inspector collect --out DIR [--otlp ADDR]`: the OTLP receiver (src/otlp/) without the
 //! app. Each received LLM call is written as a scene in its conversation's folder
 //! (`DIR/<conversation>/0001-<name>.scene.json`, numbered in arrival order, as `cache` takes
-//! them) and appended, as its span on one line, to that folder's `calls.jsonl` (what `import` and
-//! `verify` read); stdout gets one line per call. SIGINT or SIGTERM stops it, exit 0: an export is
-//! acknowledged only once its calls are on disk, and the exports in flight are finished first.
+//! them) and appended, as its span on one line written whole and synced, to that folder's
+//! `calls.jsonl` (what `import` and `verify` read); stdout gets one line per call, once it is on
+//! disk. SIGINT or SIGTERM stops it, exit 0: an export is acknowledged only once its calls are on
+//! disk, and the exports in flight are finished first.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -124,18 +125,37 @@ impl Writer {
         prompt_inspector::files::write_atomic(&path, call.scene.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let lines = folder.join(JSON_LINES);
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&lines)
-            .and_then(|mut f| f.write_all(format!("{}\n", call.span_json).as_bytes()))
-            .map_err(|e| format!("{}: {e}", lines.display()))?;
+        append_line(&lines, &call.span_json).map_err(|e| format!("{}: {e}", lines.display()))?;
         self.written += 1;
         let shown = path.strip_prefix(&self.out).unwrap_or(&path);
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{}  {}", shown.display(), summary(call));
         let _ = stdout.flush();
         Ok(())
+    }
+}
+
+/// Appends `line` and its newline to `path` in one write, synced before it returns, so the line
+/// printed on stdout after it names a line that is on disk whole. A write that fails part way (a
+/// full disk) is cut back to where the file ended: no torn line is left for `import` or `verify`
+/// to meet. Only a power loss in the middle of the write can still leave one, and they name it
+/// by its file and line.
+fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
+    let mut record = Vec::with_capacity(line.len() + 1);
+    record.extend_from_slice(line.as_bytes());
+    record.push(b'\n');
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    // The sink's lock is held: no other line is appended meanwhile.
+    let end = file.metadata()?.len();
+    match file.write_all(&record).and_then(|()| file.sync_data()) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = file.set_len(end).and_then(|()| file.sync_data());
+            Err(e)
+        }
     }
 }
 

@@ -3,14 +3,13 @@
 //! check against DNS rebinding and an Origin check against other sites (docs/security.md).
 //!
 //! Any local process can connect, token or not, so nothing a client sends may crash, freeze or
-//! bloat the server: hyper on tokio, each connection a task of its own (a slow or silent client
-//! holds only itself), headers capped in size and in time, at most [`MAX_CONNECTIONS`] at once,
-//! the token checked before a body is read, a body capped before it is allocated and in time, and
-//! operations run on the blocking pool so a long render never stalls other requests.
+//! bloat the server: the connections are the core's `http_server` within [`LIMITS`] (each a task
+//! of its own, headers capped in size and in time, a cap on connections, a body capped before it
+//! is allocated and in time), the token is checked before a body is read, and operations run on
+//! the blocking pool so a long render never stalls other requests.
 
 mod static_files;
 
-use std::convert::Infallible;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -19,37 +18,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
+use hyper::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE, HOST, ORIGIN};
 use hyper::{Method, Request, Response};
-use hyper_util::rt::{TokioIo, TokioTimer};
 use prompt_inspector::api::{self, ApiError, ErrorCode};
+use prompt_inspector::http_server::{self, header, BodyError};
 use prompt_inspector::otlp::{self, receiver};
 use prompt_inspector::template::budget;
 use serde::Serialize;
 
-/// Request bodies above this are refused: a scene is large, but not this large.
-const MAX_BODY: u64 = 64 * 1024 * 1024;
-
-/// The request line and headers together; more is refused with 431 (hyper's read buffer, which
-/// also bounds what one read of a body chunk holds).
-const MAX_HEAD_BYTES: usize = 64 * 1024;
-
-/// The request line and headers must arrive within this; a connection that sends none is closed.
-const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The whole body must arrive within this once the head is in.
-const BODY_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// A connection is asked to close after this (after the request in flight, if any), and dropped
-/// [`CLOSE_GRACE`] later whatever it is doing: a client that stops reading a response cannot
-/// hold its task and buffers for ever.
-const CONNECTION_LIFETIME: Duration = Duration::from_secs(300);
-const CLOSE_GRACE: Duration = Duration::from_secs(30);
-
-/// Connections open at once; more are closed as soon as they are accepted.
-const MAX_CONNECTIONS: usize = 2048;
+/// What a client is allowed (docs/security.md). Request bodies above 64 MiB are refused: a scene
+/// is large, but not this large.
+const LIMITS: http_server::Limits = http_server::Limits {
+    name: "serve",
+    max_head_bytes: 64 * 1024,
+    head_timeout: Duration::from_secs(10),
+    max_body_bytes: 64 * 1024 * 1024,
+    body_timeout: Duration::from_secs(30),
+    connection_lifetime: Duration::from_secs(300),
+    close_grace: Duration::from_secs(30),
+    max_connections: 2048,
+};
 
 /// The page may load only its own scripts, styles and images and talk only to this server.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
@@ -140,7 +130,7 @@ async fn serve(
     limits: Limits,
     otlp: Option<SocketAddr>,
 ) -> ExitCode {
-    let listener = match listener(port) {
+    let listener = match http_server::bind(SocketAddr::from(([127, 0, 0, 1], port))) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: cannot listen on 127.0.0.1:{port}: {e}");
@@ -177,51 +167,14 @@ async fn serve(
         operations: Arc::new(tokio::sync::Semaphore::new(limits.operations)),
         queue_timeout: limits.queue_timeout,
     });
-    let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-    loop {
-        let (stream, _) = match listener.accept().await {
-            Ok(accepted) => accepted,
-            Err(e) => {
-                // Out of file descriptors, most likely: wait for connections to end, go on.
-                tracing::warn!("accept failed: {e}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
-            tracing::warn!("{MAX_CONNECTIONS} connections open: closing a new one");
-            drop(stream);
-            continue;
-        };
-        // Requests and answers are small writes; Nagle's algorithm would hold the body back for
-        // the client's delayed ACK (~40 ms per request).
-        let _ = stream.set_nodelay(true);
+    let handle = move |request| {
         let state = Arc::clone(&state);
-        tokio::spawn(async move {
-            connection(stream, state).await;
-            drop(permit);
-        });
-    }
-}
-
-/// One connection, HTTP/1.1 with keep-alive, within the limits above.
-async fn connection(stream: tokio::net::TcpStream, state: Arc<State>) {
-    let service = hyper::service::service_fn(move |request| {
-        let state = Arc::clone(&state);
-        async move { Ok::<_, Infallible>(state.handle(request).await) }
-    });
-    let conn = hyper::server::conn::http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(HEAD_TIMEOUT)
-        .max_buf_size(MAX_HEAD_BYTES)
-        .max_headers(100)
-        .serve_connection(TokioIo::new(stream), service);
-    let mut conn = std::pin::pin!(conn);
-    let ended = tokio::time::timeout(CONNECTION_LIFETIME, conn.as_mut()).await;
-    if ended.is_err() {
-        conn.as_mut().graceful_shutdown();
-        let _ = tokio::time::timeout(CLOSE_GRACE, conn).await;
-    }
+        async move { state.handle(request).await }
+    };
+    // Never told to stop: serve ends with the process.
+    let (_never, shutdown) = tokio::sync::watch::channel(false);
+    http_server::serve(listener, LIMITS, handle, shutdown).await;
+    ExitCode::SUCCESS
 }
 
 struct State {
@@ -292,7 +245,7 @@ enum HttpCode {
     Unauthorized,
     /// The `Host` header is not this server's.
     ForbiddenHost,
-    /// The body is larger than [`MAX_BODY`].
+    /// The body is larger than [`LIMITS`] allow.
     TooLarge,
     /// Not `POST` on `/api/...`, not `GET`/`HEAD` elsewhere.
     MethodNotAllowed,
@@ -536,11 +489,6 @@ fn internal(what: &str) -> ApiError {
     )
 }
 
-/// A header's value as text; `None` when absent or not visible ASCII.
-fn header(request: &Request<Incoming>, name: hyper::header::HeaderName) -> Option<&str> {
-    request.headers().get(name).and_then(|v| v.to_str().ok())
-}
-
 /// `application/json`, with or without parameters (`; charset=utf-8`).
 fn json_content_type(request: &Request<Incoming>) -> bool {
     header(request, CONTENT_TYPE)
@@ -553,43 +501,16 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The body as UTF-8 text, at most [`MAX_BODY`] bytes, within [`BODY_TIMEOUT`]; the refusal
-/// otherwise. A declared length over the limit is refused before anything is read, and the body is
-/// collected through a limit, so a lying or chunked body stops at the limit too.
+/// The body as UTF-8 text within [`LIMITS`]; the refusal otherwise (`http_server::read_body`).
 async fn read_body(request: Request<Incoming>) -> Result<String, Reply> {
-    let too_large = || {
-        Reply::refused(
-            HttpCode::TooLarge,
-            format!("the request body is larger than {MAX_BODY} bytes"),
-        )
-    };
     let bad = |message: String| Reply::error(&ApiError::new(ErrorCode::BadRequest, message));
-    let declared = header(&request, CONTENT_LENGTH).map(|v| v.trim().parse::<u64>());
-    match declared {
-        Some(Ok(n)) if n > MAX_BODY => return Err(too_large()),
-        Some(Err(_)) => return Err(bad("the Content-Length is not a number".to_owned())),
-        _ => {}
-    }
-    let limit = usize::try_from(MAX_BODY).unwrap_or(usize::MAX);
-    let collected = tokio::time::timeout(
-        BODY_TIMEOUT,
-        Limited::new(request.into_body(), limit).collect(),
-    )
-    .await;
-    let bytes = match collected {
-        Err(_) => {
-            return Err(Reply::refused(
-                HttpCode::RequestTimeout,
-                format!(
-                    "the request body did not arrive within {} s",
-                    BODY_TIMEOUT.as_secs()
-                ),
-            ))
-        }
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
-        Ok(Err(e)) => return Err(bad(format!("reading the body: {e}"))),
-        Ok(Ok(body)) => body.to_bytes(),
-    };
+    let bytes = http_server::read_body(request, &LIMITS)
+        .await
+        .map_err(|e| match e {
+            BodyError::TooLarge { .. } => Reply::refused(HttpCode::TooLarge, e.to_string()),
+            BodyError::TimedOut { .. } => Reply::refused(HttpCode::RequestTimeout, e.to_string()),
+            BodyError::BadLength | BodyError::Broken(_) => bad(e.to_string()),
+        })?;
     String::from_utf8(bytes.to_vec()).map_err(|_| bad("the request body is not UTF-8".to_owned()))
 }
 
@@ -642,12 +563,4 @@ fn new_token() -> std::io::Result<String> {
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// A listener on 127.0.0.1 (the address reusable at once after a restart).
-fn listener(port: u16) -> std::io::Result<tokio::net::TcpListener> {
-    let socket = tokio::net::TcpSocket::new_v4()?;
-    socket.set_reuseaddr(true)?;
-    socket.bind(std::net::SocketAddr::from(([127, 0, 0, 1], port)))?;
-    socket.listen(1024)
 }
