@@ -46,19 +46,19 @@ const palette = new Map([
   ['beta', 'hsl(120 80% 80%)'],
   ['gamma', 'hsl(220 80% 80%)'],
 ]);
-const board = (chat: Report) =>
+const board = (chat: Report, selectedTool: string | null = null, colors = palette) =>
   act(() => {
     render(
       h(Segments, {
         chat,
         desk: null,
         rules: null,
-        palette,
+        palette: colors,
         adapter: 'openai_desk',
         setAdapter: () => {},
         provider: null,
         onSelectTool: () => {},
-        selectedTool: null,
+        selectedTool,
       }),
       root,
     );
@@ -108,40 +108,10 @@ describe('a keystroke on a segment of many pieces', () => {
 
   it('re-draws a line when its piece is selected and when its colour changes', async () => {
     await board(report('# alpha notes'));
-    render(
-      h(Segments, {
-        chat: report('# alpha notes'),
-        desk: null,
-        rules: null,
-        palette,
-        adapter: 'openai_desk',
-        setAdapter: () => {},
-        provider: null,
-        onSelectTool: () => {},
-        selectedTool: 'beta',
-      }),
-      root,
-    );
-    await act(() => {});
+    await board(report('# alpha notes'), 'beta');
     const pieces = [...root.querySelectorAll('.seg-line .piece')];
     expect(pieces.map((p) => p.classList.contains('sel'))).toEqual([false, true, false]);
-    const other = new Map(palette).set('gamma', 'rgb(1, 2, 3)');
-    await act(() => {
-      render(
-        h(Segments, {
-          chat: report('# alpha notes'),
-          desk: null,
-          rules: null,
-          palette: other,
-          adapter: 'openai_desk',
-          setAdapter: () => {},
-          provider: null,
-          onSelectTool: () => {},
-          selectedTool: null,
-        }),
-        root,
-      );
-    });
+    await board(report('# alpha notes'), null, new Map(palette).set('gamma', 'rgb(1, 2, 3)'));
     const after = [...root.querySelectorAll('.seg-line .piece')] as HTMLElement[];
     expect(after.map((p) => p.classList.contains('sel'))).toEqual([false, false, false]);
     expect(after[2].style.background).toBe('rgb(1, 2, 3)');
