@@ -63,6 +63,18 @@ fn random_edit(rng: &mut Rng, text: &str) -> TextEdit {
     }
 }
 
+/// The byte offset where the first string value after `marker` in `text` starts (just after
+/// its opening quote).
+fn first_string_after(text: &str, marker: &str) -> usize {
+    let at = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker} in the scene"));
+    at + text[at..]
+        .find(": \"")
+        .unwrap_or_else(|| panic!("no string value after {marker}"))
+        + 3
+}
+
 fn apply_utf16(text: &str, e: &TextEdit) -> String {
     let units: Vec<u16> = text.encode_utf16().collect();
     let (s, d) = (e.start as usize, e.delete as usize);
@@ -211,14 +223,7 @@ fn an_edit_inside_the_context_is_seen() {
         .unwrap_or_else(|e| panic!("{e}"));
     let mut tree = tree_of(&u);
     // The first string value inside the context.
-    let ctx = text
-        .find("\"context\"")
-        .unwrap_or_else(|| panic!("no context"));
-    let colon = ctx
-        + text[ctx..]
-            .find(": \"")
-            .unwrap_or_else(|| panic!("no string"))
-        + 3;
+    let colon = first_string_after(text, "\"context\"");
     let start = text[..colon].encode_utf16().count() as u32;
     let u = live
         .edit(LiveEditRequest {
@@ -414,14 +419,7 @@ fn a_keystroke_on_a_large_scene_leaves_pricing_to_a_settle() {
     );
     let (doc, mut revision) = (first.doc, first.revision);
     // Two keystrokes at the end of the first template's text.
-    let at = text
-        .find("\"templates\": {")
-        .unwrap_or_else(|| panic!("no templates"));
-    let at = at
-        + text[at..]
-            .find(": \"")
-            .unwrap_or_else(|| panic!("no template"))
-        + 3;
+    let at = first_string_after(&text, "\"templates\": {");
     let mut text_now = text.clone();
     for (i, insert) in ["tokens ", "更多 "].iter().enumerate() {
         let edit = TextEdit {
