@@ -133,7 +133,10 @@ async fn connection<H, F>(
         .header_read_timeout(limits.head_timeout)
         .max_buf_size(limits.max_head_bytes)
         .max_headers(MAX_HEADERS)
-        .serve_connection(TokioIo::new(stream), service);
+        .serve_connection(TokioIo::new(stream), service)
+        // A handler may take the connection over (serve's WebSocket): this connection's limits
+        // end there, and the handler's own begin.
+        .with_upgrades();
     let mut conn = std::pin::pin!(conn);
     let ended = tokio::select! {
         ended = tokio::time::timeout(limits.connection_lifetime, conn.as_mut()) => ended.is_ok(),

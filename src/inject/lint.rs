@@ -12,7 +12,9 @@
 //! the template line that produced a piece of text.
 
 use crate::report::{Diagnostic, DiagnosticCode, Level, PieceOut, Report, Source, Status};
-use crate::scene::{Prompt, Returns, Scene, TemplateSpec};
+use std::collections::HashMap;
+
+use crate::scene::{Prompt, Returns, Scene, TemplateSpec, Tool};
 use crate::segments::{self, Family};
 use crate::value::Value;
 
@@ -20,6 +22,21 @@ use crate::value::Value;
 pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let later = segments::first_legal_after_prefix(family).name;
+    // Looked up once per piece and tool: a scene of hundreds of tools must not make this
+    // quadratic (it runs on every keystroke of the app).
+    let mut tool_tokens: HashMap<(&str, &str), usize> = HashMap::new();
+    for seg in &report.segments {
+        for piece in &seg.pieces {
+            if let (Some(tool), Some(n)) = (piece.tool.as_deref(), piece.tokens) {
+                *tool_tokens.entry((seg.name, tool)).or_default() += n;
+            }
+        }
+    }
+    let mut tools: HashMap<&str, &Tool> = HashMap::new();
+    for tool in &scene.tools {
+        // The first of a name, as the render takes it.
+        tools.entry(tool.name.as_str()).or_insert(tool);
+    }
     for tool in &report.tools {
         let Some(position) = &tool.position else {
             continue;
@@ -28,14 +45,10 @@ pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Dia
         if tool.status != Status::Injected || !in_prefix {
             continue;
         }
-        let tokens = report
-            .segments
-            .iter()
-            .filter(|s| s.name == position.as_str())
-            .flat_map(|s| &s.pieces)
-            .filter(|p| p.tool.as_deref() == Some(&tool.name))
-            .filter_map(|p| p.tokens)
-            .sum::<usize>();
+        let tokens = tool_tokens
+            .get(&(position.as_str(), tool.name.as_str()))
+            .copied()
+            .unwrap_or(0);
         let size = if report.tokenizer.is_some() {
             format!("{tokens} tokens")
         } else {
@@ -58,6 +71,7 @@ pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Dia
         });
     }
     let context = &scene.context;
+    let context_counters = counters(context);
     for seg in &report.segments {
         let Some(def) = segments::find(family, seg.name) else {
             continue;
@@ -67,8 +81,15 @@ pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Dia
             continue;
         }
         for piece in &seg.pieces {
-            let template = template_of(scene, family, seg.name, piece);
-            let state = tool_state(scene, piece);
+            let tool = piece.tool.as_deref().and_then(|n| tools.get(n).copied());
+            let template = match &piece.tool {
+                Some(_) => tool
+                    .and_then(tool_template)
+                    .and_then(TemplateSpec::select)
+                    .map(|(_, text)| text),
+                None => template_of(scene, family, seg.name, piece),
+            };
+            let state = tool.map(|t| &t.state);
             for v in volatile_values(&piece.text) {
                 let line = template.and_then(|t| {
                     line_of_literal(t, v.text).or_else(|| {
@@ -82,8 +103,9 @@ pub fn scene_findings(scene: &Scene, family: Family, report: &Report) -> Vec<Dia
                 out.push(volatile(seg.name, piece, v.kind, v.text, line));
             }
             if let Some(t) = template {
-                for (name, n) in counters(context)
-                    .into_iter()
+                for (name, n) in context_counters
+                    .iter()
+                    .cloned()
                     .chain(state.map_or_else(Vec::new, counters))
                 {
                     if let Some(line) = line_referencing(t, &[name.as_str()]) {
@@ -171,17 +193,7 @@ pub fn template_spec_of<'s>(
     index: Option<usize>,
 ) -> Option<&'s TemplateSpec> {
     match (tool, index) {
-        (Some(name), _) => match scene
-            .tools
-            .iter()
-            .find(|t| t.name == name)?
-            .format_2_prompt
-            .as_ref()?
-        {
-            Returns::Str { source } => Some(source),
-            Returns::Prompt(p) => Some(p.template()),
-            _ => None,
-        },
+        (Some(name), _) => tool_template(scene.tools.iter().find(|t| t.name == name)?),
         (None, Some(i)) => {
             let prompts = match family {
                 Family::Chat => scene.chat_llm.prompts(segment),
@@ -193,14 +205,14 @@ pub fn template_spec_of<'s>(
     }
 }
 
-/// The state a tool's string source renders over (`{state, ctx}`), for a tool piece.
-fn tool_state<'s>(scene: &'s Scene, piece: &PieceOut) -> Option<&'s Value> {
-    let name = piece.tool.as_deref()?;
-    scene
-        .tools
-        .iter()
-        .find(|t| t.name == name)
-        .map(|t| &t.state)
+/// The template a tool's text comes from: `format_2_prompt`'s string source or the prompt it
+/// returns.
+fn tool_template(tool: &Tool) -> Option<&TemplateSpec> {
+    match tool.format_2_prompt.as_ref()? {
+        Returns::Str { source } => Some(source),
+        Returns::Prompt(p) => Some(p.template()),
+        _ => None,
+    }
 }
 
 /// The first line (1-based) of `template` that holds `text` as written.

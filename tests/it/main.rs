@@ -43,6 +43,7 @@ mod scene_budget;
 mod scene_load;
 mod schema;
 mod serve;
+mod serve_ws;
 mod support;
 mod tfrobot_tables;
 mod tokens;

@@ -4,8 +4,9 @@
 //   node e2e/keystroke.mjs SERVE_BINARY UI_DIST SCENE [KEYS]
 //
 // Prints one JSON line of medians: keystroke to paint, the live_edit round trip, the core's part,
-// and the lag (the board's frame after the frame that showed the typed character; null for
-// builds whose probe did not measure it).
+// the lag (the board's frame after the frame that showed the typed character) and `typed`, from
+// the edit to the frame that showed the typed character (null for builds whose probe did not
+// measure them).
 import { spawn } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
@@ -44,7 +45,7 @@ try {
       rows.push(
         await page.evaluate(() => {
           const p = window.__pi.perf;
-          return [p.last, p.renderMs, p.coreMs, p.lag ?? null];
+          return [p.last, p.renderMs, p.coreMs, p.lag ?? null, p.typedFrameAt ? p.typedFrameAt - p.editAt : null];
         }),
       );
     await page.waitForTimeout(60);
@@ -56,7 +57,9 @@ try {
       .sort((x, y) => x - y);
     return a.length ? +a[a.length >> 1].toFixed(1) : null;
   };
-  console.log(JSON.stringify({ engine: 'chromium', keys: rows.length, paint: med(0), roundTrip: med(1), core: med(2), lag: med(3) }));
+  console.log(
+    JSON.stringify({ engine: 'chromium', keys: rows.length, paint: med(0), roundTrip: med(1), core: med(2), lag: med(3), typed: med(4) }),
+  );
 } finally {
   await browser?.close();
   server.kill();

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Held, usePanelsVersion } from './views/held';
 import { errorText } from './api/api';
 import { dialogs, type Shell } from './api';
 import { JObject } from './lib/json';
@@ -144,6 +145,7 @@ export async function openScene(s: Session, typed: string, pickOpen?: (suggested
 export function App({ session }: { session: Session }) {
   useSession(session);
   usePaintProbe(session);
+  const panels = usePanelsVersion(session);
   const [tab, setTab] = useState<Tab>('inspector');
   const [selected, setSelected] = useState<string | null>(null);
   const [left, setLeft] = useState<LeftMode>('tools');
@@ -530,17 +532,21 @@ export function App({ session }: { session: Session }) {
         <main class="inspector">
           <aside class="left" aria-label="Tools and prompts">
             <h2 class="sr-only">Tools and prompts</h2>
-            <LeftPane
-              session={s}
-              mode={left}
-              setMode={setLeft}
-              selectedTool={selected}
-              onSelectTool={setSelected}
-              palette={palette}
-              selectedPrompt={selectedPrompt}
-              onSelectPrompt={setSelectedPrompt}
-              onSegment={goSegment}
-            />
+            <Held version={panels} deps={[left, selected, palette, selectedPrompt]}>
+              {() => (
+                <LeftPane
+                  session={s}
+                  mode={left}
+                  setMode={setLeft}
+                  selectedTool={selected}
+                  onSelectTool={setSelected}
+                  palette={palette}
+                  selectedPrompt={selectedPrompt}
+                  onSelectPrompt={setSelectedPrompt}
+                  onSegment={goSegment}
+                />
+              )}
+            </Held>
           </aside>
           <section class="centre" aria-labelledby="board-h">
             <h2 class="sr-only" id="board-h">
@@ -564,7 +570,9 @@ export function App({ session }: { session: Session }) {
             />
           </section>
           <aside class="right" aria-label="Context, diagnostics and metrics">
-            <ContextPanel session={s} onTemplate={openTemplate} onSegment={goSegment} onView={setTab} />
+            <Held version={panels} deps={[]}>
+              {() => <ContextPanel session={s} onTemplate={openTemplate} onSegment={goSegment} onView={setTab} />}
+            </Held>
           </aside>
         </main>
       )}

@@ -29,6 +29,12 @@ export interface LiveResult {
   settle: boolean;
 }
 
+/** Resolves after the next frame has been painted (at once where there are no frames). */
+function afterPaint(): Promise<void> {
+  if (typeof requestAnimationFrame !== 'function') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 export class LiveClient {
   private doc: number | null = null;
   private revision = 0;
@@ -80,7 +86,13 @@ export class LiveClient {
     this.busy = true;
     try {
       while (this.wanted || (this.unpriced && this.doc !== null && this.tree)) {
-        // Nothing typed since the last answer, which left pricing for later: price now.
+        if (!this.wanted) {
+          // Nothing typed since the last answer, which left pricing for later: price it once that
+          // answer is on screen (pricing beside the board's frame would slow the frame on two
+          // cores), unless a keystroke comes first.
+          await afterPaint();
+          if (!this.wanted && !(this.unpriced && this.doc !== null && this.tree)) continue;
+        }
         const settle = !this.wanted;
         const { text, options, origin } = this.wanted ?? {
           text: this.coreText,

@@ -82,6 +82,11 @@ export class Session {
    * `typedFrameAt` is the start of the first frame after the edit (the one that shows the typed
    * character), and `lag` how much later the frame that showed the board began.
    */
+  /**
+   * The version whose only change is the answer to a keystroke: the board shows it in the next
+   * frame, the panels around it a frame later (`usePanelsVersion` in app.tsx).
+   */
+  boardFirst = 0;
   perf = { editAt: 0, resultAt: 0, paints: 0, last: 0, fromAnswer: 0, renderMs: 0, coreMs: 0, phases: [0, 0, 0], typedFrameAt: 0, lag: 0 };
   private writer = new SceneWriter();
   private listeners = new Set<() => void>();
@@ -102,6 +107,7 @@ export class Session {
           this.perf.resultAt = performance.now();
           this.perf.renderMs = r.roundTripMs;
           this.perf.coreMs = r.coreMs;
+          this.boardFirst = this.version + 1;
         }
         this.changed();
       },

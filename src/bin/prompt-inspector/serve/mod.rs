@@ -9,6 +9,7 @@
 //! the blocking pool so a long render never stalls other requests.
 
 mod static_files;
+mod ws;
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -166,6 +167,7 @@ async fn serve(
         live: Arc::new(api::Live::with_received(received)),
         operations: Arc::new(tokio::sync::Semaphore::new(limits.operations)),
         queue_timeout: limits.queue_timeout,
+        sockets: Arc::new(tokio::sync::Semaphore::new(ws::MAX_SOCKETS)),
     });
     let handle = move |request| {
         let state = Arc::clone(&state);
@@ -187,6 +189,8 @@ struct State {
     operations: Arc<tokio::sync::Semaphore>,
     /// How long an operation waits for a permit before it is answered `busy`.
     queue_timeout: Duration,
+    /// One permit per open WebSocket (`/api/ws`).
+    sockets: Arc<tokio::sync::Semaphore>,
 }
 
 /// Sets its flag when dropped: the request's future went away before the operation answered.
@@ -205,15 +209,22 @@ struct Reply {
     status: u16,
     content_type: &'static str,
     body: Vec<u8>,
+    /// `Sec-WebSocket-Accept` of a `101 Switching Protocols` (`/api/ws`).
+    websocket_accept: Option<String>,
 }
 
 impl Reply {
-    fn json(status: u16, body: String) -> Reply {
+    fn new(status: u16, content_type: &'static str, body: Vec<u8>) -> Reply {
         Reply {
             status,
-            content_type: "application/json; charset=utf-8",
-            body: body.into_bytes(),
+            content_type,
+            body,
+            websocket_accept: None,
         }
+    }
+
+    fn json(status: u16, body: String) -> Reply {
+        Reply::new(status, "application/json; charset=utf-8", body.into_bytes())
     }
 
     fn error(e: &ApiError) -> Reply {
@@ -302,7 +313,7 @@ fn status_of(code: ErrorCode) -> u16 {
 }
 
 impl State {
-    async fn handle(&self, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Response<Full<Bytes>> {
         let started = Instant::now();
         let method = request.method().clone();
         let path = request.uri().path().to_owned();
@@ -316,6 +327,9 @@ impl State {
             ms = started.elapsed().as_secs_f64() * 1000.0,
             "request"
         );
+        if let Some(accept) = reply.websocket_accept {
+            return ws::switching(&accept);
+        }
         let mut response = Response::new(Full::new(Bytes::from(reply.body)));
         *response.status_mut() =
             hyper::StatusCode::from_u16(reply.status).unwrap_or(hyper::StatusCode::OK);
@@ -332,7 +346,7 @@ impl State {
         response
     }
 
-    async fn route(&self, request: Request<Incoming>) -> Reply {
+    async fn route(self: &Arc<Self>, request: Request<Incoming>) -> Reply {
         if !self.host_ok(&request) {
             return Reply::refused(
                 HttpCode::ForbiddenHost,
@@ -379,6 +393,9 @@ impl State {
                  (the token is in the URL serve printed)",
             );
         }
+        if operation == "ws" && method == Method::GET {
+            return ws::upgrade(self, request);
+        }
         if method != Method::POST {
             return Reply::refused(
                 HttpCode::MethodNotAllowed,
@@ -395,6 +412,25 @@ impl State {
             Ok(b) => b,
             Err(reply) => return reply,
         };
+        // Set when this future is dropped: hyper drops it when the client goes away, and the
+        // operation's templates stop at their next charge of fuel.
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut cancel = CancelOnDrop(Some(Arc::clone(&flag)));
+        let reply = self.operation(operation, body, flag).await;
+        // Answered: the guard has nothing left to cancel.
+        cancel.0 = None;
+        reply
+    }
+
+    /// Runs one operation within the operation slots, on the blocking pool: its reply. The
+    /// operation stops at its templates' next charge of fuel once `cancelled` is set (the client
+    /// went away).
+    async fn operation(
+        &self,
+        operation: String,
+        body: String,
+        cancelled: Arc<AtomicBool>,
+    ) -> Reply {
         // At most `operations` run at once; the permit goes with the work, so an operation whose
         // client left still counts until it has stopped.
         let permit = match tokio::time::timeout(
@@ -416,14 +452,11 @@ impl State {
         };
         let live = Arc::clone(&self.live);
         let name = operation.clone();
-        // Set when this future is dropped: hyper drops it when the client goes away, and the
-        // operation's templates stop at their next charge of fuel.
-        let flag = Arc::new(AtomicBool::new(false));
-        let mut cancel = CancelOnDrop(Some(Arc::clone(&flag)));
+        let flag = cancelled;
         // On the blocking pool, so other connections go on while this one renders. A panic in
         // the operation is caught there (`api::guarded`) and answers this request with an
         // `internal` error; the join error is left for the pool itself failing.
-        let reply = tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(move || {
             let result = budget::with_cancel(Arc::clone(&flag), || {
                 api::guarded(&name, || api::dispatch(&live, &name, &body))
             });
@@ -438,10 +471,7 @@ impl State {
         })
         .await
         .unwrap_or_else(|_| Err(internal(&format!("the operation {operation:?}"))))
-        .map_or_else(|e| Reply::error(&e), |json| Reply::json(200, json));
-        // Answered: the guard has nothing left to cancel.
-        cancel.0 = None;
-        reply
+        .map_or_else(|e| Reply::error(&e), |json| Reply::json(200, json))
     }
 
     fn host_ok(&self, request: &Request<Incoming>) -> bool {

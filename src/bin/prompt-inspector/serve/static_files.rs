@@ -36,11 +36,7 @@ pub fn serve(ui: Option<&Path>, path: &str) -> Reply {
     }
     // Regular files only, bounded: a FIFO or device under DIR must not stall or bloat the server.
     match prompt_inspector::files::read_regular(&file, MAX_UI_FILE_BYTES, "a UI file") {
-        Ok(body) => Reply {
-            status: 200,
-            content_type: content_type(&file),
-            body,
-        },
+        Ok(body) => Reply::new(200, content_type(&file), body),
         Err(_) => not_found(path),
     }
 }
