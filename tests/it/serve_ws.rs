@@ -220,6 +220,27 @@ fn a_message_over_the_limit_closes_the_socket_and_the_server_goes_on() {
 }
 
 #[test]
+fn a_message_that_is_not_utf8_closes_the_socket_and_the_server_goes_on() {
+    let s = serve();
+    let mut ws = open(&s, &s.token, None).expect("the socket opens");
+    ws.send(Message::binary(vec![b'{', 0xff, 0xfe, b'}']))
+        .expect("send");
+    let closed = loop {
+        match ws.read() {
+            Ok(Message::Close(frame)) => break frame,
+            Ok(_) => {}
+            Err(e) => panic!("the socket was not closed with a reason: {e}"),
+        }
+    };
+    assert_eq!(closed.expect("a close frame").code, CloseCode::Invalid);
+    let mut again = open(&s, &s.token, None).expect("a new socket opens");
+    assert_eq!(
+        call(&mut again, r#"{"id": 2, "op": "about", "req": {}}"#)["status"],
+        200
+    );
+}
+
+#[test]
 fn sockets_beyond_the_cap_are_refused_and_http_goes_on() {
     let s = serve();
     let mut open_ones: Vec<Socket> = (0..16)

@@ -318,6 +318,32 @@ describe('live client: pricing left for later', () => {
     expect(core.calls).toEqual(['open ab', 'edit {"start":2,"delete":0,"insert":"c"} defer', 'edit -', 'edit - options']);
     expect(got).toEqual(['ab', 'abc pending', 'abc settle', 'abc']);
   });
+  it('asks for the costs once the answer is on screen: a keystroke before that frame goes first', async () => {
+    const core = liveCore([], true);
+    let answered = () => {};
+    const firstAnswer = new Promise<void>((r) => {
+      answered = r;
+    });
+    const c = new LiveClient(
+      core.api,
+      (r) => {
+        if (r.costsPending) answered();
+      },
+      () => {},
+    );
+    c.push('a', opts);
+    await c.idle();
+    c.push('ab', opts);
+    await firstAnswer;
+    c.push('abc', opts);
+    await c.idle();
+    expect(core.calls).toEqual([
+      'open a',
+      'edit {"start":1,"delete":0,"insert":"b"} defer',
+      'edit {"start":2,"delete":0,"insert":"c"} defer',
+      'edit -',
+    ]);
+  });
   it('keystrokes typed before the settle go out first; the settle follows the last one', async () => {
     const core = liveCore([0, 20, 0, 0], true);
     const calls: string[] = [];

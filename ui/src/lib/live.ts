@@ -29,10 +29,19 @@ export interface LiveResult {
   settle: boolean;
 }
 
-/** Resolves after the next frame has been painted (at once where there are no frames). */
+/**
+ * Resolves after the next frame has been painted (at once where there are no frames). A hidden
+ * page draws no frames: after 100 ms it resolves without one.
+ */
 function afterPaint(): Promise<void> {
   if (typeof requestAnimationFrame !== 'function') return Promise.resolve();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(fallback);
+      setTimeout(resolve, 0);
+    });
+  });
 }
 
 export class LiveClient {
