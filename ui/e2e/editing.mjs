@@ -166,6 +166,7 @@ export async function editingJourney({ page, url, repo, dir, check, shots, axe }
     await axe(page, `the template editor previewing a locale (${at})`);
     await renders.getByRole('checkbox', { name: /Renders this locale/ }).check();
     await memoCard.getByText('备忘：The user prefers').waitFor();
+    await preview.waitFor({ state: 'detached', timeout: 5000 });
     check((await preview.count()) === 0, `${at}: "Renders this locale" makes zh the one that renders (the board shows it)`);
     await page.screenshot({ path: join(shots, `12e-locale-renders-${at}.png`) });
     // Saved, the scene names zh its active language.

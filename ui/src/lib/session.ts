@@ -84,9 +84,11 @@ export class Session {
    */
   /**
    * The version whose only change is the answer to a keystroke: the board shows it in the next
-   * frame, the panels around it a frame later (`usePanelsVersion` in app.tsx).
+   * frame, the panels around it after it (`usePanelsVersion`, views/held.tsx).
    */
   boardFirst = 0;
+  /** The last edit was typed in an editor (a template's or the scene's text), not a click. */
+  private typed = false;
   perf = { editAt: 0, resultAt: 0, paints: 0, last: 0, fromAnswer: 0, renderMs: 0, coreMs: 0, phases: [0, 0, 0], typedFrameAt: 0, lag: 0 };
   private writer = new SceneWriter();
   private listeners = new Set<() => void>();
@@ -107,7 +109,7 @@ export class Session {
           this.perf.resultAt = performance.now();
           this.perf.renderMs = r.roundTripMs;
           this.perf.coreMs = r.coreMs;
-          this.boardFirst = this.version + 1;
+          if (this.typed) this.boardFirst = this.version + 1;
         }
         this.changed();
       },
@@ -264,6 +266,8 @@ export class Session {
       return;
     }
     f(this.scene);
+    // A template's editor names where it edits; a click on a control does not.
+    this.typed = scope !== undefined;
     if (context) {
       this.writer.invalidateContext();
       this.contextVersion++;
@@ -282,6 +286,7 @@ export class Session {
         if (this.perf.editAt === at) this.perf.typedFrameAt = performance.now();
       });
     if (reparse) {
+      this.typed = true;
       try {
         this.scene = parseScene(text);
         this.contextVersion++;
