@@ -63,7 +63,7 @@ impl fmt::Display for PyInt {
 pub type Dict = IndexMap<Arc<str>, Value, foldhash::fast::RandomState>;
 
 /// A JSON value with Python's reading of it. Cheap to clone (shared containers).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Value {
     None,
     Bool(bool),
@@ -72,6 +72,25 @@ pub enum Value {
     Str(Arc<str>),
     List(Arc<Vec<Value>>),
     Dict(Arc<Dict>),
+}
+
+/// Structural equality. Two strings that are one shared allocation are equal without reading
+/// them: the standard library compares an `Arc<str>` byte by byte even then (its shortcut needs a
+/// sized `Eq` type), and a live document compares thousands of reused message texts per edit.
+/// Lists and dicts are still compared element by element: a float inside may be NaN.
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::None, Value::None) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Value::List(a), Value::List(b)) => a == b,
+            (Value::Dict(a), Value::Dict(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 impl Value {
@@ -162,6 +181,26 @@ impl serde::Serialize for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equality_is_by_value_whatever_the_allocation() {
+        let shared = Value::str("the same text");
+        assert_eq!(shared, shared.clone());
+        assert_eq!(shared, Value::str("the same text"));
+        assert_ne!(shared, Value::str("another text"));
+        assert_ne!(Value::str("1"), Value::Int(PyInt::Small(1)));
+        assert_eq!(Value::Int(PyInt::Small(1)), Value::Int(PyInt::Small(1)));
+        assert_ne!(Value::Bool(true), Value::Int(PyInt::Small(1)));
+        // A NaN is unequal to itself, inside a shared list too.
+        assert_ne!(Value::Float(f64::NAN), Value::Float(f64::NAN));
+        let list = Value::List(Arc::new(vec![Value::Float(f64::NAN)]));
+        assert_ne!(list, list.clone());
+        let dict = Value::from_json_str(r#"{"a": [1, "x"], "b": null}"#).expect("valid json");
+        let same = Value::from_json_str(r#"{"a": [1, "x"], "b": null}"#).expect("valid json");
+        let other = Value::from_json_str(r#"{"a": [1, "y"], "b": null}"#).expect("valid json");
+        assert_eq!(dict, same);
+        assert_ne!(dict, other);
+    }
 
     #[test]
     fn big_integers_stay_exact() {

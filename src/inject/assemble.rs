@@ -12,10 +12,24 @@ use crate::value::Value;
 
 impl Renderer<'_> {
     /// `context.conversation` as messages; entries that are not messages are reported, skipped.
+    /// A live document's conversation is usually the very list it was last time (the parsed
+    /// context is reused between keystrokes): then the messages and findings are the kept ones.
     pub(super) fn conversation(&mut self, vars: &RenderVars) -> Vec<MessageOut> {
         let Some(Value::List(items)) = context::get(vars.ctx.value(), "conversation") else {
             return Vec::new();
         };
+        if let Some((messages, findings)) = self.memo.kept_conversation(items) {
+            self.diagnostics.extend_from_slice(findings);
+            return messages.to_vec();
+        }
+        let findings_from = self.diagnostics.len();
+        let messages = self.conversation_of(items);
+        self.memo
+            .keep_conversation(items, &messages, &self.diagnostics[findings_from..]);
+        messages
+    }
+
+    fn conversation_of(&mut self, items: &[Value]) -> Vec<MessageOut> {
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let role = context::get(item, "role").and_then(|r| match r {
@@ -134,6 +148,22 @@ pub(super) fn content_text(content: &Value) -> Arc<str> {
     }
 }
 
+/// The length in bytes of [`content_text`], without building it.
+pub(super) fn content_text_len(content: &Value) -> usize {
+    match content {
+        Value::Str(s) => s.len(),
+        Value::List(parts) => {
+            let texts = parts.iter().filter_map(|p| match context::get(p, "text") {
+                Some(Value::Str(s)) => Some(s.len()),
+                _ => None,
+            });
+            let (count, bytes) = texts.fold((0usize, 0), |(n, b), len| (n + 1, b + len));
+            bytes + count.saturating_sub(1)
+        }
+        _ => 0,
+    }
+}
+
 fn message_out(m: &Message) -> MessageOut {
     MessageOut {
         role: m.role.as_str(),
@@ -180,4 +210,26 @@ pub(super) fn part_value(p: &Part) -> Value {
         }
     }
     Value::Dict(Arc::new(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_text_len_is_the_length_of_content_text() {
+        let contents = [
+            "\"plain\"",
+            "\"\"",
+            "[]",
+            "[{\"type\": \"text\", \"text\": \"one\"}]",
+            "[{\"type\": \"text\", \"text\": \"一\"}, {\"type\": \"image\", \"url\": \"u\"}, {\"type\": \"text\", \"text\": \"three\"}]",
+            "[{\"type\": \"text\", \"text\": \"\"}, {\"type\": \"text\", \"text\": \"\"}]",
+            "null",
+        ];
+        for json in contents {
+            let v = Value::from_json_str(json).expect("valid json");
+            assert_eq!(content_text_len(&v), content_text(&v).len(), "{json}");
+        }
+    }
 }

@@ -24,7 +24,8 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use super::render::PromptError;
-use crate::scene::TemplateSpec;
+use crate::report::{Diagnostic, MessageOut};
+use crate::scene::{TemplateSpec, Tool};
 use crate::template::budget::Cost;
 use crate::template::{Budget, Engine};
 use crate::value::Value;
@@ -73,6 +74,28 @@ pub struct RenderMemo {
     refresh: u64,
     hits: u64,
     misses: u64,
+    /// The chat render's message counts, by the texts they were counted on.
+    counts: super::tokens::KeptCounts,
+    /// The last conversation made into messages: the list (held, so that its address names it),
+    /// its messages and the findings made on the way.
+    conversation: Option<KeptConversation>,
+    /// The last effective context and what it was made of: the scene's context and the valid
+    /// tools' names and descriptions (`context::effective`).
+    effective: Option<KeptEffective>,
+}
+
+#[derive(Debug)]
+struct KeptConversation {
+    list: Arc<Vec<Value>>,
+    messages: Vec<MessageOut>,
+    findings: Vec<Diagnostic>,
+}
+
+#[derive(Debug)]
+struct KeptEffective {
+    context: Value,
+    tools: Vec<(String, Option<String>)>,
+    effective: Value,
 }
 
 impl RenderMemo {
@@ -151,6 +174,66 @@ impl RenderMemo {
         result
     }
 
+    /// The message counts kept from the last render (`None` for a memo that keeps nothing).
+    pub(super) fn kept_counts(&mut self) -> Option<&mut super::tokens::KeptCounts> {
+        (!self.off).then_some(&mut self.counts)
+    }
+
+    /// `context::effective(context, tools)`, the kept one when `context` is the very context it
+    /// was made of and the tools' names and descriptions are the same: its containers are then
+    /// the same ones, which [`RenderMemo::context`] compares by address.
+    pub(super) fn effective(&mut self, context: &Value, tools: &[&Tool]) -> Value {
+        let same_tools = |kept: &[(String, Option<String>)]| {
+            kept.len() == tools.len()
+                && kept.iter().zip(tools).all(|((name, description), t)| {
+                    *name == t.name && *description == t.description
+                })
+        };
+        if let Some(kept) = &self.effective {
+            if same_container(&kept.context, context) && same_tools(&kept.tools) {
+                return kept.effective.clone();
+            }
+        }
+        let effective = crate::context::effective(context, tools);
+        if !self.off {
+            self.effective = Some(KeptEffective {
+                context: context.clone(),
+                tools: tools
+                    .iter()
+                    .map(|t| (t.name.clone(), t.description.clone()))
+                    .collect(),
+                effective: effective.clone(),
+            });
+        }
+        effective
+    }
+
+    /// The messages and findings of `list` when it is the very list kept last.
+    pub(super) fn kept_conversation(
+        &self,
+        list: &Arc<Vec<Value>>,
+    ) -> Option<(&[MessageOut], &[Diagnostic])> {
+        let kept = self.conversation.as_ref()?;
+        Arc::ptr_eq(&kept.list, list).then_some((&kept.messages, &kept.findings))
+    }
+
+    /// Keeps `list`'s messages and findings for the next render (not in a memo that keeps
+    /// nothing).
+    pub(super) fn keep_conversation(
+        &mut self,
+        list: &Arc<Vec<Value>>,
+        messages: &[MessageOut],
+        findings: &[Diagnostic],
+    ) {
+        if !self.off {
+            self.conversation = Some(KeptConversation {
+                list: Arc::clone(list),
+                messages: messages.to_vec(),
+                findings: findings.to_vec(),
+            });
+        }
+    }
+
     /// Renders served from the memo, and renders made, since it was created.
     pub fn counts(&self) -> (u64, u64) {
         (self.hits, self.misses)
@@ -169,6 +252,17 @@ fn key_of(spec: &TemplateSpec, over: &RenderedOver) -> u64 {
     }
     std::mem::discriminant(over).hash(&mut h);
     h.finish()
+}
+
+/// Whether two values are one shared container (or both not a container: the context as written
+/// may be absent or not a dict, and then the effective context does not depend on it).
+fn same_container(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Dict(x), Value::Dict(y)) => Arc::ptr_eq(x, y),
+        (Value::List(x), Value::List(y)) => Arc::ptr_eq(x, y),
+        (Value::Dict(_) | Value::List(_), _) | (_, Value::Dict(_) | Value::List(_)) => false,
+        _ => true,
+    }
 }
 
 /// Whether two effective contexts are the same value. A live document reuses the parsed context

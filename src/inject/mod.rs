@@ -24,7 +24,6 @@ pub use render::{render_template, render_template_in, PromptError, RenderVars};
 
 pub use assemble::content_value;
 
-use crate::context;
 use crate::scene::{Scene, Tool};
 use crate::segments::{Family, SegmentKind};
 use crate::template::Budget;
@@ -106,7 +105,7 @@ pub fn render_in(
         .filter(|(_, v)| v.is_ok())
         .map(|(t, _)| *t)
         .collect();
-    let ctx = context::effective(&scene.context, &valid);
+    let ctx = r.memo.effective(&scene.context, &valid);
     r.memo.context(&ctx);
     let vars = RenderVars::new(ctx);
 
@@ -190,7 +189,13 @@ pub fn render_in(
         Family::Desk => None,
     };
     let tokenizer = (!options.skip_tokens).then(|| {
-        tokens::annotate(&mut segments, messages.as_deref_mut(), options.encoding);
+        let kept = r.memo.kept_counts();
+        tokens::annotate(
+            &mut segments,
+            messages.as_deref_mut(),
+            options.encoding,
+            kept,
+        );
         tokens::annotate_definitions(&mut tools_out, &tool_defs, options.encoding);
         options.encoding
     });

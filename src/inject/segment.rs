@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::assemble::{content_text, part_value};
+use super::assemble::{content_text_len, part_value};
 use super::collect::Contributions;
 use super::{
     Diagnostic, Level, Metrics, PieceOut, RenderVars, Renderer, SegmentOut, Source, Status,
@@ -135,7 +135,7 @@ pub(super) fn message_segment(
             conversation.len(),
             conversation
                 .iter()
-                .map(|m| content_text(&m.content).len())
+                .map(|m| content_text_len(&m.content))
                 .sum(),
         ),
         _ => (

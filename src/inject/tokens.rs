@@ -17,11 +17,74 @@ use crate::provider::ToolDef;
 use crate::report::{MessageOut, SegmentOut, ToolOut};
 use crate::tokens::{count_spanned, Encoding, Spanned};
 
-/// Fills `tokens` on every piece, segment and message.
+/// The message counts of a live document's last chat render, each beside the very text it was
+/// counted on. From one keystroke to the next the conversation is the same shared strings (the
+/// parsed context is reused), so a message whose text is the same allocation as the one at its
+/// place last time has the same count: found with a pointer comparison, where the memo of counts
+/// would hash and compare the whole text. Holding the texts keeps their addresses from being
+/// reused for other texts.
+#[derive(Debug, Default)]
+pub(super) struct KeptCounts {
+    encoding: Option<Encoding>,
+    /// Per message: its text and count, or `None` for a message that reused a segment's count.
+    messages: Vec<Option<(Arc<str>, usize)>>,
+}
+
+impl KeptCounts {
+    /// The kept count of each text that is, by address, the text at its place last time; places
+    /// are matched from the start and from the end, so messages added or removed at either end
+    /// or in one run in between leave the others found.
+    fn found(&self, texts: &[Option<Arc<str>>], encoding: Encoding) -> Vec<Option<usize>> {
+        let mut found = vec![None; texts.len()];
+        if self.encoding != Some(encoding) {
+            return found;
+        }
+        let same = |kept: &Option<(Arc<str>, usize)>, text: &Option<Arc<str>>| match (kept, text) {
+            (Some((k, _)), Some(t)) => Arc::ptr_eq(k, t),
+            (None, None) => true,
+            _ => false,
+        };
+        let head = self
+            .messages
+            .iter()
+            .zip(texts)
+            .take_while(|(k, t)| same(k, t))
+            .count();
+        let most = self.messages.len().min(texts.len()) - head;
+        let tail = self
+            .messages
+            .iter()
+            .rev()
+            .zip(texts.iter().rev())
+            .take(most)
+            .take_while(|(k, t)| same(k, t))
+            .count();
+        let places = (0..head)
+            .map(|i| (i, i))
+            .chain((0..tail).map(|j| (texts.len() - 1 - j, self.messages.len() - 1 - j)));
+        for (at, kept) in places {
+            found[at] = self.messages[kept].as_ref().map(|(_, n)| *n);
+        }
+        found
+    }
+
+    fn keep(&mut self, messages: &[MessageOut], texts: Vec<Option<Arc<str>>>, encoding: Encoding) {
+        self.encoding = Some(encoding);
+        self.messages = texts
+            .into_iter()
+            .zip(messages)
+            .map(|(text, m)| Some((text?, m.tokens?)))
+            .collect();
+    }
+}
+
+/// Fills `tokens` on every piece, segment and message; with `kept`, messages are first looked
+/// up there (and `kept` then holds this render's).
 pub(super) fn annotate(
     segments: &mut [SegmentOut],
     messages: Option<&mut [MessageOut]>,
     encoding: Encoding,
+    kept: Option<&mut KeptCounts>,
 ) {
     let is_prompt = |s: &SegmentOut| s.messages.is_none();
     let spans: Vec<Vec<Range<usize>>> = segments
@@ -44,6 +107,10 @@ pub(super) fn annotate(
             (!same).then_some(text)
         })
         .collect();
+    let known = match &kept {
+        Some(kept) => kept.found(&message_texts, encoding),
+        None => vec![None; message_texts.len()],
+    };
     let mut texts: Vec<Spanned<'_>> = segments
         .iter()
         .filter(|s| is_prompt(s))
@@ -53,10 +120,14 @@ pub(super) fn annotate(
             spans,
         })
         .collect();
-    texts.extend(message_texts.iter().flatten().map(|t| Spanned {
-        text: t,
-        spans: &[],
-    }));
+    texts.extend(
+        message_texts
+            .iter()
+            .zip(&known)
+            .filter(|(_, known)| known.is_none())
+            .filter_map(|(t, _)| t.as_deref())
+            .map(|text| Spanned { text, spans: &[] }),
+    );
     let mut counts = count_spanned(&texts, encoding).into_iter();
     drop(texts);
     for seg in segments.iter_mut().filter(|s| is_prompt(s)) {
@@ -69,8 +140,9 @@ pub(super) fn annotate(
     let Some(messages) = messages else {
         return;
     };
-    for (m, text) in messages.iter_mut().zip(&message_texts) {
+    for ((m, text), known) in messages.iter_mut().zip(&message_texts).zip(known) {
         m.tokens = match text {
+            Some(_) if known.is_some() => known,
             Some(_) => counts.next().map(|c| c.total),
             None => m.segment.and_then(|name| {
                 segments
@@ -87,6 +159,9 @@ pub(super) fn annotate(
             .filter_map(|m| m.tokens)
             .sum();
         seg.tokens = Some(sum);
+    }
+    if let Some(kept) = kept {
+        kept.keep(messages, message_texts, encoding);
     }
 }
 

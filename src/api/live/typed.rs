@@ -10,8 +10,10 @@ use serde_json::Value;
 
 use super::diff::{middles, walk, PatchOp, PathStep};
 use crate::api::error::u32_of;
+use crate::api::validate::{TemplateCheck, ToolCheck};
 use crate::api::{ApiError, ErrorCode, ValidateResponse};
 use crate::inject::Report;
+use crate::report::{Diagnostic, InputCost, MessageOut, PieceOut, SegmentOut, ToolOut};
 
 /// What the page holds: the reports and the editor's template checks.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,13 +183,13 @@ impl Diff {
 
     /// A list: the common head and tail are skipped; a middle of the same length is compared
     /// element by element, otherwise it is spliced.
-    fn list<T: PartialEq + Serialize>(&mut self, a: &[T], b: &[T]) -> Step {
+    fn list<T: Element>(&mut self, a: &[T], b: &[T]) -> Step {
         let (head, am, bm) = middles(a, b);
         if am.len() == bm.len() {
             for (i, (x, y)) in am.iter().zip(bm).enumerate() {
                 if x != y {
                     self.path.push(PathStep::Index(u32_of(head + i)));
-                    let r = self.field(x, y);
+                    let r = T::changed(self, x, y);
                     self.path.pop();
                     r?;
                 }
@@ -202,5 +204,248 @@ impl Diff {
             });
         }
         Ok(())
+    }
+}
+
+/// A list element of the shown tree. An element that differs is converted to JSON and walked;
+/// the ones a keystroke changes in one small field, hundreds at a time (a byte range that moved
+/// by the typed character), are compared field by field instead, giving the same ops.
+trait Element: PartialEq + Serialize {
+    /// The ops for `a` into `b`, which differ, at the diff's current path.
+    fn changed(d: &mut Diff, a: &Self, b: &Self) -> Step {
+        d.field(a, b)
+    }
+}
+
+impl Element for MessageOut {}
+impl Element for Diagnostic {}
+impl Element for ToolOut {}
+impl Element for InputCost {}
+impl Element for ToolCheck {}
+
+impl Element for TemplateCheck {
+    fn changed(d: &mut Diff, a: &Self, b: &Self) -> Step {
+        let TemplateCheck {
+            path,
+            owner,
+            tool,
+            segment,
+            engine,
+            locale,
+            span,
+            error,
+        } = a;
+        let moved_only = *path == b.path
+            && *owner == b.owner
+            && *tool == b.tool
+            && *segment == b.segment
+            && *engine == b.engine
+            && *locale == b.locale
+            && *error == b.error;
+        if moved_only {
+            d.at("span", |d| d.field(span, &b.span))
+        } else {
+            d.field(a, b)
+        }
+    }
+}
+
+impl Element for PieceOut {
+    fn changed(d: &mut Diff, a: &Self, b: &Self) -> Step {
+        let PieceOut {
+            source,
+            tool,
+            index,
+            text,
+            attachments,
+            range,
+            tokens,
+        } = a;
+        let moved_only = *source == b.source
+            && *tool == b.tool
+            && *index == b.index
+            && *text == b.text
+            && *attachments == b.attachments
+            && *tokens == b.tokens;
+        if moved_only {
+            d.at("range", |d| d.field(range, &b.range))
+        } else {
+            d.field(a, b)
+        }
+    }
+}
+
+impl Element for SegmentOut {
+    /// Field by field, so that a segment's pieces are a list of their own; unless an optional
+    /// field appears or goes, where the walk of the JSON decides how the object is patched.
+    fn changed(d: &mut Diff, a: &Self, b: &Self) -> Step {
+        let SegmentOut {
+            name,
+            legal,
+            rule,
+            text,
+            bytes,
+            tokens,
+            messages,
+            pieces,
+        } = a;
+        let same_keys = rule.is_some() == b.rule.is_some()
+            && tokens.is_some() == b.tokens.is_some()
+            && messages.is_some() == b.messages.is_some();
+        if !same_keys {
+            return d.field(a, b);
+        }
+        d.at("name", |d| d.field(name, &b.name))?;
+        d.at("legal", |d| d.field(legal, &b.legal))?;
+        d.at("rule", |d| d.option(rule, &b.rule, false))?;
+        d.at("text", |d| d.field(text, &b.text))?;
+        d.at("bytes", |d| d.field(bytes, &b.bytes))?;
+        d.at("tokens", |d| d.option(tokens, &b.tokens, false))?;
+        d.at("messages", |d| d.option(messages, &b.messages, false))?;
+        d.at("pieces", |d| d.list(pieces, &b.pieces))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::validate::{Owner, TemplateProblem};
+    use crate::report::Source;
+
+    /// The ops of the typed list diff, and those of walking the two lists as JSON.
+    fn both<T: Element>(a: &[T], b: &[T]) -> (Vec<PatchOp>, Vec<PatchOp>) {
+        let mut d = Diff {
+            path: vec![PathStep::Key("list".into())],
+            ops: Vec::new(),
+        };
+        d.list(a, b).expect("diffs");
+        let mut path = vec![PathStep::Key("list".into())];
+        let mut walked = Vec::new();
+        walk(
+            &value(a).expect("serialises"),
+            &value(b).expect("serialises"),
+            &mut path,
+            &mut walked,
+        );
+        (d.ops, walked)
+    }
+
+    fn piece(tool: &str, text: &str, at: usize, tokens: Option<usize>) -> PieceOut {
+        PieceOut {
+            source: Source::Tool,
+            tool: Some(tool.into()),
+            index: None,
+            text: text.into(),
+            attachments: Vec::new(),
+            range: [at, at + text.len()],
+            tokens,
+        }
+    }
+
+    fn segment(pieces: Vec<PieceOut>, tokens: Option<usize>) -> SegmentOut {
+        let text = pieces
+            .iter()
+            .map(|p| p.text.to_string())
+            .collect::<Vec<_>>()
+            .join("\n");
+        SegmentOut {
+            name: "system_msg_prompt",
+            legal: true,
+            rule: None,
+            bytes: text.len(),
+            text,
+            tokens,
+            messages: None,
+            pieces,
+        }
+    }
+
+    /// Three pieces; the first one's text is `first`, the others start after it.
+    fn pieces(first: &str, tokens: Option<usize>) -> Vec<PieceOut> {
+        let mut at = 0;
+        ["a", "b", "c"]
+            .iter()
+            .zip([first, "second piece", "third piece"])
+            .map(|(tool, text)| {
+                let p = piece(tool, text, at, tokens);
+                at += text.len() + 1;
+                p
+            })
+            .collect()
+    }
+
+    #[test]
+    fn segments_diff_field_by_field_as_the_walk_does() {
+        let before = vec![segment(pieces("one", Some(1)), Some(5))];
+        let cases = [
+            // A typed character: the first piece's text, every later range, the segment's text.
+            vec![segment(pieces("one!", Some(1)), Some(5))],
+            // Counts that change, with the ranges.
+            vec![segment(pieces("one two", Some(2)), Some(7))],
+            // A count that goes: the walk patches that key away.
+            vec![segment(pieces("one", Some(1)), None)],
+            // A piece more: the pieces are spliced.
+            vec![segment(
+                {
+                    let mut p = pieces("one", Some(1));
+                    p.push(piece("d", "fourth", 40, Some(1)));
+                    p
+                },
+                Some(6),
+            )],
+            before.clone(),
+        ];
+        for after in cases {
+            let (typed, walked) = both(&before, &after);
+            assert_eq!(typed, walked, "{after:?}");
+        }
+        let (typed, _) = both(&before, &[segment(pieces("one!", Some(1)), Some(5))]);
+        assert!(
+            typed.len() > 3,
+            "the ranges that moved are patched: {typed:?}"
+        );
+    }
+
+    fn check(span: [u32; 2], error: Option<&str>) -> TemplateCheck {
+        TemplateCheck {
+            path: "tools[0].format_2_prompt.source.templates.default".into(),
+            owner: Owner::Tool,
+            tool: Some("a".into()),
+            segment: None,
+            engine: "jinja2".into(),
+            locale: "default".into(),
+            span,
+            error: error.map(|m| TemplateProblem {
+                kind: "TemplateSyntaxError".into(),
+                message: m.into(),
+                range: None,
+                line: Some(1),
+                column: Some(2),
+            }),
+        }
+    }
+
+    #[test]
+    fn template_checks_diff_their_span_as_the_walk_does() {
+        let before = [
+            check([10, 20], None),
+            check([30, 40], Some("unexpected '}'")),
+        ];
+        let cases = [
+            [
+                check([11, 21], None),
+                check([31, 41], Some("unexpected '}'")),
+            ],
+            [
+                check([10, 20], Some("unexpected end")),
+                check([31, 41], None),
+            ],
+            [check([10, 20], None), check([31, 41], Some("another"))],
+        ];
+        for after in cases {
+            let (typed, walked) = both(&before, &after);
+            assert_eq!(typed, walked, "{after:?}");
+            assert!(!typed.is_empty());
+        }
     }
 }
