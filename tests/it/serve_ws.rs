@@ -45,6 +45,21 @@ fn call(ws: &mut Socket, text: &str) -> serde_json::Value {
     next_answer(ws)
 }
 
+/// `POST /api/<op>` with the session's bearer token and a JSON body.
+fn post(s: &Served, op: &str, body: &[u8]) -> http_support::Reply {
+    let bearer = format!("Bearer {}", s.token);
+    http_support::request(
+        s.port,
+        "POST",
+        &format!("/api/{op}"),
+        &[
+            ("Authorization", bearer.as_str()),
+            ("Content-Type", "application/json"),
+        ],
+        body,
+    )
+}
+
 fn next_answer(ws: &mut Socket) -> serde_json::Value {
     loop {
         match ws.read().expect("an answer") {
@@ -72,17 +87,7 @@ fn a_call_over_the_socket_answers_what_post_answers() {
     );
     assert_eq!(answer["id"], 7);
     assert_eq!(answer["status"], 200);
-    let bearer = format!("Bearer {}", s.token);
-    let post = http_support::request(
-        s.port,
-        "POST",
-        "/api/render",
-        &[
-            ("Authorization", bearer.as_str()),
-            ("Content-Type", "application/json"),
-        ],
-        req.to_string().as_bytes(),
-    );
+    let post = post(&s, "render", req.to_string().as_bytes());
     assert_eq!(post.status, 200, "{}", post.body);
     assert_eq!(answer["body"], post.json(), "the socket and POST disagree");
     assert!(answer["body"]["report"]["segments"].is_array());
@@ -247,17 +252,7 @@ fn sockets_beyond_the_cap_are_refused_and_http_goes_on() {
         .map(|i| open(&s, &s.token, None).unwrap_or_else(|e| panic!("socket {i}: {e}")))
         .collect();
     assert_eq!(open(&s, &s.token, None).err(), Some(503));
-    let bearer = format!("Bearer {}", s.token);
-    let about = http_support::request(
-        s.port,
-        "POST",
-        "/api/about",
-        &[
-            ("Authorization", bearer.as_str()),
-            ("Content-Type", "application/json"),
-        ],
-        b"{}",
-    );
+    let about = post(&s, "about", b"{}");
     assert_eq!(about.status, 200);
     // Closing one makes room for another.
     let mut first = open_ones.remove(0);
