@@ -44,6 +44,9 @@ pub enum Kind {
     Object(Vec<Member>),
     /// A subtree read straight into a [`Value`] (see [`parse_scene`]): no spans inside it.
     Value(Value),
+    /// An array item the caller kept from an earlier reading of the same text ([`KeepItems`]):
+    /// skipped, not read. Only the caller that asked for it sees one.
+    Kept,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +88,7 @@ impl Kind {
             Kind::Str(_) => "a string",
             Kind::Array(_) => "an array",
             Kind::Object(_) => "an object",
+            Kind::Kept => "an item kept from an earlier reading",
             Kind::Value(v) => match v {
                 Value::None => "null",
                 Value::Bool(_) => "a boolean",
@@ -118,6 +122,8 @@ impl Json {
                 Value::Dict(Arc::new(map))
             }
             Kind::Value(v) => v.clone(),
+            // Never converted: the caller that kept the item has its own reading of it.
+            Kind::Kept => Value::None,
         }
     }
 
@@ -154,14 +160,24 @@ pub struct Reuse<'a> {
     pub value: Value,
 }
 
-/// [`parse_scene`], taking one direct member from an earlier parse when it starts at `reuse.span`.
-/// The caller vouches that the text in that range is the text the value was read from.
+/// The items of a top-level array member the caller has already read, by their byte ranges in
+/// the text being parsed now (sorted by start): each is skipped and comes back as [`Kind::Kept`].
+#[derive(Clone, Debug)]
+pub struct KeepItems<'a> {
+    pub key: &'a str,
+    pub spans: &'a [Range<usize>],
+}
+
+/// [`parse_scene`], taking one direct member from an earlier parse when it starts at `reuse.span`,
+/// and skipping the items of `keep`. The caller vouches that the text in each of those ranges is
+/// the text it read before.
 pub fn parse_scene_reusing(
     text: &str,
     direct: &[&str],
     reuse: Option<&Reuse<'_>>,
+    keep: Option<&KeepItems<'_>>,
 ) -> Result<Json, JsonError> {
-    with_position(text, direct, reuse, Parser::value)
+    with_position_keeping(text, direct, reuse, keep, Parser::value)
 }
 
 /// Parses one JSON document straight into a [`Value`].
@@ -184,6 +200,16 @@ fn with_position<'a, T>(
     reuse: Option<&'a Reuse<'a>>,
     f: impl FnOnce(&mut Parser<'a>) -> Result<T, JsonError>,
 ) -> Result<T, JsonError> {
+    with_position_keeping(text, direct, reuse, None, f)
+}
+
+fn with_position_keeping<'a, T>(
+    text: &'a str,
+    direct: &'a [&'a str],
+    reuse: Option<&'a Reuse<'a>>,
+    keep: Option<&'a KeepItems<'a>>,
+    f: impl FnOnce(&mut Parser<'a>) -> Result<T, JsonError>,
+) -> Result<T, JsonError> {
     let mut p = Parser {
         src: text.as_bytes(),
         text,
@@ -192,6 +218,7 @@ fn with_position<'a, T>(
         max_depth: MAX_DEPTH,
         direct,
         reuse,
+        keep,
         keys: HashMap::default(),
     };
     let result = (|| {
@@ -231,6 +258,7 @@ struct Parser<'a> {
     /// Top-level keys whose values are read straight into `Value`s.
     direct: &'a [&'a str],
     reuse: Option<&'a Reuse<'a>>,
+    keep: Option<&'a KeepItems<'a>>,
     /// Interned object keys for direct values: a conversation repeats `role` and `content`
     /// thousands of times, and each would otherwise be its own allocation.
     keys: HashMap<Box<str>, Arc<str>, foldhash::fast::RandomState>,
@@ -445,6 +473,26 @@ impl Parser<'_> {
         Ok(Kind::Array(items))
     }
 
+    /// An array whose items at the starts of `kept` are skipped to their ends (`Kind::Kept`).
+    fn array_keeping(&mut self, kept: &[Range<usize>]) -> Result<Kind, JsonError> {
+        let mut items = Vec::new();
+        self.array_items(|p| {
+            let found = kept.binary_search_by_key(&p.pos, |r| r.start).ok();
+            match found.map(|i| kept[i].clone()) {
+                Some(r) if r.start < r.end && p.text.is_char_boundary(r.end) => {
+                    p.pos = r.end;
+                    items.push(Json {
+                        span: r,
+                        kind: Kind::Kept,
+                    });
+                }
+                _ => items.push(p.value()?),
+            }
+            Ok(())
+        })?;
+        Ok(Kind::Array(items))
+    }
+
     fn object(&mut self) -> Result<Kind, JsonError> {
         let mut members = Vec::new();
         let key = |p: &mut Self| {
@@ -461,6 +509,16 @@ impl Parser<'_> {
                 Json {
                     span: r.span.clone(),
                     kind: Kind::Value(r.value.clone()),
+                }
+            } else if let Some(keep) = p
+                .keep
+                .filter(|k| p.depth == 1 && k.key == key && p.peek() == Some(b'['))
+            {
+                let start = p.pos;
+                let kind = p.nested(|p| p.array_keeping(keep.spans))?;
+                Json {
+                    span: start..p.pos,
+                    kind,
                 }
             } else if p.depth == 1 && p.direct.contains(&key.as_str()) {
                 let start = p.pos;
@@ -886,6 +944,7 @@ mod tests {
                         max_depth: MAX_DEPTH,
                         direct: &[],
                         reuse: None,
+                        keep: None,
                         keys: HashMap::default(),
                     };
                     let naive = text

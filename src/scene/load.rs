@@ -58,14 +58,31 @@ pub fn load_reusing(
     text: &str,
     reuse: Option<&ContextText>,
 ) -> Result<(Scene, Option<ContextText>), SceneError> {
+    load_keeping(text, reuse, &[])
+}
+
+/// [`load_reusing`], also taking each tool of `tools` (sorted by `span.start`) instead of reading
+/// the `tools` entry at its span: the caller vouches that each one was read from the text now at
+/// its span (a live document moves the spans of the tools an edit left alone).
+pub fn load_keeping(
+    text: &str,
+    reuse: Option<&ContextText>,
+    tools: &[Tool],
+) -> Result<(Scene, Option<ContextText>), SceneError> {
     let reuse = reuse.map(|r| json::Reuse {
         key: "context",
         span: r.span.clone(),
         value: r.value.clone(),
     });
-    let root = json::parse_scene_reusing(text, &["context"], reuse.as_ref())
+    let spans: Vec<std::ops::Range<usize>> = tools.iter().map(|t| t.span.clone()).collect();
+    let keep = json::KeepItems {
+        key: "tools",
+        spans: &spans,
+    };
+    let keep = (!spans.is_empty()).then_some(&keep);
+    let root = json::parse_scene_reusing(text, &["context"], reuse.as_ref(), keep)
         .map_err(|e| SceneError::at(text, e.offset, "", format!("invalid JSON: {}", e.message)))?;
-    let scene = Reader { text }.scene(&root)?;
+    let scene = Reader { text, kept: tools }.scene(&root)?;
     let context = match &root.kind {
         Kind::Object(members) => members
             .iter()
@@ -85,6 +102,8 @@ pub fn load_reusing(
 
 struct Reader<'t> {
     text: &'t str,
+    /// Tools read before, by span (see [`load_keeping`]).
+    kept: &'t [Tool],
 }
 
 /// An object's members after checking for unknown and duplicate keys.
@@ -545,6 +564,15 @@ impl Reader<'_> {
     }
 
     fn tool(&self, j: &Json, path: &FieldPath) -> Result<Tool, SceneError> {
+        if j.kind == Kind::Kept {
+            let found = self
+                .kept
+                .binary_search_by_key(&j.span.start, |t| t.span.start);
+            return match found {
+                Ok(i) => Ok(self.kept[i].clone()),
+                Err(_) => Err(self.err(j, path, "a tool kept from an earlier reading is missing")),
+            };
+        }
         let o = self.object(j, path, keys::TOOL)?;
         let name_j = self.required(&o, j, path, "name")?;
         let name = self.string(name_j, &join(path, "name"))?;
@@ -654,5 +682,34 @@ impl Reader<'_> {
                 ),
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_tools_load_as_tools_read_from_the_text() {
+        let text = crate::scene::DEFAULT_SCENE;
+        let first = load_str(text).expect("the default scene loads");
+        assert!(first.tools.len() > 2, "the default scene has tools");
+        // The same text after five more bytes: every span moves by five.
+        let later = format!("\n    {text}");
+        let read = load_str(&later).expect("loads");
+        let mut kept = first.tools.clone();
+        for tool in &mut kept {
+            tool.move_spans(5);
+        }
+        let (scene, _) = load_keeping(&later, None, &kept).expect("loads");
+        assert_eq!(scene, read);
+        // Only some kept (those an edit left alone): the others are read.
+        let (scene, _) = load_keeping(&later, None, &kept[1..2]).expect("loads");
+        assert_eq!(scene, read);
+        // A kept tool is taken, not read again: one that differs from the text shows through.
+        kept[0].name = "kept, not read".into();
+        let (scene, _) = load_keeping(&later, None, &kept).expect("loads");
+        assert_eq!(scene.tools[0].name, "kept, not read");
+        assert_eq!(scene.tools[1..], read.tools[1..]);
     }
 }

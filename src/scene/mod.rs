@@ -16,7 +16,7 @@ use indexmap::IndexMap;
 
 pub use error::SceneError;
 pub use load::{
-    load_file, load_reusing, load_str, ContextText, MAX_SCENE_BYTES, POINTER_PATTERN,
+    load_file, load_keeping, load_reusing, load_str, ContextText, MAX_SCENE_BYTES, POINTER_PATTERN,
     TIMESTAMP_PATTERN,
 };
 
@@ -255,6 +255,13 @@ pub struct TemplateSpec {
 }
 
 impl TemplateSpec {
+    /// Moves the spans by `by` bytes (the text they point into moved).
+    pub fn move_spans(&mut self, by: isize) {
+        for span in self.spans.values_mut() {
+            *span = moved(span, by);
+        }
+    }
+
     /// The template text for the active language, falling back to `default` (docs/scene-format.md).
     pub fn select(&self) -> Option<(&str, &str)> {
         let active = self.active_language.as_deref().unwrap_or("default");
@@ -432,6 +439,26 @@ pub struct Tool {
     pub format_2_prompt: Option<Returns>,
     /// Byte span of the tool's entry in the scene file, for pointing at it.
     pub span: Range<usize>,
+}
+
+impl Tool {
+    /// Moves every span of the tool by `by` bytes: its entry's text moved in the scene file (an
+    /// edit before it), unchanged.
+    pub fn move_spans(&mut self, by: isize) {
+        self.span = moved(&self.span, by);
+        match &mut self.format_2_prompt {
+            Some(Returns::Str { source }) => source.move_spans(by),
+            Some(Returns::Prompt(
+                Prompt::Normalize { template, .. } | Prompt::AdditionalInfo { template },
+            )) => template.move_spans(by),
+            Some(Returns::None | Returns::Raise { .. } | Returns::Invalid { .. }) | None => {}
+        }
+    }
+}
+
+/// `span` moved by `by` bytes.
+fn moved(span: &Range<usize>, by: isize) -> Range<usize> {
+    span.start.saturating_add_signed(by)..span.end.saturating_add_signed(by)
 }
 
 /// `prompt_position`: the `(chat, desk)` pair as written; names are checked by validation.

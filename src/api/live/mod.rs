@@ -144,6 +144,9 @@ struct Doc {
     shown: Option<Shown>,
     /// The last parsed context and where its text is, moved along with every edit.
     context: Option<scene::ContextText>,
+    /// The tools of the last text that loaded, in file order, those an edit touched left out and
+    /// the spans of those after it moved: the next load takes them instead of reading them.
+    tools: Vec<scene::Tool>,
     /// Template renders of the last refresh: a keystroke usually changes one template, and the
     /// two families render the same tool prompts (inject::RenderMemo).
     memo: inject::RenderMemo,
@@ -207,6 +210,7 @@ impl Live {
             rows,
             shown: None,
             context: None,
+            tools: Vec::new(),
             memo: inject::RenderMemo::default(),
             unpriced: None,
             price_ms: 0.0,
@@ -245,6 +249,15 @@ impl Live {
                     Some(c)
                 } else {
                     (replaced.start >= c.span.end).then_some(c)
+                }
+            });
+            let by = edit.insert.len() as isize - replaced.len() as isize;
+            doc.tools.retain_mut(|tool| {
+                if replaced.end <= tool.span.start {
+                    tool.move_spans(by);
+                    true
+                } else {
+                    replaced.start >= tool.span.end
                 }
             });
         }
@@ -287,11 +300,12 @@ impl Doc {
         self.revision = self.revision.wrapping_add(1);
         let span = tracing::info_span!("live", doc = self.id, revision = self.revision);
         let _entered = span.enter();
-        let (load_error, patch) = match scene::load_reusing(&self.text.text, self.context.as_ref())
-        {
+        let loaded = scene::load_keeping(&self.text.text, self.context.as_ref(), &self.tools);
+        let (load_error, patch) = match loaded {
             Err(e) => (Some(ApiError::from(e)), Vec::new()),
             Ok((scene, context)) => {
                 self.context = context;
+                self.tools.clone_from(&scene.tools);
                 self.memo.next_refresh();
                 let mut next = self.render(&scene);
                 if defer {

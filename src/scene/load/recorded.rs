@@ -282,6 +282,7 @@ impl Reader<'_> {
                 }
                 J::Object(map)
             }
+            Kind::Kept => return Err(self.err(j, path, "an item kept from an earlier reading")),
             Kind::Value(v) => {
                 serde_json::to_value(v).map_err(|e| self.err(j, path, format!("not JSON: {e}")))?
             }
