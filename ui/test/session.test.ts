@@ -9,6 +9,7 @@ import { SceneWriter } from '../src/lib/writer';
 import { emptyRun } from './fake-api';
 import { parseScene, position, setPosition, setTemplateText, toolByName, toolTemplate } from '../src/lib/scene';
 import { type JObject, stringifyJson } from '../src/lib/json';
+import { applyTextEdit, originEdit, textEdit } from '../src/lib/patch';
 
 // The repository's default scene fixture (the same text the core embeds).
 import DEFAULT from '../../fixtures/default.scene.json?raw';
@@ -123,7 +124,9 @@ describe('scene writer keeps the loaded text where nothing changed', () => {
   it('re-serialises only the value that changed, and says where the untouched head ends', () => {
     const { s, w } = load();
     (s.get('tools') as JObject[])[0].set('description', 'e');
+    w.invalidate('tools[0]', s);
     const out = w.write(s);
+    // This file's tools array is not as the writer writes it: the head ends where the array starts.
     expect(w.origin?.stable).toBe(text.indexOf('[{'));
     expect(out.slice(0, w.origin!.stable)).toBe(text.slice(0, w.origin!.stable));
     expect(out.startsWith('{"format": "prompt-inspector/scene@1",\n "context": {"a": [1,2,  3]},\n  "tools": [')).toBe(true);
@@ -139,6 +142,77 @@ describe('scene writer keeps the loaded text where nothing changed', () => {
     const out = w.write(s);
     expect(JSON.parse(out).description).toBe('new key');
     expect(out).toContain('\n  "name": "n"');
+  });
+});
+
+// Texts as the writer writes them (the app's saves), so the loaded tools array is the writer's;
+// the tools last (as in the default scene) and first.
+const { tools: defaultTools, ...defaultRest } = JSON.parse(DEFAULT);
+describe.each([
+  ['last', DEFAULT],
+  ['first', JSON.stringify({ tools: defaultTools, ...defaultRest })],
+])('scene writer, the tools %s: the untouched head and tail reach up to the edited tool', (_, loaded) => {
+  const canonical = new SceneWriter().write(parseScene(loaded));
+  const load = () => {
+    const spans = new Map<string, [number, number]>();
+    const s = parseScene(canonical, spans);
+    const w = new SceneWriter();
+    w.adopt(canonical, s, spans);
+    return { s, w, tools: s.get('tools') as JObject[] };
+  };
+  /** The writer's origin says what `out` is: the loaded text's head, the middle, its tail. */
+  const claimsHold = (w: SceneWriter, out: string) => {
+    const { stable, stableTail, middle, text } = w.origin!;
+    expect(text).toBe(canonical);
+    expect(canonical.slice(0, stable) + middle + canonical.slice(canonical.length - stableTail)).toBe(out);
+  };
+  it('a keystroke in one tool leaves the text before and after that tool untouched', () => {
+    const { s, w, tools } = load();
+    const i = tools.findIndex((t) => t.get('name') === 'chat_memo');
+    expect(i).toBeGreaterThan(0);
+    expect(i).toBeLessThan(tools.length - 1);
+    setTemplateText(toolTemplate(tools[i])!, 'default', 'typed');
+    w.invalidate(`tools[${i}].format_2_prompt.source`, s);
+    const out = w.write(s);
+    claimsHold(w, out);
+    // The head ends where the tool's text starts and the tail starts where it ends.
+    const at = out.indexOf('typed');
+    const toolStart = out.lastIndexOf('{', out.lastIndexOf('"name": "chat_memo"', at));
+    expect(w.origin!.stable).toBe(toolStart);
+    expect(out.length - w.origin!.stableTail).toBe(out.indexOf('\n    }', at) + '\n    }'.length);
+  });
+  it('holds for every tool, for a tool removed or added, and gives a splice that makes the text', () => {
+    for (let i = 0; ; i++) {
+      const { s, w, tools } = load();
+      if (i >= tools.length) break;
+      let prev = canonical;
+      let prevOrigin = w.origin!;
+      const step = (change: () => void, scope: string, keystroke = true) => {
+        change();
+        w.invalidate(scope, s);
+        const out = w.write(s);
+        claimsHold(w, out);
+        const o = w.origin!;
+        const edit = originEdit(prevOrigin, o);
+        expect(edit ? applyTextEdit(prev, edit) : prev).toBe(out);
+        // A keystroke's splice is the one comparing the texts finds; removing a tool may be said
+        // more than one way (the next tool's first characters match the removed one's).
+        if (keystroke) expect(edit).toEqual(textEdit(prev, out));
+        prev = out;
+        prevOrigin = o;
+      };
+      step(() => setTemplateText(toolTemplate(tools[i])!, 'default', `edit ${i}`), `tools[${i}].format_2_prompt.source`);
+      step(() => setTemplateText(toolTemplate(tools[i])!, 'default', `edit ${i}!`), `tools[${i}].format_2_prompt.source`);
+      step(() => setTemplateText(toolTemplate(tools[i])!, 'default', `edit ${i}?`), `tools[${i}].format_2_prompt.source`);
+      // A keystroke in another value too: the head then ends before it.
+      step(() => s.set('name', `renamed ${i}`), 'name');
+      const [removed] = tools.splice(i, 1);
+      step(() => {}, 'tools', false);
+      tools.splice(i, 0, removed);
+      step(() => {}, 'tools', false);
+      tools.push(tools[0]);
+      step(() => {}, 'tools', false);
+    }
   });
 });
 

@@ -5,15 +5,19 @@
 import type { Api } from '../api/api';
 import { isApiError } from '../api/api';
 import type { ApiError, LiveOptions, LiveTree, LiveUpdate } from '../api/types';
-import { applyPatch, textEdit } from './patch';
+import { applyPatch, originEdit, textEdit } from './patch';
 
 /**
- * What the scene writer knows about a text: texts of the same `base` share their first `stable`
- * characters (the loaded file's text before the first value an edit re-serialised).
+ * What the scene writer knows about a text it wrote from a loaded `text` (numbered `base`): it is
+ * that text's first `stable` characters (up to the first value an edit re-serialised, or the
+ * first tool it changed), then `middle`, then that text's last `stableTail` characters.
  */
 export interface TextOrigin {
   base: number;
+  text: string;
   stable: number;
+  stableTail: number;
+  middle: string;
 }
 
 export interface LiveResult {
@@ -121,8 +125,7 @@ export class LiveClient {
             u = await this.api.liveOpen(text, options);
           } else {
             const c = this.coreOrigin;
-            const from = c && origin && c.base === origin.base ? Math.min(c.stable, origin.stable) : 0;
-            const edit = textEdit(this.coreText, text, from);
+            const edit = c && origin && c.base === origin.base ? originEdit(c, origin) : textEdit(this.coreText, text);
             const opts = optionsKey === this.coreOptions ? null : options;
             if (!edit && !opts && !settle) continue;
             // A keystroke may leave pricing for later; a change of options is priced at once.

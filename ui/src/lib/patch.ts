@@ -1,5 +1,6 @@
 // Applying the core's live patches (src/api/live/diff.rs) and computing the text edits it takes.
 import type { PatchOp, PathStep, TextEdit } from '../api/types';
+import type { TextOrigin } from './live';
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -86,6 +87,21 @@ export function textEdit(a: string, b: string, from = 0): TextEdit | null {
 
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/**
+ * The splice between two texts the scene writer wrote from one loaded text, read from what it
+ * says of them (`TextOrigin`) rather than from the texts: a text it writes is left in pieces, and
+ * reading a megabyte scene whole copies it. The result is `textEdit` of the two texts.
+ */
+export function originEdit(a: TextOrigin, b: TextOrigin): TextEdit | null {
+  const base = b.text;
+  const from = Math.min(a.stable, b.stable);
+  const fromEnd = Math.min(a.stableTail, b.stableTail);
+  // Each text from `from` to `fromEnd` before its end: what the loaded text has there, its middle.
+  const region = (o: TextOrigin) => base.slice(from, o.stable) + o.middle + base.slice(base.length - o.stableTail, base.length - fromEnd);
+  const e = textEdit(region(a), region(b));
+  return e && { ...e, start: e.start + from };
+}
 
 /** `a` with the edit applied (what the core does with it). */
 export function applyTextEdit(a: string, e: TextEdit): string {
