@@ -12,6 +12,10 @@
 // edit was sent, when the frame showing the typed character started, when the core's answer was
 // ready (`serve`'s own log), when the page took the answer off its socket, when it had applied
 // it, and when the board's frame was painted.
+//
+// `CHROMIUM_ARGS` adds switches to Chromium's command line (space-separated), e.g.
+// `--disable-features=DeferRendererTasksAfterInput` to see what Chromium's holding of a page's
+// tasks after a keypress costs (docs/performance.md).
 import { spawn } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
@@ -49,7 +53,7 @@ try {
   });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', ...(process.env.CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? [])],
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   if (phases)
