@@ -188,7 +188,7 @@ function joinTools(items: string[]): string {
  * How many characters at the head and at the tail of `joinTools(items)` are those of
  * `joinTools(was)`: the items that are the same from the start, and from the end (an item kept in
  * the cache is the same string, so most compare by address). Each count is true of both texts on
- * its own; the two may overlap by a separator (an item removed), which `textEdit` allows for.
+ * its own; the two may overlap by a separator (an item removed), and `write` shortens the tail.
  */
 function untouchedTools(was: string[], items: string[]): [number, number] {
   const both = Math.min(was.length, items.length);
