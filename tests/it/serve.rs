@@ -552,8 +552,9 @@ fn operations_are_limited_and_cancelled_when_the_client_goes_away() {
     let dir = std::env::temp_dir().join(format!("pi-serve-cancel-{}", std::process::id()));
     let scenes = dir.join("scenes");
     std::fs::create_dir_all(&scenes).expect("scenes dir");
-    // 40 scenes whose 200 tools each use up their fuel: without cancellation, checking them takes
-    // minutes (each family of each scene spends its whole budget).
+    // 400 scenes whose 200 tools each use up their fuel: each scene spends its whole render
+    // budget (about 30 ms on an idle core), so without cancellation the check holds the one slot
+    // for many seconds, far past the one-second queue timeout below.
     let tool = |i: usize| {
         format!(
             r#"{{ "name": "t{i}", "prompt_position": ["system_msg_prompt", "system_prompt"],
@@ -567,7 +568,7 @@ fn operations_are_limited_and_cancelled_when_the_client_goes_away() {
              "context": {{ "user_input": {{ "input": "hi" }} }}, "tools": [{}] }}"#,
         tools.join(",")
     );
-    for i in 0..40 {
+    for i in 0..400 {
         std::fs::write(scenes.join(format!("s{i}.scene.json")), &scene).expect("scene");
     }
     let log_path = dir.join("serve.log");
@@ -606,11 +607,22 @@ fn operations_are_limited_and_cancelled_when_the_client_goes_away() {
         check.len()
     );
     long.write_all(head.as_bytes()).expect("send");
-    std::thread::sleep(Duration::from_millis(500));
-    // Another operation waits its turn, then is answered busy.
-    let r = request(s.port, "POST", "/api/rules", &auth, "");
-    assert_eq!(r.status, 503, "{}", r.body);
-    assert_eq!(json(&r.body)["code"], "busy");
+    // Another operation waits its turn, then is answered busy. Until the server has read the
+    // check and given it the slot, the other operation still gets it: ask again.
+    let asked = std::time::Instant::now();
+    let busy = loop {
+        let r = request(s.port, "POST", "/api/rules", &auth, "");
+        if r.status == 503 {
+            break r;
+        }
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(
+            asked.elapsed() < Duration::from_secs(20),
+            "the check never took the slot"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(json(&busy.body)["code"], "busy");
 
     // The client goes away: the check is cancelled and its slot freed within seconds.
     drop(long);
