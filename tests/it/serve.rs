@@ -544,6 +544,21 @@ fn serve_save_and_golden_refuse_a_link_to_a_fifo() {
     }
 }
 
+/// Asks for `rules` until the answer is `want` (200 or 503; the other is the only other answer
+/// allowed), for at most 20 s: the answer, or a failure saying `never`.
+fn rules_until(port: u16, auth: &[(&str, &str)], want: u16, never: &str) -> Reply {
+    let asked = std::time::Instant::now();
+    loop {
+        let r = request(port, "POST", "/api/rules", auth, "");
+        if r.status == want {
+            return r;
+        }
+        assert_eq!(r.status, if want == 200 { 503 } else { 200 }, "{}", r.body);
+        assert!(asked.elapsed() < Duration::from_secs(20), "{never}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// Operations run at most `--max-operations` at once (more wait `--queue-timeout`, then `503
 /// busy`); an operation whose client goes away is cancelled and frees its slot; a template past
 /// its budget answers with the budget's `{code, message}`.
@@ -609,35 +624,17 @@ fn operations_are_limited_and_cancelled_when_the_client_goes_away() {
     long.write_all(head.as_bytes()).expect("send");
     // Another operation waits its turn, then is answered busy. Until the server has read the
     // check and given it the slot, the other operation still gets it: ask again.
-    let asked = std::time::Instant::now();
-    let busy = loop {
-        let r = request(s.port, "POST", "/api/rules", &auth, "");
-        if r.status == 503 {
-            break r;
-        }
-        assert_eq!(r.status, 200, "{}", r.body);
-        assert!(
-            asked.elapsed() < Duration::from_secs(20),
-            "the check never took the slot"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let busy = rules_until(s.port, &auth, 503, "the check never took the slot");
     assert_eq!(json(&busy.body)["code"], "busy");
 
     // The client goes away: the check is cancelled and its slot freed within seconds.
     drop(long);
-    let started = std::time::Instant::now();
-    let freed = loop {
-        let r = request(s.port, "POST", "/api/rules", &auth, "");
-        if r.status == 200 {
-            break true;
-        }
-        assert_eq!(r.status, 503, "{}", r.body);
-        if started.elapsed() > Duration::from_secs(20) {
-            break false;
-        }
-    };
-    assert!(freed, "the slot stayed taken: the check was not cancelled");
+    rules_until(
+        s.port,
+        &auth,
+        200,
+        "the slot stayed taken: the check was not cancelled",
+    );
     let log = std::fs::read_to_string(&log_path).expect("log");
     assert!(
         log.contains("operation cancelled: the client went away"),
