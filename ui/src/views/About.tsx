@@ -3,7 +3,7 @@
 // button (the toolbar has no width to spare at 1440 px); it opens a small non-modal dialog, the
 // focus moves to its Close button, Escape or Close puts it back on the button, a press outside
 // closes it.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { type About, type Api, errorText } from '../api/api';
 
 export function AboutButton({ api }: { api: Api }) {
@@ -25,7 +25,7 @@ export function AboutButton({ api }: { api: Api }) {
     if (refocus) button.current?.focus();
   };
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (open) closeButton.current?.focus();
   }, [open]);
 

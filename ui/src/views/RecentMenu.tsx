@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { clearRecentFiles, menuMove, recentFiles, shortDir, splitPath } from '../lib/recent';
 
 interface Props {
@@ -31,8 +31,8 @@ export function RecentMenu({ current, onOpen, onCleared }: Props) {
     if (refocus) button.current?.focus();
   };
 
-  // Focus the requested item once the menu is on screen.
-  useEffect(() => {
+  // Focus the requested item before the menu's first frame, so a key pressed at once reaches it.
+  useLayoutEffect(() => {
     if (!open) return;
     const list = items();
     const i = focusAt === 'first' ? 0 : focusAt === 'last' ? list.length - 1 : focusAt;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { Component } from 'preact';
 import type { InputCost, Llm, ModelInfo, Report, Rules, SegmentReport } from '../api/types';
 import { pieceColor, pieceRuns, runLines, sourceKey, sourceLabel, textLines, type Run } from '../lib/colors';
@@ -629,8 +629,9 @@ export function SceneInfo({
 export function Segments(p: Props) {
   const [chatView, setChatView] = useState<'segments' | 'messages'>('segments');
   // "Show the reply" (the scene details): once the Messages view shows it, the reply takes the focus.
+  // A layout effect, so the frame that first draws the reply already has it scrolled to and focused.
   const [toReply, setToReply] = useState(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!toReply || chatView !== 'messages') return;
     const h = document.getElementById(REPLY_HEADING);
     const section = h?.closest('section');

@@ -1,5 +1,5 @@
 import { autocompletion } from '@codemirror/autocomplete';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { ValidateResponse } from '../api/types';
 import { templateCompletion } from '../editor/complete';
@@ -110,7 +110,7 @@ export function TemplateEditor({ session, spec, path, label, testId, legend }: P
   const locale = locs.includes(want) ? want : (locs[0] ?? 'default');
   const [adding, setAdding] = useState(false);
   const localeInput = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (adding) localeInput.current?.focus();
   }, [adding]);
   const engine = engineOf(spec);
